@@ -1,0 +1,77 @@
+"""The rules engines: pure Python, no I/O. `get_game(name)` returns a game's rules object.
+
+Games register themselves here. Extra game modules (test games, plugins) can be
+named in the environment variable ``BGB_GAME_MODULES`` (comma-separated module
+paths, each calling `register`); this is the one place `core` reads the
+environment, and only at first use of the registry.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+
+from core.contract import (
+    BadSnapshot,
+    Game,
+    IllegalMove,
+    InvalidOptions,
+    RulesError,
+    UnknownGame,
+    canonical,
+    find_move,
+)
+
+__all__ = [
+    "BadSnapshot",
+    "Game",
+    "IllegalMove",
+    "InvalidOptions",
+    "RulesError",
+    "UnknownGame",
+    "canonical",
+    "find_move",
+    "game_names",
+    "get_game",
+    "register",
+]
+
+_REGISTRY: dict[str, Game] = {}
+_BUILTIN_MODULES = ("core.darwins_journey",)
+_loaded = False
+
+
+def register(game: Game) -> Game:
+    """Add a game to the registry under `game.name` (idempotent)."""
+    _REGISTRY[game.name] = game
+    return game
+
+
+def _ensure_loaded() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    extra = [m.strip() for m in os.environ.get("BGB_GAME_MODULES", "").split(",") if m.strip()]
+    for module in (*_BUILTIN_MODULES, *extra):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            # A built-in game still under construction must not break the others.
+            if exc.name != module:
+                raise
+
+
+def get_game(name: str) -> Game:
+    """The registered game called `name`; `UnknownGame` otherwise."""
+    _ensure_loaded()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise UnknownGame(f"unknown game {name!r}; known: {sorted(_REGISTRY)}") from None
+
+
+def game_names() -> list[str]:
+    """The names of every registered game, sorted."""
+    _ensure_loaded()
+    return sorted(_REGISTRY)

@@ -1,0 +1,115 @@
+"""The rules-engine contract every game in `core` implements (see DESIGN.md)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+Move = dict[str, Any]
+Event = dict[str, Any]
+View = dict[str, Any]
+
+
+class RulesError(Exception):
+    """Base class of every error the rules engine raises on purpose."""
+
+
+class InvalidOptions(RulesError):
+    """`new_game` was given options the game does not accept; the message names the option."""
+
+    def __init__(self, option: str, reason: str) -> None:
+        super().__init__(f"option {option!r}: {reason}")
+        self.option = option
+        self.reason = reason
+
+
+class IllegalMove(RulesError):
+    """A move that is not in `legal_moves(state)`; the state is left untouched."""
+
+    def __init__(self, move: Any, reason: str) -> None:
+        super().__init__(f"illegal move {move!r}: {reason}")
+        self.move = move
+        self.reason = reason
+
+
+class UnknownGame(RulesError):
+    """`get_game` was asked for a name that is not registered."""
+
+
+class BadSnapshot(RulesError):
+    """`load` was given data it cannot read (wrong game, version or shape)."""
+
+
+@runtime_checkable
+class Game(Protocol):
+    """One game's rules: a set of pure functions over a plain-data state."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+
+    def options_schema(self) -> dict[str, Any]:
+        """The options `new_game` accepts: name -> {type, choices/default, description}."""
+        ...
+
+    def seat_count(self, options: dict[str, Any]) -> int:
+        """How many seats a game with these options has (automa seats included)."""
+        ...
+
+    def automa_seats(self, options: dict[str, Any]) -> dict[int, str]:
+        """Seats played by the game's own automa, mapped to the bot name that runs it."""
+        ...
+
+    def new_game(self, options: dict[str, Any], seed: int) -> Any:
+        """A new game; all setup randomness drawn from `seed`."""
+        ...
+
+    def to_act(self, state: Any) -> int | None:
+        """The seat that must decide now, or None once the game is over."""
+        ...
+
+    def legal_moves(self, state: Any) -> list[Move]:
+        """Every legal move of the seat to act, in a fixed order, each with a `label`."""
+        ...
+
+    def apply(self, state: Any, move: Move) -> list[Event]:
+        """Play `move` in place and return its events; `IllegalMove` leaves the state as it was."""
+        ...
+
+    def clone(self, state: Any) -> Any:
+        """An independent copy of the state."""
+        ...
+
+    def view(self, state: Any, seat: int | None) -> View:
+        """What `seat` (None: a spectator) may see; never the RNG or hidden orders."""
+        ...
+
+    def determinize(self, view: View, seat: int, seed: int) -> Any:
+        """A full state consistent with `view`, hidden parts sampled from `seed`."""
+        ...
+
+    def result(self, state: Any) -> dict[str, Any]:
+        """Final scores with their breakdown and the ranking (None-valued while running)."""
+        ...
+
+    def dump(self, state: Any) -> dict[str, Any]:
+        """A versioned JSON-able snapshot; `dump(load(d)) == d`."""
+        ...
+
+    def load(self, data: dict[str, Any]) -> Any:
+        """The state a `dump` describes."""
+        ...
+
+
+def canonical(move: Move) -> Move:
+    """A move without its human label: the part that identifies it."""
+    return {k: v for k, v in move.items() if k != "label"}
+
+
+def find_move(legal: list[Move], move: Move) -> Move | None:
+    """The legal move equal to `move` once labels are ignored, or None."""
+    wanted = canonical(move)
+    for candidate in legal:
+        if canonical(candidate) == wanted:
+            return candidate
+    return None

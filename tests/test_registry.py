@@ -1,0 +1,37 @@
+"""The game registry and the contract's helpers."""
+
+import pytest
+
+import core
+from core.contract import find_move
+
+
+def test_registry_lists_and_returns_games() -> None:
+    assert "toy-pontoon" in core.game_names()
+    game = core.get_game("toy-pontoon")
+    assert isinstance(game, core.Game)
+
+
+def test_unknown_game_is_a_typed_error() -> None:
+    with pytest.raises(core.UnknownGame):
+        core.get_game("no-such-game")
+
+
+def test_find_move_ignores_labels() -> None:
+    legal = [{"type": "draw", "label": "Draw"}, {"type": "stop", "label": "Stop"}]
+    assert find_move(legal, {"type": "stop"}) == legal[1]
+    assert find_move(legal, {"type": "pass"}) is None
+
+
+def test_toy_game_contract_round_trip() -> None:
+    game = core.get_game("toy-pontoon")
+    state = game.new_game({"players": 3}, seed=7)
+    while game.to_act(state) is not None:
+        view = game.view(state, game.to_act(state))
+        det = game.determinize(view, game.to_act(state), seed=1)
+        assert game.view(det, game.to_act(state)) == view
+        assert game.dump(game.load(game.dump(state))) == game.dump(state)
+        game.apply(state, game.legal_moves(state)[0 if sum(state["hands"][state["turn"]]) < 15 else 1])
+    assert game.result(state)["finished"]
+    with pytest.raises(core.IllegalMove):
+        game.apply(state, {"type": "draw"})
