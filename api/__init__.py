@@ -1,0 +1,109 @@
+"""The HTTP API of BoardGamesBot: `create_app(config)` builds the Flask app.
+
+Run it with gunicorn, e.g. `gunicorn -k gthread -w 4 --threads 8 'api:create_app()'`
+(threads keep long polls and event streams from blocking the other requests).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import flask_smorest
+from flask import Flask, Response, send_from_directory
+from werkzeug.exceptions import HTTPException
+
+import core
+from api import metrics, problems
+from api.problems import PROBLEM_MIMETYPE, from_http_exception, problem_response
+from api.schemas import ProblemSchema
+from api.services import Services
+
+__all__ = ["create_app"]
+
+# Swagger UI is served from the swagger-ui-bundle package when installed (works offline),
+# else from a CDN.
+SWAGGER_UI_CDN = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
+SWAGGER_UI_LOCAL = "/docs/assets/"
+
+DEFAULTS: dict[str, Any] = {
+    "MAX_CONTENT_LENGTH": 64 * 1024,
+    "STATE_CACHE_SIZE": 1024,
+    "SSE_MAX_SECONDS": 300,
+    "SSE_HEARTBEAT_SECONDS": 15,
+    "API_TITLE": "BoardGamesBot",
+    "API_VERSION": "v1",
+    "OPENAPI_VERSION": "3.0.3",
+    "OPENAPI_URL_PREFIX": "/",
+    "OPENAPI_JSON_PATH": "v1/openapi.json",
+    "OPENAPI_SWAGGER_UI_PATH": "docs",
+    "API_SPEC_OPTIONS": {
+        "info": {"description": "Play modern board games over HTTP. Create a game, keep the "
+                                "seat tokens, read your view and legal moves, post a move "
+                                "with the version it was chosen against. Errors are "
+                                "application/problem+json (RFC 9457)."},
+        "components": {"securitySchemes": {"seatToken": {
+            "type": "http", "scheme": "bearer",
+            "description": "a seat token from the game's creation (or a bot's derived token)"}}},
+    },
+}
+
+
+def _swagger_ui_dir() -> str | None:
+    try:
+        import swagger_ui_bundle
+    except ImportError:
+        return None
+    return str(swagger_ui_bundle.swagger_ui_path)
+
+
+class Api(flask_smorest.Api):
+    """flask-smorest's Api answering every HTTP error as problem+json."""
+
+    ERROR_SCHEMA = ProblemSchema
+    DEFAULT_ERROR_RESPONSE_NAME = None  # each view documents its own problems
+
+    def handle_http_exception(self, error: HTTPException) -> Response:
+        """The problem+json answer of an HTTP error (routing, body limit, parsing)."""
+        return problem_response(from_http_exception(error))
+
+    def _register_responses(self) -> None:
+        saved = self.DEFAULT_RESPONSE_CONTENT_TYPE
+        self.DEFAULT_RESPONSE_CONTENT_TYPE = PROBLEM_MIMETYPE
+        try:
+            super()._register_responses()
+        finally:
+            self.DEFAULT_RESPONSE_CONTENT_TYPE = saved
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """The API app; `config` overrides the defaults (REDIS_URL defaults to env REDIS_URL)."""
+    app = Flask(__name__)
+    app.config.update(DEFAULTS)
+    app.config["REDIS_URL"] = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    app.config["OPENAPI_SWAGGER_UI_URL"] = SWAGGER_UI_CDN
+    local_ui = _swagger_ui_dir()
+    if local_ui is not None:
+        app.config["OPENAPI_SWAGGER_UI_URL"] = SWAGGER_UI_LOCAL
+
+        @app.get(SWAGGER_UI_LOCAL + "<path:filename>")
+        def swagger_ui_asset(filename: str) -> Response:
+            return send_from_directory(local_ui, filename, max_age=86400)
+
+    app.config.update(config or {})
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.extensions["bgb"] = Services.build(app.config)
+
+    # Load the game registry now, before any request thread: its lazy first load is not
+    # thread-safe (a concurrent first request could see an empty registry).
+    core.game_names()
+
+    problems.install(app)
+    metrics.install(app)
+    api = Api(app)
+    from api import catalog, games, ops
+
+    api.register_blueprint(games.blp)
+    api.register_blueprint(catalog.blp)
+    api.register_blueprint(ops.blp)
+    return app

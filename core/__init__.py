@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import threading
 
 from core.contract import (
     BadSnapshot,
@@ -39,6 +40,7 @@ __all__ = [
 _REGISTRY: dict[str, Game] = {}
 _BUILTIN_MODULES = ("core.darwins_journey",)
 _loaded = False
+_load_lock = threading.Lock()
 
 
 def register(game: Game) -> Game:
@@ -51,15 +53,20 @@ def _ensure_loaded() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    extra = [m.strip() for m in os.environ.get("BGB_GAME_MODULES", "").split(",") if m.strip()]
-    for module in (*_BUILTIN_MODULES, *extra):
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            # A built-in game still under construction must not break the others.
-            if exc.name != module:
-                raise
+    # Server threads may ask for a game at the same moment: load once, under a lock,
+    # and only say "loaded" once every module has registered.
+    with _load_lock:
+        if _loaded:
+            return
+        extra = [m.strip() for m in os.environ.get("BGB_GAME_MODULES", "").split(",") if m.strip()]
+        for module in (*_BUILTIN_MODULES, *extra):
+            try:
+                importlib.import_module(module)
+            except ModuleNotFoundError as exc:
+                # A built-in game still under construction must not break the others.
+                if exc.name != module:
+                    raise
+        _loaded = True
 
 
 def get_game(name: str) -> Game:

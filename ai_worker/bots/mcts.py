@@ -1,0 +1,232 @@
+"""`mcts`: single-observer information-set MCTS (SO-ISMCTS) with evaluation cut-offs.
+
+Algorithm (Cowling, Powley & Whitehouse 2012, "Information Set Monte Carlo Tree
+Search"), one tree for the whole search, seen from the searching seat:
+
+- every iteration samples a fresh full state with `game.determinize(view, seat, ...)`
+  from the seat's view only: hidden cards, the opponents' hands and the state's RNG
+  (hence every chance outcome inside `apply`) differ from one iteration to the next;
+- selection walks the tree restricted to the moves legal in that sample; a child's
+  UCB uses its *availability* count (how often it was legal when its parent was
+  visited) instead of the parent's visit count, as ISMCTS prescribes;
+- one new node per iteration, chosen at random among the untried legal moves (no
+  generation-order bias);
+- a rollout with a cheap policy (uniform random, or the game's/evaluation's
+  rollout hook) for at most `rollout_depth` decisions, then the position is scored
+  with the game's pluggable evaluation, turned into per-seat rewards in [0, 1]
+  (see `evaluation.rewards`); every node backs up the reward of the seat that chose
+  its move, so any number of seats (and automa seats) is handled;
+- the move played is the most visited root child.
+
+Budget: `iterations` and/or `ms` (wall clock, checked before every iteration). With
+an iteration budget only, the search is fully determined by `seed`.
+It knows only the core contract and the evaluation registry, so any game works.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ai_worker.bots.base import (
+    Params,
+    ParamsSchema,
+    check_legal_moves,
+    move_key,
+    seat_count,
+    validate_params,
+)
+from ai_worker.bots.evaluation import Evaluation, get_evaluation, rewards
+from core.contract import Game, Move, View
+
+DEFAULT_ITERATIONS = 1000
+
+
+class _Node:
+    """A tree node: the move that led here, seen by the seat that chose it."""
+
+    __slots__ = ("seat", "visits", "avail", "total", "children")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat  # who chose the move leading here; `total` is in their reward
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0
+        self.children: dict[Any, _Node] = {}
+
+
+@dataclass
+class SearchStats:
+    """What one search did: for benchmarks and logs."""
+
+    iterations: int = 0
+    seconds: float = 0.0
+    nodes: int = 0
+
+    @property
+    def per_second(self) -> float:
+        """Iterations (simulations) per second."""
+        return self.iterations / self.seconds if self.seconds > 0 else 0.0
+
+
+class MCTSBot:
+    """Information-set Monte Carlo tree search over sampled determinizations."""
+
+    name = "mcts"
+    description = ("Information-set Monte Carlo tree search (SO-ISMCTS): samples the hidden parts "
+                   "from its own view each iteration, UCT selection, short random rollouts cut "
+                   "off by the game's evaluation. Budget in iterations and/or milliseconds.")
+
+    def params_schema(self) -> ParamsSchema:
+        """iterations, ms, c, rollout_depth."""
+        return {
+            "iterations": {"type": "int", "default": 0, "min": 0, "max": 10_000_000,
+                           "description": "iterations per decision; 0 = no iteration cap "
+                                          f"(if ms is 0 too, {DEFAULT_ITERATIONS} iterations)"},
+            "ms": {"type": "int", "default": 0, "min": 0, "max": 600_000,
+                   "description": "wall-clock milliseconds per decision; 0 = no time limit"},
+            "c": {"type": "float", "default": 0.7, "min": 0.0, "max": 10.0,
+                  "description": "UCT exploration constant (rewards are in [0, 1])"},
+            "rollout_depth": {"type": "int", "default": 10, "min": 0, "max": 100_000,
+                              "description": "decisions played by the rollout policy before "
+                                             "the evaluation scores the position"},
+        }
+
+    def choose(self, game: Game, view: View, seat: int, legal_moves: list[Move],
+               params: Params, seed: int) -> Move:
+        """The most visited root move after searching within the budget."""
+        return self.search(game, view, seat, legal_moves, params, seed)[0]
+
+    def search(self, game: Game, view: View, seat: int, legal_moves: list[Move],
+               params: Params, seed: int) -> tuple[Move, SearchStats]:
+        """`choose`, also returning what the search did."""
+        p = validate_params(self.name, self.params_schema(), params)
+        check_legal_moves(self.name, legal_moves)
+        stats = SearchStats()
+        if len(legal_moves) == 1:
+            return legal_moves[0], stats
+        iterations = p["iterations"]
+        if iterations == 0 and p["ms"] == 0:
+            iterations = DEFAULT_ITERATIONS
+        search = _Search(game, view, seat, legal_moves, p["c"], p["rollout_depth"], seed)
+        start = time.perf_counter()
+        deadline = start + p["ms"] / 1000.0 if p["ms"] else math.inf
+        while True:
+            if iterations and stats.iterations >= iterations:
+                break
+            # The first iteration always runs, so even a tiny time budget yields a choice.
+            if stats.iterations and time.perf_counter() >= deadline:
+                break
+            search.iterate()
+            stats.iterations += 1
+        stats.seconds = time.perf_counter() - start
+        stats.nodes = search.nodes
+        return legal_moves[search.best_index()], stats
+
+
+class _Search:
+    """One decision's tree and the loop that grows it."""
+
+    def __init__(self, game: Game, view: View, seat: int, legal_moves: list[Move],
+                 c: float, rollout_depth: int, seed: int) -> None:
+        self.game = game
+        self.view = view
+        self.seat = seat
+        self.c = c
+        self.rollout_depth = rollout_depth
+        self.rng = random.Random(seed)
+        self.root = _Node(seat)
+        self.nodes = 1
+        # Root moves are those the caller offered; the sample must not add any.
+        self.allowed = {move_key(m): i for i, m in enumerate(legal_moves)}
+        self.evaluation: Evaluation = get_evaluation(game.name)
+        hook = getattr(game, "rollout_move", None)
+        self.policy = self.evaluation.rollout_policy
+        if self.policy is None and callable(hook):
+            self.policy = lambda _game, state, legal, rng: hook(state, legal, rng)
+        self.seats: int | None = None
+
+    def iterate(self) -> None:
+        """One determinization, selection, expansion, rollout and backup."""
+        game, rng = self.game, self.rng
+        to_act, legal_moves, apply = game.to_act, game.legal_moves, game.apply
+        state = game.determinize(self.view, self.seat, rng.getrandbits(63))
+        if self.seats is None:
+            self.seats = seat_count(game, self.view, state)
+        node = self.root
+        path = [node]
+        c = self.c
+        while True:
+            actor = to_act(state)
+            if actor is None:
+                break
+            legal = legal_moves(state)
+            keys = [move_key(m) for m in legal]
+            if node is self.root:
+                pairs = [(m, k) for m, k in zip(legal, keys, strict=True) if k in self.allowed]
+                legal, keys = [m for m, _ in pairs], [k for _, k in pairs]
+                if not legal:
+                    break  # a sample at odds with the view: score it as it stands
+            children = node.children
+            untried: list[int] = []
+            for i, key in enumerate(keys):
+                child = children.get(key)
+                if child is None:
+                    untried.append(i)
+                else:
+                    child.avail += 1
+            if untried:
+                i = untried[rng.randrange(len(untried))]
+                child = _Node(actor)
+                children[keys[i]] = child
+                self.nodes += 1
+                apply(state, legal[i])
+                path.append(child)
+                self._rollout(state)
+                break
+            best_child = node
+            best_ucb = -math.inf
+            best_i = 0
+            for i, key in enumerate(keys):
+                child = children[key]
+                ucb = child.total / child.visits + c * math.sqrt(
+                    math.log(child.avail) / child.visits)
+                if ucb > best_ucb:
+                    best_ucb, best_child, best_i = ucb, child, i
+            apply(state, legal[best_i])
+            node = best_child
+            path.append(node)
+        reward = rewards(game, state, self.evaluation, self.seats)
+        self.root.visits += 1
+        for visited in path[1:]:
+            visited.visits += 1
+            visited.total += reward[visited.seat]
+
+    def _rollout(self, state: Any) -> None:
+        """Play the cheap policy for at most `rollout_depth` decisions."""
+        game, rng, policy = self.game, self.rng, self.policy
+        to_act, legal_moves, apply = game.to_act, game.legal_moves, game.apply
+        for _ in range(self.rollout_depth):
+            if to_act(state) is None:
+                return
+            legal = legal_moves(state)
+            if policy is None:
+                move = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+            else:
+                move = policy(game, state, legal, rng)
+            apply(state, move)
+
+    def best_index(self) -> int:
+        """The index (in the caller's legal moves) of the most visited root child."""
+        best_key = None
+        best = (-1, -math.inf)
+        for key, child in self.root.children.items():
+            if key not in self.allowed:
+                continue
+            score = (child.visits, child.total / child.visits if child.visits else 0.0)
+            if score > best:
+                best, best_key = score, key
+        return 0 if best_key is None else self.allowed[best_key]

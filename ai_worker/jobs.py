@@ -1,0 +1,165 @@
+"""RQ jobs: a bot seat's turn, played through the same HTTP API a human client uses.
+
+`play_turn(game_id, seat, version)` is idempotent: it reads the seat's view with the seat's
+derived token, does nothing when the game has moved on, and posts its move with the version
+and the Idempotency-Key f"bot-{game_id}-{version}", so a duplicate or retried job can never
+move twice. Transient failures (server unreachable, 5xx) raise, so RQ retries with back-off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import random
+from typing import Any
+
+import redis
+from rq import Queue, Retry, get_current_job
+from rq.exceptions import DuplicateJobError
+
+from api import botauth, keys
+from clients.sdk import (
+    Client,
+    Forbidden,
+    GameOver,
+    NotFound,
+    NotYourTurn,
+    StaleVersion,
+    TransportError,
+    Unauthorized,
+)
+
+log = logging.getLogger(__name__)
+
+QUEUE = "bots"
+JOB_FUNC = "ai_worker.jobs.play_turn"
+RETRY_INTERVALS = [1, 2, 5, 10, 30]
+# A bot's turn longer than this is killed and retried; search bots take their budget from params.
+JOB_TIMEOUT = 600
+
+
+def job_id(game_id: str, version: int) -> str:
+    """The deterministic id of the job playing `game_id` at `version` (duplicates collapse)."""
+    return f"play-{game_id}-{version}"
+
+
+def turn_seed(game_id: str, version: int) -> int:
+    """The bot's seed for this turn: the same on every retry, different on every turn."""
+    digest = hashlib.sha256(f"{game_id}:{version}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def enqueue_turn(queue: Queue, game_id: str, seat: int, version: int) -> bool:
+    """Enqueue the bot turn as the API does (same function and id); False if already there."""
+    try:
+        queue.enqueue_call(
+            JOB_FUNC, args=(game_id, seat, version), job_id=job_id(game_id, version),
+            retry=Retry(max=len(RETRY_INTERVALS), interval=RETRY_INTERVALS),
+            timeout=JOB_TIMEOUT, result_ttl=600, failure_ttl=24 * 3600, unique=True,
+            description=f"seat {seat} of {game_id} at version {version} (swept)")
+    except DuplicateJobError:
+        return False
+    return True
+
+
+def _redis() -> redis.Redis:
+    job = get_current_job()
+    if job is not None:
+        return job.connection
+    return redis.Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+
+
+_client: Client | None = None
+
+
+def _api() -> Client:
+    # One client per worker process: its session keeps connections to the API alive.
+    global _client
+    if _client is None:
+        _client = Client(os.environ.get("BGB_API_URL"), retries=2, timeout=30.0)
+    return _client
+
+
+def choose_move(game_name: str, bot_name: str, view: dict[str, Any], seat: int,
+                legal_moves: list[dict[str, Any]], params: dict[str, Any],
+                seed: int) -> dict[str, Any]:
+    """The move the named bot picks among `legal_moves`, from the seat's view only."""
+    import core
+
+    game = core.get_game(game_name)
+    try:
+        from ai_worker.bots import get_bot
+    except ImportError:
+        get_bot = None  # the bot registry is not installed yet
+    if get_bot is not None:
+        return dict(get_bot(bot_name).choose(game, view, seat, legal_moves, params, seed))
+    if bot_name == "random":
+        return dict(random.Random(seed).choice(legal_moves))
+    # Without the registry, the automa's dictated move is the only one the engine offers.
+    return dict(legal_moves[0])
+
+
+def play_turn(game_id: str, seat: int, version: int) -> str:
+    """Play `seat`'s turn of `game_id` at `version`; returns what happened (for the job log).
+
+    "moved", or "stale"/"gone" when there was nothing to do.
+    """
+    api = _api()
+    client = _redis()
+    token = botauth.bot_token(client, game_id, seat)
+    try:
+        body = api.get_game(game_id, token)
+    except NotFound:
+        return "gone"
+    except (Unauthorized, Forbidden):
+        # The token no longer opens this seat (secret rotated): retrying cannot help.
+        log.warning("bot token refused for %s seat %s", game_id, seat)
+        return "refused"
+    if (body.get("status") != "active" or body.get("version") != version
+            or body.get("to_act") != seat or body.get("seat") != seat):
+        return "stale"
+    legal = list(body.get("legal_moves") or [])
+    if not legal:
+        return "stale"
+    spec = _seat_spec(body, seat)
+    if "params" not in spec:
+        spec = _stored_seat_spec(client, game_id, seat) or spec
+    bot_name = str(spec.get("bot") or "random")
+    params = dict(spec.get("params") or {})
+    view = dict(body.get("view") or {})
+    # The game's options are public (every read body has them) and automa bots need them to
+    # know their seats; a view that leaves them out gets them from the body.
+    view.setdefault("options", body.get("options") or {})
+    move = choose_move(str(body["game"]), bot_name, view, seat, legal, params,
+                       turn_seed(game_id, version))
+    try:
+        api.move(game_id, token, move, version, idempotency_key=f"bot-{game_id}-{version}")
+    except (StaleVersion, GameOver, NotFound, NotYourTurn):
+        return "stale"
+    except TransportError:
+        raise  # RQ retries; the same Idempotency-Key makes the retry safe
+    return "moved"
+
+
+def _seat_spec(body: dict[str, Any], seat: int) -> dict[str, Any]:
+    for entry in body.get("seats") or []:
+        if entry.get("seat") == seat:
+            return dict(entry)
+    return {}
+
+
+def _stored_seat_spec(client: redis.Redis, game_id: str, seat: int) -> dict[str, Any] | None:
+    # The game body may leave bot params out; the immutable metadata has them.
+    raw = client.get(keys.game_meta(game_id))
+    if raw is None:
+        return None
+    try:
+        meta = json.loads(raw)
+    except ValueError:
+        return None
+    for entry in meta.get("seats") or []:
+        if entry.get("seat") == seat:
+            return {k: v for k, v in entry.items() if k != "token_sha256"}
+    return None

@@ -1,0 +1,186 @@
+"""The sweeper: re-enqueues any bot turn left without a live job, so no game stalls.
+
+The API records every pending bot turn in the sorted set `keys.bot_turns()` (member: game id,
+score: when it was recorded) and enqueues `play-{id}-{version}`. A job can still be lost: its
+worker killed mid-turn (RQ only notices a dead worker minutes later), retries exhausted while
+the API was down, or a job that finished without moving. Every `interval` seconds one sweeper
+(a Redis lock elects it among all worker processes) looks at the bot turns older than `grace`
+seconds and enqueues the turn again unless its job is queued, scheduled for a retry, or running
+on a live worker. Re-running a turn is harmless: `play_turn` is idempotent.
+
+Worker liveness: each bgb worker process refreshes `alive_key(name)` (a few seconds' TTL) from
+its sweeper thread; a started job whose bgb worker lost that key is abandoned.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
+
+import redis
+from rq import Queue
+from rq.exceptions import NoSuchJobError
+from rq.job import Job, JobStatus
+from rq.scheduler import RQScheduler
+
+from ai_worker.jobs import QUEUE, enqueue_turn, job_id
+from api import keys
+
+log = logging.getLogger(__name__)
+
+# Names of bgb worker processes start with this; their liveness is `alive_key`.
+WORKER_PREFIX = "bgb-"
+ALIVE_TTL = 5
+DEFAULT_GRACE = 3.0
+DEFAULT_INTERVAL = 1.0
+MAX_BACKOFF = 600.0
+
+_LIVE = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
+
+
+def alive_key(worker_name: str) -> str:
+    """The key a live bgb worker process keeps refreshed."""
+    return f"{keys.PREFIX}:worker-alive:{worker_name}"
+
+
+def sweeps_key(jid: str) -> str:
+    """How many times the sweeper enqueued this job again (for its back-off)."""
+    return f"{keys.PREFIX}:sweeps:{jid}"
+
+
+def lock_key() -> str:
+    """The key electing one sweeper per interval among all worker processes."""
+    return f"{keys.PREFIX}:sweeper-lock"
+
+
+class Sweeper:
+    """Re-enqueues lost bot turns; also keeps its own worker's liveness key fresh."""
+
+    def __init__(self, connection: redis.Redis, *, worker_name: str | None = None,
+                 grace: float = DEFAULT_GRACE, interval: float = DEFAULT_INTERVAL,
+                 queue_name: str = QUEUE) -> None:
+        self.connection = connection
+        self.worker_name = worker_name
+        self.grace = grace
+        self.interval = interval
+        self.queue = Queue(queue_name, connection=connection)
+        # RQ's scheduler, driven from this thread rather than a forked process that a killed
+        # worker would leave behind: it moves retries whose back-off is over onto the queue.
+        self.scheduler = RQScheduler([queue_name], connection=connection,
+                                     logging_level=logging.WARNING)
+
+    def heartbeat(self) -> None:
+        """Mark this sweeper's worker process alive for a few seconds."""
+        if self.worker_name:
+            self.connection.set(alive_key(self.worker_name), str(time.time()), ex=ALIVE_TTL)
+
+    def forget(self) -> None:
+        """Drop the liveness key at a clean exit."""
+        if self.worker_name:
+            self.connection.delete(alive_key(self.worker_name))
+
+    def sweep_once(self, now: float | None = None, *, elect: bool = True) -> list[str]:
+        """One pass; returns the ids of the jobs enqueued again."""
+        now = time.time() if now is None else now
+        if elect:
+            ms = max(100, int(self.interval * 900))
+            if not self.connection.set(lock_key(), self.worker_name or "sweeper", nx=True, px=ms):
+                return []
+        self.scheduler.prepare_registries([self.queue.name])
+        self.scheduler.enqueue_scheduled_jobs()
+        overdue = self.connection.zrangebyscore(keys.bot_turns(), "-inf", now - self.grace,
+                                                withscores=True)
+        enqueued = []
+        for raw, since in overdue:
+            game_id = raw.decode() if isinstance(raw, bytes) else str(raw)
+            try:
+                again = self._sweep_game(game_id, now, now - since)
+            except redis.RedisError:
+                raise
+            except Exception:  # one odd game must not stop the sweep of the others
+                log.exception("sweeping %s failed", game_id)
+                continue
+            if again:
+                enqueued.append(again)
+        return enqueued
+
+    def _turn(self, game_id: str) -> tuple[int, int | None, str]:
+        version, to_act, status = self.connection.hmget(
+            keys.game_state(game_id), ["version", "to_act", "status"])
+        seat = int(to_act) if to_act not in (None, b"", "") else None
+        state = status.decode() if isinstance(status, bytes) else str(status or "")
+        return int(version or -1), seat, state
+
+    def _sweep_game(self, game_id: str, now: float, waited: float) -> str | None:
+        version, seat, status = self._turn(game_id)
+        if version < 0 or seat is None or status != "active":
+            return None  # gone or over; the API drops it from bot_turns itself
+        jid = job_id(game_id, version)
+        job = self._fetch(jid)
+        if job is not None and self._is_live(job):
+            return None
+        # A turn that keeps failing (a bot bug) is retried at a doubling pace, not every pass.
+        sweeps = int(self.connection.get(sweeps_key(jid)) or 0)
+        if sweeps and waited < min(self.grace * 2 ** sweeps, MAX_BACKOFF):
+            return None
+        if job is not None:
+            log.warning("bot turn %s: job %s, enqueued again", job.id, job.get_status())
+            job.delete()
+        else:
+            log.warning("bot turn play-%s-%s had no job, enqueued again", game_id, version)
+        if not enqueue_turn(self.queue, game_id, seat, version):
+            return None  # another sweeper was quicker
+        with self.connection.pipeline() as pipe:
+            pipe.incr(sweeps_key(jid))
+            pipe.expire(sweeps_key(jid), 24 * 3600)
+            pipe.execute()
+        # Restart the clock of this turn's wait.
+        self.connection.zadd(keys.bot_turns(), {game_id: now}, xx=True)
+        return jid
+
+    def _fetch(self, jid: str) -> Job | None:
+        try:
+            return Job.fetch(jid, connection=self.connection)
+        except NoSuchJobError:
+            return None
+
+    def _is_live(self, job: Job) -> bool:
+        status = job.get_status(refresh=False)
+        if status in _LIVE:
+            return True
+        if status == JobStatus.STARTED:
+            return self._worker_alive(job.worker_name or "")
+        return False  # finished without moving, failed, stopped, canceled
+
+    def _worker_alive(self, name: str) -> bool:
+        if not name:
+            return True  # just being picked up
+        if name.startswith(WORKER_PREFIX):
+            return bool(self.connection.exists(alive_key(name)))
+        # A plain `rq worker`: trust RQ's own (slow) worker registration.
+        return bool(self.connection.exists(f"rq:worker:{name}"))
+
+    def run(self, stop: threading.Event) -> None:
+        """Heartbeat and sweep every `interval` seconds until `stop` is set."""
+        while not stop.is_set():
+            try:
+                self.heartbeat()
+                self.sweep_once()
+            except redis.RedisError as exc:
+                log.warning("sweeper: Redis unavailable (%s)", exc)
+            except Exception:
+                log.exception("sweeper pass failed")
+            stop.wait(self.interval)
+
+
+def start_thread(connection: redis.Redis,
+                 **options: Any) -> tuple[threading.Thread, threading.Event, Sweeper]:
+    """Run a Sweeper in a daemon thread; set the returned event to stop it."""
+    sweeper = Sweeper(connection, **options)
+    sweeper.heartbeat()
+    stop = threading.Event()
+    thread = threading.Thread(target=sweeper.run, args=(stop,), name="bgb-sweeper", daemon=True)
+    thread.start()
+    return thread, stop, sweeper

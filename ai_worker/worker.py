@@ -1,0 +1,73 @@
+"""The worker process: an RQ worker on queue "bots" plus the sweeper thread.
+
+    python -m ai_worker.worker [--burst] [--fork]
+
+Jobs run in the worker process itself (RQ's SimpleWorker): a bot turn is milliseconds of work
+and forking a work horse per job would cost more than the turn; `--fork` restores RQ's
+fork-per-job isolation for long search bots. Environment: REDIS_URL, BGB_API_URL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import socket
+import uuid
+
+import redis
+from rq import SimpleWorker, Worker
+
+from ai_worker import sweeper
+from ai_worker.jobs import QUEUE
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def worker_name() -> str:
+    """A unique name for this worker process (the sweeper's liveness checks rely on its prefix)."""
+    host = socket.gethostname().split(".")[0]
+    return f"{sweeper.WORKER_PREFIX}{host}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+
+
+def run(redis_url: str | None = None, *, burst: bool = False, fork: bool = False,
+        sweep: bool = True, log_level: str | None = None, name: str | None = None,
+        max_jobs: int | None = None) -> bool:
+    """Work on queue "bots" until stopped (or until empty with `burst`); True if it did work."""
+    url = redis_url or os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+    connection = redis.Redis.from_url(url)
+    name = name or worker_name()
+    level = (log_level or os.environ.get("BGB_LOG_LEVEL") or "WARNING").upper()
+    logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    worker_class = Worker if fork else SimpleWorker
+    worker = worker_class([QUEUE], connection=connection, name=name)
+    stop = None
+    keeper = None
+    if sweep:
+        _, stop, keeper = sweeper.start_thread(connection, worker_name=name)
+    try:
+        # No forked RQ scheduler: the sweeper thread moves due retries onto the queue.
+        return bool(worker.work(burst=burst, with_scheduler=not sweep, logging_level=level,
+                                max_jobs=max_jobs))
+    finally:
+        if stop is not None and keeper is not None:
+            stop.set()
+            keeper.forget()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry of one worker process."""
+    parser = argparse.ArgumentParser(prog="python -m ai_worker.worker", description=__doc__)
+    parser.add_argument("--burst", action="store_true", help="exit once the queue is empty")
+    parser.add_argument("--fork", action="store_true", help="fork a work horse per job")
+    parser.add_argument("--no-sweep", action="store_true", help="do not run the sweeper thread")
+    parser.add_argument("--redis-url", default=None, help="default: $REDIS_URL")
+    parser.add_argument("--log-level", default=None, help="default: $BGB_LOG_LEVEL or WARNING")
+    args = parser.parse_args(argv)
+    run(args.redis_url, burst=args.burst, fork=args.fork, sweep=not args.no_sweep,
+        log_level=args.log_level)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,62 @@
+"""Seat credentials: random human tokens (only their sha256 is stored) and derived bot tokens."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from typing import Any
+
+from flask import request
+
+from api.botauth import BotTokenVerifier
+from api.problems import Problem
+
+MAX_TOKEN_LENGTH = 256
+
+
+def new_human_token() -> tuple[str, str]:
+    """A fresh secret seat token and the sha256 hex digest that is stored instead of it."""
+    token = secrets.token_urlsafe(32)
+    return token, token_hash(token)
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a human seat token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def unauthorized(detail: str) -> Problem:
+    """A 401 asking for a seat token."""
+    return Problem(401, "unauthorized", "Unauthorized", detail,
+                   headers={"WWW-Authenticate": 'Bearer realm="boardgamesbot"'})
+
+
+def bearer_token() -> str | None:
+    """The request's bearer token, None without an Authorization header; 401 if malformed."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > MAX_TOKEN_LENGTH:
+        raise unauthorized("the Authorization header must be 'Bearer <seat token>'")
+    return token
+
+
+def seat_of(token: str, game_id: str, meta: dict[str, Any], bots: BotTokenVerifier) -> int:
+    """The seat of `game_id` that `token` belongs to; 401 if it belongs to none."""
+    digest = token_hash(token)
+    found: int | None = None
+    for seat in meta["seats"]:
+        stored = seat.get("token_sha256")
+        # Every human seat is compared (no early exit) so timing does not tell which matched.
+        if stored is not None and hmac.compare_digest(stored, digest):
+            found = seat["seat"]
+    if found is not None:
+        return found
+    bot_seats = [s["seat"] for s in meta["seats"] if s["kind"] == "bot"]
+    found = bots.seat_of(token, game_id, bot_seats)
+    if found is None:
+        raise unauthorized("this token is not a seat token of this game")
+    return found

@@ -1,0 +1,50 @@
+"""Enqueueing bot turns on the RQ queue "bots" (the worker's `play_turn` posts the move back)."""
+
+from __future__ import annotations
+
+import logging
+
+import redis
+from rq import Queue, Retry
+from rq.exceptions import DuplicateJobError
+
+from api import metrics
+
+QUEUE_NAME = "bots"
+JOB_FUNCTION = "ai_worker.jobs.play_turn"
+# The same retry policy and timeout as the sweeper's re-enqueue (ai_worker/jobs.py).
+RETRY_INTERVALS = [1, 2, 5, 10, 30]
+JOB_TIMEOUT = 600
+
+log = logging.getLogger(__name__)
+
+
+def job_id(game_id: str, version: int) -> str:
+    """The deterministic id of the job playing the bot turn at `version`."""
+    return f"play-{game_id}-{version}"
+
+
+class BotQueue:
+    """Puts `play_turn(game_id, seat, version)` jobs on the "bots" queue."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self._queue = Queue(QUEUE_NAME, connection=client)
+
+    def enqueue(self, game_id: str, seat: int, version: int, bot: str) -> bool:
+        """Enqueue the bot turn; False (logged) if Redis refused: the sweeper re-enqueues it."""
+        try:
+            self._queue.enqueue_call(
+                JOB_FUNCTION, args=(game_id, seat, version), job_id=job_id(game_id, version),
+                # play_turn is idempotent (a moved-on version exits quietly): retrying is safe.
+                retry=Retry(max=len(RETRY_INTERVALS), interval=RETRY_INTERVALS),
+                timeout=JOB_TIMEOUT, result_ttl=600, failure_ttl=24 * 3600, unique=True,
+                description=f"{bot} plays seat {seat} of {game_id} at version {version}")
+        except DuplicateJobError:
+            return True
+        except redis.RedisError:
+            log.warning("could not enqueue the bot turn of %s at version %s", game_id, version,
+                        exc_info=True)
+            metrics.BOT_JOB_FAILURES.inc()
+            return False
+        metrics.BOT_JOBS.labels(bot).inc()
+        return True

@@ -1,0 +1,406 @@
+"""The games area: create a game, read it (long poll), post moves, read the log, follow it."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import secrets
+import time
+from typing import Any
+
+from flask import Response, request
+from flask.views import MethodView
+
+import core
+from api import metrics
+from api.auth import bearer_token, new_human_token, seat_of
+from api.bots import check_params, known_bot_names
+from api.events import event_stream
+from api.parsing import Blueprint, require_json_body
+from api.presenters import game_body, redact_entry, redact_events, status_of
+from api.problems import Problem, validation_error
+from api.schemas import (
+    CreatedGameSchema,
+    CreateGameSchema,
+    GameQuerySchema,
+    GameSchema,
+    MoveLogQuerySchema,
+    MoveLogSchema,
+    MoveRequestSchema,
+    MoveResultSchema,
+)
+from api.services import Services, services
+from api.store import Head
+
+log = logging.getLogger(__name__)
+
+blp = Blueprint("games", __name__, url_prefix="/v1",
+                description="Create games, read them as a seat or a spectator, play moves, "
+                            "read the move log and follow new versions.")
+
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+MAX_IDEMPOTENCY_KEY = 255
+SEAT_AUTH = [{"seatToken": []}]
+OPTIONAL_SEAT_AUTH = [{}, {"seatToken": []}]
+
+
+def _not_found(game_id: str) -> Problem:
+    return Problem(404, "not-found", "Not found", f"no game {game_id!r}")
+
+
+def _game_meta(svc: Services, game_id: str) -> dict[str, Any]:
+    meta = svc.store.meta(game_id) if GAME_ID.match(game_id) else None
+    if meta is None:
+        raise _not_found(game_id)
+    return meta
+
+
+def _rules(meta: dict[str, Any]) -> core.Game:
+    try:
+        return core.get_game(meta["game"])
+    except core.UnknownGame:
+        # A stored game whose rules this server no longer has: not the client's fault.
+        raise Problem(500, "internal-error", "Internal error",
+                      f"this server cannot play {meta['game']!r} any more") from None
+
+
+def _caller_seat(svc: Services, game_id: str, meta: dict[str, Any]) -> int | None:
+    token = bearer_token()
+    return None if token is None else seat_of(token, game_id, meta, svc.bot_tokens)
+
+
+def _state(svc: Services, game: core.Game, game_id: str,
+           idempotency: tuple[int, str] | None = None) -> tuple[Head, Any, dict[str, Any] | None]:
+    """The game's head and state (from this process's cache when current), and the
+    idempotency record asked for."""
+    cached = svc.cache.get(game_id)
+    read = svc.store.read(game_id, cached[0] if cached else None, idempotency)
+    if read is None:
+        raise _not_found(game_id)
+    if read.snapshot is None and cached is not None:
+        state = cached[1]
+    else:
+        state = game.load(json.loads(read.snapshot or "null"))
+        svc.cache.put(game_id, read.head.version, state)
+    return read.head, state, read.record
+
+
+def _bot_seat(meta: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
+    if seat is None:
+        return None
+    spec = meta["seats"][seat]
+    return spec if spec["kind"] == "bot" else None
+
+
+def _json(body: dict[str, Any], status: int = 200, headers: dict[str, str] | None = None,
+          ) -> Response:
+    response = Response(json.dumps(body, separators=(",", ":")), status=status,
+                        mimetype="application/json")
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _validate_seats(game: core.Game, options: dict[str, Any],
+                    seats: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    try:
+        count = game.seat_count(options)
+        automa = game.automa_seats(options)
+    except core.InvalidOptions as exc:
+        raise validation_error({"json": {"options": {exc.option: [exc.reason]}}},
+                               f"bad option {exc.option!r}: {exc.reason}") from None
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        log.warning("%s.seat_count raised %r on options %r", game.name, exc, options)
+        raise validation_error({"json": {"options": [str(exc)]}},
+                               "the game rejected these options") from None
+    if seats is None:
+        return [{"kind": "bot", "bot": automa[s], "params": {}} if s in automa
+                else {"kind": "human"} for s in range(count)]
+    errors: dict[str, Any] = {}
+    if len(seats) != count:
+        errors["seats"] = [f"these options need exactly {count} seats, got {len(seats)}"]
+    bots = known_bot_names()
+    for index, spec in enumerate(seats):
+        problems: list[str] = []
+        if index in automa and (spec["kind"] != "bot" or spec.get("bot") != automa[index]):
+            problems.append(f"seat {index} is the automa: it must be "
+                            f'{{"kind": "bot", "bot": "{automa[index]}"}}')
+        elif spec["kind"] == "bot" and spec["bot"] not in bots:
+            problems.append(f"unknown bot {spec['bot']!r}; known: {sorted(bots)}")
+        elif spec["kind"] == "bot":
+            fault = check_params(spec["bot"], spec.get("params", {}))
+            if fault is not None:
+                problems.append(fault)
+        if problems:
+            errors.setdefault("seats", {})
+            if isinstance(errors["seats"], dict):
+                errors["seats"][str(index)] = problems
+    if errors:
+        raise validation_error({"json": errors}, "the seats do not fit this game")
+    return [dict(spec, params=spec.get("params", {})) if spec["kind"] == "bot" else
+            {"kind": "human"} for spec in seats]
+
+
+@blp.route("/games")
+class Games(MethodView):
+    """The collection of games."""
+
+    @blp.arguments(CreateGameSchema)
+    @blp.response(201, CreatedGameSchema, headers={"Location": {
+        "description": "the game's URL", "schema": {"type": "string"}}})
+    @blp.problem(400, "the body is not valid JSON")
+    @blp.problem(413, "the body is larger than 64 KiB")
+    @blp.problem(415, "not JSON")
+    def post(self, body: dict[str, Any]) -> Response:
+        """Start a game: each human seat gets a secret token, shown only in this answer."""
+        require_json_body()
+        svc = services()
+        try:
+            game = core.get_game(body["game"])
+        except core.UnknownGame:
+            raise validation_error(
+                {"json": {"game": [f"unknown game; known: {core.game_names()}"]}},
+                f"unknown game {body['game']!r}") from None
+        options = body["options"]
+        specs = _validate_seats(game, options, body.get("seats"))
+        seed = body["seed"] if "seed" in body else secrets.randbelow(2**53)
+        try:
+            state = game.new_game(options, seed)
+        except core.InvalidOptions as exc:
+            raise validation_error({"json": {"options": {exc.option: [exc.reason]}}},
+                                   f"bad option {exc.option!r}: {exc.reason}") from None
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:
+            # An engine should raise InvalidOptions; a bad option must still not be a 500.
+            log.warning("%s.new_game raised %r on options %r", game.name, exc, options)
+            raise validation_error({"json": {"options": [str(exc)]}},
+                                   "the game rejected these options") from None
+        game_id = secrets.token_urlsafe(12)
+        shown_seats: list[dict[str, Any]] = []
+        stored_seats: list[dict[str, Any]] = []
+        for seat, spec in enumerate(specs):
+            if spec["kind"] == "human":
+                token, digest = new_human_token()
+                stored_seats.append({"seat": seat, "kind": "human", "token_sha256": digest})
+                shown_seats.append({"seat": seat, "kind": "human", "token": token})
+            else:
+                stored_seats.append({"seat": seat, "kind": "bot", "bot": spec["bot"],
+                                     "params": spec["params"]})
+                shown_seats.append({"seat": seat, "kind": "bot", "bot": spec["bot"],
+                                    "params": spec["params"]})
+        # The seed stays server-side: it would reveal every hidden order of the game.
+        meta = {"game": game.name, "options": options, "seed": seed, "created": time.time(),
+                "seats": stored_seats}
+        to_act = game.to_act(state)
+        bot = _bot_seat(meta, to_act)
+        head = Head(0, to_act, status_of(to_act))
+        svc.store.create(game_id, meta, head,
+                         json.dumps(game.dump(state), separators=(",", ":")), bot is not None)
+        svc.cache.put(game_id, 0, state)
+        metrics.GAMES.labels(game.name).inc()
+        if bot is not None and to_act is not None:
+            svc.bot_queue.enqueue(game_id, to_act, 0, bot["bot"])
+        body_out = {"id": game_id, "game": game.name, "options": options, "version": 0,
+                    "status": head.status, "to_act": to_act, "seats": shown_seats}
+        return _json(body_out, 201, {"Location": f"/v1/games/{game_id}"})
+
+
+@blp.route("/games/<game_id>")
+class GameResource(MethodView):
+    """One game as the caller sees it."""
+
+    @blp.arguments(GameQuerySchema, location="query")
+    @blp.response(200, GameSchema, headers={"ETag": {
+        "description": 'the version, quoted: "<version>"', "schema": {"type": "string"}}})
+    @blp.alt_response(304, description="If-None-Match named the current version")
+    @blp.problem(401, "a token of no seat of this game")
+    @blp.problem(404, "no such game")
+    @blp.doc(security=OPTIONAL_SEAT_AUTH)
+    def get(self, query: dict[str, Any], game_id: str) -> Response:
+        """The game for the caller's seat (Bearer token) or a spectator; with `wait_version`,
+        a long poll answering once the version is greater (or after `timeout` seconds)."""
+        svc = services()
+        meta = _game_meta(svc, game_id)
+        seat = _caller_seat(svc, game_id, meta)
+        game = _rules(meta)
+        if "wait_version" in query:
+            svc.watcher.wait(game_id, query["wait_version"], query["timeout"])
+        head, state, _ = _state(svc, game, game_id)
+        etag = f'"{head.version}"'
+        headers = {"ETag": etag, "Vary": "Authorization"}
+        if request.headers.get("If-None-Match", "").strip() == etag:
+            return Response(status=304, headers=headers)
+        return _json(game_body(game, game_id, meta, head.version, state, seat), 200, headers)
+
+
+def _expected_version(body: dict[str, Any]) -> int:
+    header = request.headers.get("If-Match")
+    from_header: int | None = None
+    if header is not None and header.strip() != "*":
+        text = header.strip()
+        if text.startswith('"') and text.endswith('"') and len(text) >= 2:
+            text = text[1:-1]
+        if not text.isdigit() or len(text) > 18:
+            raise validation_error({"headers": {"If-Match": ['expected "<version>"']}},
+                                   "If-Match must be a strong ETag of a version")
+        from_header = int(text)
+    if "version" in body:
+        if from_header is not None and from_header != body["version"]:
+            raise validation_error({"json": {"version": ["differs from If-Match"]}},
+                                   "the version field and If-Match disagree")
+        return int(body["version"])
+    if from_header is None:
+        raise validation_error({"json": {"version": ["required (or an If-Match header)"]}},
+                               "say which version the move was chosen against")
+    return from_header
+
+
+def _idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    key = key.strip()
+    if not key or len(key) > MAX_IDEMPOTENCY_KEY:
+        raise validation_error({"headers": {"Idempotency-Key": [
+            f"1 to {MAX_IDEMPOTENCY_KEY} characters"]}}, "bad Idempotency-Key")
+    return key
+
+
+def _stale(game: core.Game, game_id: str, meta: dict[str, Any], seat: int, head: Head,
+           state: Any, expected: int) -> Problem:
+    return Problem(409, "stale-version", "Stale version",
+                   f"the move was chosen against version {expected}; the game is at "
+                   f"version {head.version}",
+                   current=game_body(game, game_id, meta, head.version, state, seat))
+
+
+def _replay(record: dict[str, Any]) -> Response:
+    return _json(record["body"], int(record["status"]), {"Idempotent-Replayed": "true"})
+
+
+@blp.route("/games/<game_id>/moves")
+class Moves(MethodView):
+    """The moves of one game."""
+
+    @blp.arguments(MoveRequestSchema)
+    @blp.response(200, MoveResultSchema)
+    @blp.problem(401, "no or a wrong seat token")
+    @blp.problem(403, "not-your-turn")
+    @blp.problem(404, "no such game")
+    @blp.problem(409, "stale-version (with `current`) or game-over")
+    @blp.problem(400, "the body is not valid JSON")
+    @blp.problem(413, "the body is larger than 64 KiB")
+    @blp.problem(415, "not JSON")
+    @blp.problem(422, "illegal-move (with `legal_moves`) or validation-error")
+    @blp.doc(security=SEAT_AUTH, parameters=[
+        {"in": "header", "name": "If-Match", "schema": {"type": "string"},
+         "description": 'the version as "<version>" (instead of the version field)'},
+        {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"},
+         "description": "a retry with the same key replays the first answer"}])
+    def post(self, body: dict[str, Any], game_id: str) -> Response:
+        """Play a move of the caller's seat, chosen from its legal moves at `version`."""
+        require_json_body()
+        svc = services()
+        meta = _game_meta(svc, game_id)
+        token = bearer_token()
+        if token is None:
+            raise Problem(401, "unauthorized", "Unauthorized",
+                          "a move needs 'Authorization: Bearer <seat token>'",
+                          headers={"WWW-Authenticate": 'Bearer realm="boardgamesbot"'})
+        seat = seat_of(token, game_id, meta, svc.bot_tokens)
+        expected = _expected_version(body)
+        key = _idempotency_key()
+        idempotency = (seat, key) if key is not None else None
+        game = _rules(meta)
+        head, state, record = _state(svc, game, game_id, idempotency)
+        if record is not None:
+            return _replay(record)
+        if head.status == "finished":
+            raise Problem(409, "game-over", "Game over", "the game is over; no move is taken",
+                          result=game.result(state))
+        if expected != head.version:
+            raise _stale(game, game_id, meta, seat, head, state, expected)
+        if head.to_act != seat:
+            raise Problem(403, "not-your-turn", "Not your turn",
+                          f"seat {head.to_act} is to act, not seat {seat}", to_act=head.to_act)
+        legal = game.legal_moves(state)
+        chosen = core.find_move(legal, body["move"])
+        if chosen is None:
+            raise Problem(422, "illegal-move", "Illegal move",
+                          "the move is not one of the legal moves", legal_moves=legal)
+        after = game.clone(state)
+        try:
+            events = game.apply(after, chosen)
+        except core.IllegalMove as exc:
+            raise Problem(422, "illegal-move", "Illegal move", exc.reason,
+                          legal_moves=legal) from None
+        to_act = game.to_act(after)
+        new_head = Head(head.version + 1, to_act, status_of(to_act))
+        answer = {"version": new_head.version, "events": redact_events(events, seat),
+                  "status": new_head.status, "to_act": to_act,
+                  "result": game.result(after) if to_act is None else None}
+        entry = {"index": head.version, "version": new_head.version, "seat": seat,
+                 "move": chosen, "events": events}
+        bot = _bot_seat(meta, to_act)
+        # Only a stored move's answer is recorded for its Idempotency-Key: an error answer
+        # changes nothing, so a retry of it is simply evaluated again.
+        commit = svc.store.commit_move(
+            game_id, head.version, new_head, json.dumps(game.dump(after), separators=(",", ":")),
+            entry, {"status": 200, "body": answer}, idempotency, bot is not None)
+        if commit.outcome == "replay" and commit.record is not None:
+            return _replay(commit.record)
+        if commit.outcome == "stale":
+            # Another request stored a move on this version first.
+            head, state, _ = _state(svc, game, game_id)
+            raise _stale(game, game_id, meta, seat, head, state, expected)
+        svc.cache.put(game_id, new_head.version, after)
+        metrics.MOVES.labels(game.name).inc()
+        if bot is not None and to_act is not None:
+            svc.bot_queue.enqueue(game_id, to_act, new_head.version, bot["bot"])
+        return _json(answer, 200, {"ETag": f'"{new_head.version}"'})
+
+    @blp.arguments(MoveLogQuerySchema, location="query")
+    @blp.response(200, MoveLogSchema)
+    @blp.problem(401, "a token of no seat of this game")
+    @blp.problem(404, "no such game")
+    @blp.doc(security=OPTIONAL_SEAT_AUTH)
+    def get(self, query: dict[str, Any], game_id: str) -> Response:
+        """The move log with events, oldest first, redacted for the caller's seat."""
+        svc = services()
+        meta = _game_meta(svc, game_id)
+        seat = _caller_seat(svc, game_id, meta)
+        entries, length = svc.store.moves(game_id, query["after"], query["limit"])
+        moves = [redact_entry(entry, seat) for entry in entries]
+        last = moves[-1]["index"] if moves else None
+        return _json({"moves": moves,
+                      "next": last if last is not None and last < length - 1 else None})
+
+
+@blp.route("/games/<game_id>/events")
+class GameEvents(MethodView):
+    """New versions of one game as server-sent events."""
+
+    @blp.doc(
+        parameters=[{"in": "header", "name": "Last-Event-ID", "schema": {"type": "string"},
+                     "description": "resume after this version"}],
+        responses={"200": {"description": "`id: <version>`, `event: version`, `data: "
+                                          '{"version", "status", "to_act"}` per new version; '
+                                          "comment heartbeats",
+                           "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                   "404": {"description": "no such game",
+                           "content": {"application/problem+json": {
+                               "schema": {"$ref": "#/components/schemas/Problem"}}}}})
+    def get(self, game_id: str) -> Response:
+        """A stream of the game's versions; resumable with Last-Event-ID; ends when over."""
+        svc = services()
+        _game_meta(svc, game_id)
+        last_id: int | None = None
+        raw = request.headers.get("Last-Event-ID", "").strip()
+        if raw.isdigit() and len(raw) <= 18:
+            last_id = int(raw)
+        stream = event_stream(svc.store, svc.watcher, game_id, last_id,
+                              float(svc.config["SSE_MAX_SECONDS"]),
+                              float(svc.config["SSE_HEARTBEAT_SECONDS"]))
+        return Response(stream, mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+

@@ -1,0 +1,75 @@
+"""Every Redis key name the server uses, built in one place (ai_worker may import this module).
+
+Per-game keys carry the game id in braces (a Redis Cluster hash tag), so all of one game's
+keys live in one slot and the move's compare-and-set script can touch them together.
+
+What each key holds:
+- `game_meta(id)`: JSON string, immutable after creation: {"game", "options", "seed",
+  "created", "seats": [{"seat", "kind", "bot"?, "params"?, "token_sha256"?}]}.
+- `game_state(id)`: hash {"version": int, "to_act": int or "" when over,
+  "status": "active"|"finished", "snapshot": JSON of game.dump(state)}.
+- `move_log(id)`: list of JSON {"index", "version", "seat", "move", "events"}; entry i has
+  index i and version i + 1 (version 0 is the initial setup).
+- `idempotency(id, seat, key)`: JSON {"status", "body"} of the first answer, with a TTL.
+- `version_channel(id)`: pub/sub channel; each stored move publishes its new version there.
+- `bot_turns()`: sorted set, member game id, score the time its bot turn was recorded;
+  present exactly while a bot seat is to act (written by the same script as the move).
+- `bot_secret()`: the HMAC secret of derived bot tokens when BGB_BOT_SECRET is unset.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+PREFIX = "bgb"
+
+
+def game_meta(game_id: str) -> str:
+    """The immutable metadata of a game (JSON string)."""
+    return f"{PREFIX}:game:{{{game_id}}}:meta"
+
+
+def game_state(game_id: str) -> str:
+    """The hash holding a game's latest snapshot, version, seat to act and status."""
+    return f"{PREFIX}:game:{{{game_id}}}:state"
+
+
+def move_log(game_id: str) -> str:
+    """The list of a game's moves with their events."""
+    return f"{PREFIX}:game:{{{game_id}}}:moves"
+
+
+def idempotency(game_id: str, seat: int, key: str) -> str:
+    """The first answer to a move posted with this Idempotency-Key by this seat of this game."""
+    # Hashed so that an arbitrary client-chosen header never shapes the key name.
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+    return f"{PREFIX}:game:{{{game_id}}}:idem:{seat}:{digest}"
+
+
+def version_channel(game_id: str) -> str:
+    """The pub/sub channel announcing a game's new versions."""
+    return f"{PREFIX}:game:{{{game_id}}}:versions"
+
+
+def version_channel_pattern() -> str:
+    """A PSUBSCRIBE pattern matching every game's version channel."""
+    return f"{PREFIX}:game:*:versions"
+
+
+def game_id_from_channel(channel: str) -> str | None:
+    """The game id inside a version channel name, or None for any other name."""
+    head, sep, rest = channel.partition(":game:{")
+    if not sep or head != PREFIX:
+        return None
+    game_id, sep, tail = rest.partition("}")
+    return game_id if sep and tail == ":versions" else None
+
+
+def bot_turns() -> str:
+    """The sorted set of games whose seat to act is a bot (score: time recorded)."""
+    return f"{PREFIX}:bot-turns"
+
+
+def bot_secret() -> str:
+    """The random bot-token secret created once when BGB_BOT_SECRET is unset."""
+    return f"{PREFIX}:bot-secret"

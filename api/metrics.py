@@ -1,0 +1,59 @@
+"""Prometheus metrics of the API (one set per process; gunicorn workers aggregate through
+PROMETHEUS_MULTIPROC_DIR when it is set)."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from flask import Flask, Response, g, request
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+)
+
+REQUESTS = Counter("bgb_http_requests_total", "HTTP requests answered",
+                   ["method", "endpoint", "status"])
+LATENCY = Histogram("bgb_http_request_duration_seconds", "Time to answer an HTTP request",
+                    ["method", "endpoint"],
+                    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
+                             2.5, 5.0, 10.0, 30.0))
+MOVES = Counter("bgb_moves_applied_total", "Moves applied and stored", ["game"])
+GAMES = Counter("bgb_games_created_total", "Games created", ["game"])
+BOT_JOBS = Counter("bgb_bot_jobs_enqueued_total", "Bot turns enqueued on the RQ queue", ["bot"])
+BOT_JOB_FAILURES = Counter("bgb_bot_jobs_enqueue_failures_total",
+                           "Bot turns that could not be enqueued (the sweeper catches them)")
+
+# Streaming answers (SSE, long polls) would swamp the latency histogram's meaning.
+_UNTIMED = {"games.GameEvents"}
+
+
+def install(app: Flask) -> None:
+    """Count and time every request by its route endpoint."""
+
+    @app.before_request
+    def _start() -> None:
+        g.metrics_started = time.perf_counter()
+
+    @app.after_request
+    def _record(response: Response) -> Response:
+        endpoint = request.endpoint or "unmatched"
+        REQUESTS.labels(request.method, endpoint, str(response.status_code)).inc()
+        started = g.get("metrics_started")
+        if started is not None and endpoint not in _UNTIMED:
+            LATENCY.labels(request.method, endpoint).observe(time.perf_counter() - started)
+        return response
+
+
+def exposition() -> Response:
+    """The text exposition of every metric (all workers' when in multiprocess mode)."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        return Response(generate_latest(registry), content_type=CONTENT_TYPE_LATEST)
+    return Response(generate_latest(), content_type=CONTENT_TYPE_LATEST)

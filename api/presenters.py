@@ -1,0 +1,70 @@
+"""What a caller may see: game bodies built from views, and the redacted move log.
+
+No answer is ever built from the raw snapshot: only from `game.view`, `legal_moves`,
+`result`, and moves/events redacted here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core import Game
+
+
+def public_seats(meta: dict[str, Any]) -> list[dict[str, Any]]:
+    """The seats as anyone may see them (no token hashes, no bot params)."""
+    seats = []
+    for seat in meta["seats"]:
+        shown: dict[str, Any] = {"seat": seat["seat"], "kind": seat["kind"]}
+        if seat["kind"] == "bot":
+            shown["bot"] = seat["bot"]
+        seats.append(shown)
+    return seats
+
+
+def status_of(to_act: int | None) -> str:
+    """"finished" once nobody is to act, else "active"."""
+    return "finished" if to_act is None else "active"
+
+
+def game_body(game: Game, game_id: str, meta: dict[str, Any], version: int, state: Any,
+              seat: int | None) -> dict[str, Any]:
+    """The game read body for `seat` (None: a spectator)."""
+    to_act = game.to_act(state)
+    return {
+        "id": game_id,
+        "game": meta["game"],
+        "options": meta["options"],
+        "version": version,
+        "status": status_of(to_act),
+        "to_act": to_act,
+        "seat": seat,
+        "seats": public_seats(meta),
+        "view": game.view(state, seat),
+        "legal_moves": game.legal_moves(state) if seat is not None and seat == to_act else [],
+        "result": game.result(state) if to_act is None else None,
+    }
+
+
+def redact_event(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """An event as `seat` may see it: one addressed with "to" is hidden from everyone else."""
+    audience = event.get("to")
+    if audience is None:
+        return event
+    if seat is not None and isinstance(audience, list) and seat in audience:
+        return event
+    return {"type": event.get("type"), "redacted": True}
+
+
+def redact_events(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """Every event of a list as `seat` may see it."""
+    return [redact_event(event, seat) for event in events]
+
+
+def redact_entry(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """A log entry as `seat` may see it: another seat's secret move shows only its type."""
+    move = entry["move"]
+    if move.get("secret") is True and entry["seat"] != seat:
+        move = {"type": move.get("type"), "secret": True}
+    return {"index": entry["index"], "version": entry["version"], "seat": entry["seat"],
+            "move": move, "events": redact_events(entry["events"], seat)}

@@ -1,0 +1,206 @@
+"""Marshmallow schemas of the HTTP boundary (requests validated, OpenAPI generated from them).
+
+Every request schema rejects unknown fields (marshmallow's default RAISE).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+MAX_SEATS = 16
+MAX_SEED = 2**53 - 1  # exact in every JSON implementation
+
+
+class StrictInt(fields.Integer):
+    """An integer that must be a JSON number without a fraction (never a string or a bool)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _validated(self, value: Any) -> Any:
+        if isinstance(value, bool):
+            raise self.make_error("invalid")
+        return super()._validated(value)
+
+
+class SeatSpecSchema(ma.Schema):
+    """How one seat is played: by a human (who gets a token) or by a named bot."""
+
+    kind = fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
+    bot = fields.String(validate=validate.Length(min=1, max=64),
+                        metadata={"description": "bot name (see /v1/bots); kind 'bot' only"})
+    params = fields.Dict(keys=fields.String(), metadata={"description": "the bot's parameters"})
+
+    @ma.validates_schema
+    def _bot_named_for_bot_seats(self, data: dict[str, Any], **_: Any) -> None:
+        if data["kind"] == "bot" and "bot" not in data:
+            raise ma.ValidationError("a bot seat must name its bot", "bot")
+        if data["kind"] == "human" and ("bot" in data or "params" in data):
+            raise ma.ValidationError("a human seat takes no bot or params", "kind")
+
+
+class CreateGameSchema(ma.Schema):
+    """A request to start a game."""
+
+    game = fields.String(required=True, validate=validate.Length(min=1, max=64),
+                         metadata={"example": "darwins-journey"})
+    options = fields.Dict(keys=fields.String(), load_default=dict,
+                          metadata={"description": "see /v1/games-catalog"})
+    seats = fields.List(fields.Nested(SeatSpecSchema), validate=validate.Length(max=MAX_SEATS),
+                        metadata={"description": "every seat in order; omitted: all human "
+                                                 "except automa seats"})
+    seed = StrictInt(validate=validate.Range(min=0, max=MAX_SEED),
+                     metadata={"description": "setup randomness; random when omitted"})
+
+
+class SeatSchema(ma.Schema):
+    """A seat as anyone may see it."""
+
+    seat = fields.Integer(required=True)
+    kind = fields.String(required=True)
+    bot = fields.String()
+
+
+class CreatedSeatSchema(SeatSchema):
+    """A seat in the creation answer: human seats carry their secret token, shown once."""
+
+    token = fields.String(metadata={"description": "the seat's secret bearer token (human "
+                                                   "seats; shown only here)"})
+    params = fields.Dict()
+
+
+class CreatedGameSchema(ma.Schema):
+    """The answer to a game creation."""
+
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    options = fields.Dict(required=True)
+    version = fields.Integer(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+    to_act = fields.Integer(allow_none=True, required=True)
+    seats = fields.List(fields.Nested(CreatedSeatSchema), required=True)
+
+
+class GameQuerySchema(ma.Schema):
+    """Long-poll parameters of a game read."""
+
+    wait_version = fields.Integer(validate=validate.Range(min=-1), metadata={
+        "description": "answer once the version is greater than this or the game is over "
+                       "(long poll)"})
+    timeout = fields.Float(validate=validate.Range(min=0, max=30), load_default=20.0, metadata={
+        "description": "seconds a long poll waits at most (default 20, max 30)"})
+
+
+class GameSchema(ma.Schema):
+    """A game as the caller's seat (or a spectator) sees it."""
+
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    options = fields.Dict(required=True)
+    version = fields.Integer(required=True)
+    status = fields.String(required=True)
+    to_act = fields.Integer(allow_none=True, required=True)
+    seat = fields.Integer(allow_none=True, required=True,
+                          metadata={"description": "the caller's seat; null for a spectator"})
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
+    view = fields.Dict(required=True, metadata={"description": "game.view(state, seat)"})
+    legal_moves = fields.List(fields.Dict(), required=True,
+                              metadata={"description": "the caller's moves when it is to act"})
+    result = fields.Dict(allow_none=True, required=True)
+
+
+class MoveRequestSchema(ma.Schema):
+    """A move chosen from the legal list, with the version it was chosen against."""
+
+    move = fields.Dict(keys=fields.String(), required=True,
+                       metadata={"example": {"type": "draw"}})
+    version = StrictInt(validate=validate.Range(min=0), metadata={
+        "description": "the game version the move was chosen against (or If-Match)"})
+
+
+class MoveResultSchema(ma.Schema):
+    """The answer to a stored move."""
+
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Dict(), required=True)
+    status = fields.String(required=True)
+    to_act = fields.Integer(allow_none=True, required=True)
+    result = fields.Dict(allow_none=True, required=True)
+
+
+class MoveLogQuerySchema(ma.Schema):
+    """A page of the move log."""
+
+    after = fields.Integer(load_default=-1, validate=validate.Range(min=-1),
+                           metadata={"description": "only moves with a greater index"})
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=200))
+
+
+class LogEntrySchema(ma.Schema):
+    """One move of the log, redacted for the caller."""
+
+    index = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True)
+    move = fields.Dict(required=True)
+    events = fields.List(fields.Dict(), required=True)
+
+
+class MoveLogSchema(ma.Schema):
+    """A page of the move log."""
+
+    moves = fields.List(fields.Nested(LogEntrySchema), required=True)
+    next = fields.Integer(allow_none=True, required=True,
+                          metadata={"description": "pass as `after` for the next page"})
+
+
+class CatalogGameSchema(ma.Schema):
+    """A game the server plays."""
+
+    name = fields.String(required=True)
+    title = fields.String(required=True)
+    min_players = fields.Integer(required=True)
+    max_players = fields.Integer(required=True)
+    options = fields.Dict(required=True)
+
+
+class CatalogSchema(ma.Schema):
+    """Every game the server plays."""
+
+    games = fields.List(fields.Nested(CatalogGameSchema), required=True)
+
+
+class BotSchema(ma.Schema):
+    """A bot that can take a seat."""
+
+    name = fields.String(required=True)
+    description = fields.String(required=True)
+    params = fields.Dict(required=True)
+
+
+class BotsSchema(ma.Schema):
+    """Every bot that can take a seat."""
+
+    bots = fields.List(fields.Nested(BotSchema), required=True)
+
+
+class HealthSchema(ma.Schema):
+    """Liveness of the API and its Redis."""
+
+    status = fields.String(required=True)
+    redis = fields.String(required=True)
+
+
+class ProblemSchema(ma.Schema):
+    """An error (RFC 9457 problem details)."""
+
+    type = fields.String(required=True)
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String(required=True)
+    errors = fields.Dict(metadata={"description": "validation-error: the bad fields"})
+    legal_moves = fields.List(fields.Dict(), metadata={"description": "illegal-move"})
+    current = fields.Nested(GameSchema, metadata={"description": "stale-version: the game now"})

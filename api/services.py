@@ -1,0 +1,46 @@
+"""The per-app objects the views use (Redis store, state cache, bot queue, waiters)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+from flask import current_app
+
+from api.botauth import BotTokenVerifier
+from api.botqueue import BotQueue
+from api.events import VersionWatcher
+from api.store import StateCache, Store
+
+
+@dataclass
+class Services:
+    """Everything a request needs besides the request itself."""
+
+    redis: redis.Redis
+    store: Store
+    cache: StateCache
+    bot_queue: BotQueue
+    bot_tokens: BotTokenVerifier
+    watcher: VersionWatcher
+    config: dict[str, Any]
+
+    @classmethod
+    def build(cls, config: dict[str, Any]) -> Services:
+        """Connect to the configured Redis (lazily: nothing is sent until first use)."""
+        # Bounded socket waits: a stuck Redis fails a request instead of hanging its thread.
+        client = redis.Redis.from_url(config["REDIS_URL"], socket_timeout=10,
+                                      socket_connect_timeout=2, health_check_interval=30)
+        # The pub/sub listener blocks on reads by design: its own client, no read timeout.
+        listener = redis.Redis.from_url(config["REDIS_URL"], socket_connect_timeout=2,
+                                        health_check_interval=15)
+        store = Store(client)
+        return cls(redis=client, store=store, cache=StateCache(config["STATE_CACHE_SIZE"]),
+                   bot_queue=BotQueue(client), bot_tokens=BotTokenVerifier(client),
+                   watcher=VersionWatcher(listener, store), config=config)
+
+
+def services() -> Services:
+    """The current app's services."""
+    return current_app.extensions["bgb"]

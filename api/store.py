@@ -1,0 +1,233 @@
+"""The games in Redis: metadata, the latest snapshot and version, the move log, idempotency.
+
+A move is stored by one Lua script that checks the version and writes the snapshot, the
+version, the log entry, the idempotency record, the pending bot turn and the version
+announcement together: two racing writers can never both succeed on one version, and
+nothing is acknowledged before the script returned.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from api import keys
+
+IDEMPOTENCY_TTL_SECONDS = 24 * 3600
+
+# KEYS: state hash, idempotency record (or a dummy key in the same slot)
+# ARGV: version the caller has cached ("" for none), "1" to read the idempotency record
+# -> {version, to_act, status, snapshot or false when the cached version is current,
+#     idempotency record or false}
+_READ = """
+local head = redis.call('HMGET', KEYS[1], 'version', 'to_act', 'status')
+if not head[1] then return false end
+local snapshot = false
+if head[1] ~= ARGV[1] then snapshot = redis.call('HGET', KEYS[1], 'snapshot') end
+local record = false
+if ARGV[2] == '1' then record = redis.call('GET', KEYS[2]) end
+return {head[1], head[2], head[3], snapshot, record}
+"""
+
+# KEYS: state hash, move log, idempotency record (or dummy), bot turns zset, version channel
+# ARGV: expected version, new version, snapshot, to_act ("" when over), status, log entry,
+#       idempotency record ("" for none), idempotency ttl, game id, "1" if a bot acts next, now
+# -> {"ok"} | {"stale", current version} | {"replay", record}
+_COMMIT = """
+if ARGV[7] ~= '' then
+  local record = redis.call('GET', KEYS[3])
+  if record then return {'replay', record} end
+end
+local current = redis.call('HGET', KEYS[1], 'version')
+if current ~= ARGV[1] then return {'stale', current or ''} end
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'snapshot', ARGV[3], 'to_act', ARGV[4],
+           'status', ARGV[5])
+redis.call('RPUSH', KEYS[2], ARGV[6])
+if ARGV[7] ~= '' then redis.call('SET', KEYS[3], ARGV[7], 'EX', tonumber(ARGV[8])) end
+if ARGV[10] == '1' then
+  redis.call('ZADD', KEYS[4], tonumber(ARGV[11]), ARGV[9])
+else
+  redis.call('ZREM', KEYS[4], ARGV[9])
+end
+redis.call('PUBLISH', KEYS[5], ARGV[2])
+return {'ok'}
+"""
+
+
+@dataclass(frozen=True)
+class Head:
+    """A game's version, seat to act and status, without its snapshot."""
+
+    version: int
+    to_act: int | None
+    status: str
+
+
+@dataclass(frozen=True)
+class Read:
+    """What a move needs: the head, the snapshot unless the caller's cache is current,
+    and the idempotency record if one was asked for."""
+
+    head: Head
+    snapshot: str | None
+    record: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Commit:
+    """The outcome of a compare-and-set: "ok", "stale" (with the current version) or
+    "replay" (with the first answer of this idempotency key)."""
+
+    outcome: str
+    current: int | None = None
+    record: dict[str, Any] | None = None
+
+
+def _text(value: bytes | str | None) -> str | None:
+    if value is None:
+        return None
+    return value.decode("utf-8") if isinstance(value, bytes) else value
+
+
+def _head(version: Any, to_act: Any, status: Any) -> Head:
+    seat = _text(to_act)
+    return Head(int(_text(version) or 0), int(seat) if seat else None, _text(status) or "active")
+
+
+class Store:
+    """Games in one Redis database."""
+
+    def __init__(self, client: redis.Redis, meta_cache_size: int = 4096) -> None:
+        self.client = client
+        self._read = client.register_script(_READ)
+        self._commit = client.register_script(_COMMIT)
+        self._meta: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._meta_size = meta_cache_size
+        self._lock = threading.Lock()
+
+    def create(self, game_id: str, meta: dict[str, Any], head: Head, snapshot: str,
+               bot_to_act: bool) -> None:
+        """Store a new game (metadata, version 0 snapshot) and its pending bot turn if any."""
+        pipe = self.client.pipeline(transaction=True)
+        pipe.set(keys.game_meta(game_id), json.dumps(meta, separators=(",", ":")))
+        pipe.hset(keys.game_state(game_id), mapping={
+            "version": head.version, "snapshot": snapshot,
+            "to_act": "" if head.to_act is None else head.to_act, "status": head.status})
+        if bot_to_act:
+            pipe.zadd(keys.bot_turns(), {game_id: time.time()})
+        pipe.execute()
+        self._remember_meta(game_id, meta)
+
+    def meta(self, game_id: str) -> dict[str, Any] | None:
+        """A game's metadata (cached: it never changes), or None for an unknown game."""
+        with self._lock:
+            found = self._meta.get(game_id)
+            if found is not None:
+                self._meta.move_to_end(game_id)
+                return found
+        raw = self.client.get(keys.game_meta(game_id))
+        if raw is None:
+            return None
+        meta = json.loads(raw)
+        self._remember_meta(game_id, meta)
+        return meta
+
+    def _remember_meta(self, game_id: str, meta: dict[str, Any]) -> None:
+        with self._lock:
+            self._meta[game_id] = meta
+            while len(self._meta) > self._meta_size:
+                self._meta.popitem(last=False)
+
+    def head(self, game_id: str) -> Head | None:
+        """A game's version, seat to act and status, or None for an unknown game."""
+        version, to_act, status = self.client.hmget(
+            keys.game_state(game_id), ["version", "to_act", "status"])
+        if version is None:
+            return None
+        return _head(version, to_act, status)
+
+    def read(self, game_id: str, cached_version: int | None = None,
+             idempotency: tuple[int, str] | None = None) -> Read | None:
+        """The head, the snapshot unless `cached_version` is current, and the idempotency
+        record of (seat, key) if given; None for an unknown game."""
+        record_key = (keys.idempotency(game_id, *idempotency) if idempotency
+                      else keys.game_meta(game_id))
+        raw = self._read(keys=[keys.game_state(game_id), record_key],
+                         args=["" if cached_version is None else cached_version,
+                               "1" if idempotency else "0"])
+        if not raw:
+            return None
+        version, to_act, status, snapshot, record = raw
+        return Read(_head(version, to_act, status), _text(snapshot) if snapshot else None,
+                    json.loads(record) if record else None)
+
+    def commit_move(self, game_id: str, expected: int, head: Head, snapshot: str,
+                    entry: dict[str, Any], record: dict[str, Any] | None,
+                    idempotency: tuple[int, str] | None, bot_to_act: bool) -> Commit:
+        """Store a move if the game is still at version `expected` (one atomic script)."""
+        record_key = (keys.idempotency(game_id, *idempotency) if idempotency
+                      else keys.game_meta(game_id))
+        outcome = self._commit(
+            keys=[keys.game_state(game_id), keys.move_log(game_id), record_key,
+                  keys.bot_turns(), keys.version_channel(game_id)],
+            args=[expected, head.version, snapshot, "" if head.to_act is None else head.to_act,
+                  head.status, json.dumps(entry, separators=(",", ":")),
+                  json.dumps(record, separators=(",", ":")) if record and idempotency else "",
+                  IDEMPOTENCY_TTL_SECONDS, game_id, "1" if bot_to_act else "0", time.time()])
+        kind = _text(outcome[0])
+        if kind == "ok":
+            return Commit("ok")
+        if kind == "replay":
+            return Commit("replay", record=json.loads(outcome[1]))
+        current = _text(outcome[1])
+        return Commit("stale", current=int(current) if current else None)
+
+    def moves(self, game_id: str, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+        """Up to `limit` log entries with index > `after`, and the log's length."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.lrange(keys.move_log(game_id), after + 1, after + limit)
+        pipe.llen(keys.move_log(game_id))
+        entries, length = pipe.execute()
+        return [json.loads(e) for e in entries], int(length)
+
+    def ping(self) -> bool:
+        """Whether Redis answers."""
+        return bool(self.client.ping())
+
+
+class StateCache:
+    """The latest loaded state of recently used games in this process (a small LRU).
+
+    Keyed by game id with the version it belongs to: a request whose version matches skips
+    reading and loading the snapshot. Cached states are never mutated (moves apply to a clone).
+    """
+
+    def __init__(self, size: int = 1024) -> None:
+        self._items: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> tuple[int, Any] | None:
+        """The (version, state) cached for a game, if any."""
+        with self._lock:
+            found = self._items.get(game_id)
+            if found is not None:
+                self._items.move_to_end(game_id)
+            return found
+
+    def put(self, game_id: str, version: int, state: Any) -> None:
+        """Remember a game's state at `version` unless a newer one is cached."""
+        with self._lock:
+            found = self._items.get(game_id)
+            if found is not None and found[0] > version:
+                return
+            self._items[game_id] = (version, state)
+            self._items.move_to_end(game_id)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)

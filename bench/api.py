@@ -1,0 +1,385 @@
+"""Benchmark of the HTTP API under gunicorn: moves/s, move latency, bot answer latency.
+
+    python bench/api.py [--seconds 10] [--clients 16] [--workers 4] [--threads 8]
+
+Starts a private redis-server (or uses --redis-url), gunicorn on a free 127.0.0.1 port, and
+a load generator (--procs processes x --clients threads, one keep-alive connection each)
+that plays many concurrent games: each client creates a game with every seat human, reads
+the seat to act's view (its legal moves) and posts a random legal move, game after game.
+Prints moves/s and p50/p99 of the POST move latency, then the same load generator's
+requests/s against a plain Flask "hello" app under the same gunicorn settings (baseline).
+When ai_worker.jobs exists, also starts RQ workers and times a human move -> the bot's
+answer (seat 1 a bot), observed by long polls. Uses the toy game when Darwin's Journey is
+not registered (BGB_GAME_MODULES=tests.toygame).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing as mp
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_port(port: int, timeout: float = 20.0) -> None:
+    """Block until something listens on 127.0.0.1:port."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on port {port} after {timeout}s")
+
+
+@contextmanager
+def private_redis(url: str | None) -> Iterator[str]:
+    """The given Redis URL, or a throwaway redis-server on a free port."""
+    if url:
+        yield url
+        return
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise SystemExit("no redis-server on PATH: pass --redis-url")
+    port = free_port()
+    workdir = tempfile.mkdtemp(prefix="bgb-bench-redis-")
+    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", workdir],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_port(port)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@contextmanager
+def gunicorn(app: str, env: dict[str, str], workers: int, threads: int,
+             worker_class: str) -> Iterator[int]:
+    """gunicorn serving `app` on a free local port."""
+    port = free_port()
+    command = [sys.executable, "-m", "gunicorn", "-w", str(workers), "-k", worker_class,
+               "--threads", str(threads), "-b", f"127.0.0.1:{port}", "--log-level", "warning",
+               "--keep-alive", "30", app]
+    proc = subprocess.Popen(command, env=env, cwd=env.get("BENCH_CWD", str(ROOT)))
+    try:
+        wait_port(port)
+        time.sleep(0.5)  # let every worker finish booting
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+class Http:
+    """A keep-alive HTTP/1.1 connection speaking JSON."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def call(self, method: str, path: str, body: Any = None,
+             headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        """(status, decoded JSON or None); reconnects once if the server closed the socket."""
+        data = None if body is None else json.dumps(body).encode()
+        hdrs = dict(headers or {})
+        if data is not None:
+            hdrs["Content-Type"] = "application/json"
+        for attempt in (0, 1):
+            try:
+                self.conn.request(method, path, body=data, headers=hdrs)
+                response = self.conn.getresponse()
+                raw = response.read()
+                break
+            except (http.client.HTTPException, ConnectionError):
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+                if attempt:
+                    raise
+        ctype = response.getheader("Content-Type", "")
+        return response.status, (json.loads(raw) if "json" in ctype and raw else None)
+
+
+def pick_game(port: int) -> tuple[str, dict[str, Any]]:
+    """Darwin's Journey (2 players) when the server has it, else toy-pontoon (2 players)."""
+    status, catalog = Http(port).call("GET", "/v1/games-catalog")
+    names = [g["name"] for g in catalog["games"]]
+    if "darwins-journey" in names:
+        return "darwins-journey", {"players": 2}
+    return "toy-pontoon", {"players": 2}
+
+
+def play_client(port: int, game: str, options: dict[str, Any], seconds: float, seed: int,
+                out: Any) -> None:
+    """One client: play games (every seat human) until `seconds` pass; report latencies."""
+    rng = random.Random(seed)
+    http_ = Http(port)
+    latencies: list[float] = []
+    other = 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        status, created = http_.call("POST", "/v1/games",
+                                     {"game": game, "options": options,
+                                      "seed": rng.randrange(2**31)})
+        if status != 201:
+            out.put(("error", f"create {status} {created}"))
+            return
+        tokens = {s["seat"]: s["token"] for s in created["seats"] if s["kind"] == "human"}
+        gid, to_act, version = created["id"], created["to_act"], 0
+        while to_act is not None and time.monotonic() < deadline:
+            auth = {"Authorization": f"Bearer {tokens[to_act]}"}
+            status, body = http_.call("GET", f"/v1/games/{gid}", headers=auth)
+            other += 1
+            move = rng.choice(body["legal_moves"])
+            started = time.perf_counter()
+            status, answer = http_.call("POST", f"/v1/games/{gid}/moves",
+                                        {"move": move, "version": version}, auth)
+            latencies.append(time.perf_counter() - started)
+            if status != 200:
+                out.put(("error", f"move {status} {answer}"))
+                return
+            version, to_act = answer["version"], answer["to_act"]
+        other += 1
+    out.put(("moves", latencies, other))
+
+
+def hello_client(port: int, seconds: float, out: Any) -> None:
+    """One client: GET /hello as fast as it can for `seconds`."""
+    http_ = Http(port)
+    count = 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        http_.call("GET", "/hello")
+        count += 1
+    out.put(("hello", count))
+
+
+def bot_client(port: int, game: str, options: dict[str, Any], bot: str, seconds: float,
+               seed: int, out: Any) -> None:
+    """One client against a bot: time from posting a human move to seeing the bot's move."""
+    rng = random.Random(seed)
+    http_ = Http(port)
+    latencies: list[float] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": bot}]
+        status, created = http_.call("POST", "/v1/games", {"game": game, "options": options,
+                                                           "seats": seats,
+                                                           "seed": rng.randrange(2**31)})
+        if status != 201:
+            out.put(("error", f"create {status} {created}"))
+            return
+        auth = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+        gid = created["id"]
+        status, body = http_.call("GET", f"/v1/games/{gid}?wait_version=-1", headers=auth)
+        while body["status"] == "active" and time.monotonic() < deadline:
+            if body["to_act"] != 0:
+                status, body = http_.call(
+                    "GET", f"/v1/games/{gid}?wait_version={body['version']}&timeout=10",
+                    headers=auth)
+                continue
+            move = rng.choice(body["legal_moves"])
+            started = time.perf_counter()
+            status, answer = http_.call("POST", f"/v1/games/{gid}/moves",
+                                        {"move": move, "version": body["version"]}, auth)
+            if status != 200:
+                out.put(("error", f"move {status} {answer}"))
+                return
+            if answer["to_act"] == 1:
+                status, body = http_.call(
+                    "GET", f"/v1/games/{gid}?wait_version={answer['version']}&timeout=10",
+                    headers=auth)
+                if body["version"] > answer["version"]:
+                    latencies.append(time.perf_counter() - started)
+            else:
+                status, body = http_.call("GET", f"/v1/games/{gid}", headers=auth)
+    out.put(("bot", latencies))
+
+
+def _threads_in_process(target: Any, args_list: list[tuple[Any, ...]], out: Any) -> None:
+    import threading
+
+    threads = [threading.Thread(target=target, args=(*args, out)) for args in args_list]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def run_load(target: Any, args_for: Any, procs: int, clients: int) -> list[Any]:
+    """Run `clients` threads in each of `procs` processes; collect what they report."""
+    out: Any = mp.Queue()
+    processes = []
+    for p in range(procs):
+        args_list = [args_for(p * clients + c) for c in range(clients)]
+        proc = mp.Process(target=_threads_in_process, args=(target, args_list, out))
+        proc.start()
+        processes.append(proc)
+    results = [out.get() for _ in range(procs * clients)]
+    for proc in processes:
+        proc.join()
+    return results
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-quantile (0..1) of `values`."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def report_errors(results: list[Any]) -> None:
+    """Print the errors the clients reported, if any."""
+    errors = [r[1] for r in results if r[0] == "error"]
+    if errors:
+        print(f"  {len(errors)} client errors, first: {errors[0][:300]}")
+
+
+HELLO_APP = textwrap.dedent("""
+    from flask import Flask
+    app = Flask(__name__)
+
+    @app.get("/hello")
+    def hello():
+        return {"hello": "world"}
+""")
+
+
+def main() -> int:
+    """Run the benchmark and print its figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--procs", type=int, default=2, help="load generator processes")
+    parser.add_argument("--clients", type=int, default=8, help="client threads per process")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
+    parser.add_argument("--worker-class", default="gthread")
+    parser.add_argument("--bot-workers", type=int, default=2, help="RQ worker processes")
+    parser.add_argument("--bot", default=None, help="bot for the bot-latency run "
+                                                    "(default: alfred in DJ solo, else random)")
+    parser.add_argument("--bot-game", default=None, help="game of the bot run (2 players)")
+    parser.add_argument("--redis-url", default=None, help="default: a private redis-server")
+    args = parser.parse_args()
+
+    with private_redis(args.redis_url) as redis_url, \
+            tempfile.TemporaryDirectory(prefix="bgb-bench-prom-") as prom_dir:
+        env = dict(os.environ, REDIS_URL=redis_url, PROMETHEUS_MULTIPROC_DIR=prom_dir,
+                   PYTHONPATH=str(ROOT))
+        env.setdefault("BGB_GAME_MODULES", "tests.toygame")
+        print(f"gunicorn -w {args.workers} -k {args.worker_class} --threads {args.threads}; "
+              f"load: {args.procs} processes x {args.clients} keep-alive clients; "
+              f"{args.seconds:.0f}s per run; {os.cpu_count()} CPUs")
+        with gunicorn("api:create_app()", env, args.workers, args.threads,
+                      args.worker_class) as port:
+            game, options = pick_game(port)
+            started = time.monotonic()
+            results = run_load(play_client, lambda i: (port, game, options, args.seconds, i),
+                               args.procs, args.clients)
+            elapsed = time.monotonic() - started
+            report_errors(results)
+            latencies = [x for r in results if r[0] == "moves" for x in r[1]]
+            reads = sum(r[2] for r in results if r[0] == "moves")
+            print(f"{game} {options}: {len(latencies)} moves in {elapsed:.1f}s = "
+                  f"{len(latencies) / elapsed:.0f} moves/s "
+                  f"({(len(latencies) + reads) / elapsed:.0f} requests/s incl. view reads "
+                  f"and creations)")
+            print(f"  move latency p50 {percentile(latencies, 0.5) * 1000:.1f} ms, "
+                  f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms")
+
+            if args.bot_workers < 1:
+                print("bot answer latency: skipped (--bot-workers 0)")
+            elif _has_workers():
+                bot_run(args, env, port, game, options)
+            else:
+                print("bot answer latency: skipped (ai_worker.jobs not importable)")
+
+        with tempfile.TemporaryDirectory(prefix="bgb-bench-hello-") as hello_dir:
+            Path(hello_dir, "hello_app.py").write_text(HELLO_APP)
+            hello_env = dict(env, BENCH_CWD=hello_dir)
+            with gunicorn("hello_app:app", hello_env, args.workers, args.threads,
+                          args.worker_class) as port:
+                started = time.monotonic()
+                results = run_load(hello_client, lambda i: (port, args.seconds),
+                                   args.procs, args.clients)
+                elapsed = time.monotonic() - started
+                count = sum(r[1] for r in results if r[0] == "hello")
+                print(f"baseline plain Flask hello: {count / elapsed:.0f} requests/s")
+    return 0
+
+
+def _has_workers() -> bool:
+    try:
+        import ai_worker.jobs  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def bot_run(args: argparse.Namespace, env: dict[str, str], port: int, game: str,
+            options: dict[str, Any]) -> None:
+    """Start RQ workers and time human move -> bot answer."""
+    bot = args.bot
+    if game == "darwins-journey" and bot in (None, "alfred"):
+        game_options: dict[str, Any] = {"players": 1}
+        bot = "alfred"
+    else:
+        game_options = options
+        bot = bot or "random"
+    if args.bot_game:
+        game, game_options = args.bot_game, {"players": 2}
+    worker_env = dict(env, BGB_API_URL=f"http://127.0.0.1:{port}")
+    worker_log = tempfile.NamedTemporaryFile(prefix="bgb-bench-workers-", suffix=".log",
+                                             delete=False)
+    workers = [subprocess.Popen([sys.executable, "-m", "ai_worker.worker"], env=worker_env,
+                                cwd=str(ROOT), stdout=worker_log, stderr=worker_log)
+               for _ in range(args.bot_workers)]
+    try:
+        time.sleep(1.0)
+        started = time.monotonic()
+        results = run_load(bot_client,
+                           lambda i: (port, game, game_options, bot, args.seconds, 1000 + i),
+                           1, max(1, args.clients // 2))
+        elapsed = time.monotonic() - started
+        report_errors(results)
+        latencies = [x for r in results if r[0] == "bot" for x in r[1]]
+        print(f"bot answer ({bot}, {args.bot_workers} RQ workers): {len(latencies)} answers "
+              f"in {elapsed:.1f}s; human move -> bot move seen p50 "
+              f"{percentile(latencies, 0.5) * 1000:.1f} ms, "
+              f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms (worker log: {worker_log.name})")
+    finally:
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            try:
+                worker.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

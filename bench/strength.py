@@ -1,0 +1,254 @@
+"""How strong are the bots? Plays games in-process through the core contract (no HTTP).
+
+Prints, per difficulty of the game's automa (Alfred), the solo win rate and mean margin
+of `mcts` at 250 ms and 1 s per decision and of `greedy`; for 2 players `mcts` vs
+`greedy` and `greedy` vs `random` with seats alternated; and MCTS simulations per
+second. Every finished game is appended to a JSON-lines file under bench/.state/, so
+an interrupted run resumes where it stopped (same seeds, same games).
+
+    python3 bench/strength.py                       # the full plan (hours)
+    python3 bench/strength.py --games 4 --only solo-mcts-250,greedy-vs-random
+    BGB_GAME_MODULES=tests.toygame python3 bench/strength.py --game toy-pontoon --games 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rich.console import Console  # noqa: E402
+from rich.progress import (  # noqa: E402
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table  # noqa: E402
+
+import core  # noqa: E402
+from ai_worker.bots import get_bot  # noqa: E402
+from ai_worker.bots.evaluation import final_scores, margins, win_shares  # noqa: E402
+from ai_worker.bots.mcts import MCTSBot  # noqa: E402
+
+STATE_DIR = ROOT / "bench" / ".state"
+DEFAULT_DIFFICULTIES = ["white", "blue", "yellow", "green"]
+# Matchup kinds: (subject bot, params) for solo; (subject, opponent) for 2 players.
+SOLO = {
+    "solo-mcts-250": ("mcts", {"ms": 250}),
+    "solo-mcts-1000": ("mcts", {"ms": 1000}),
+    "solo-greedy": ("greedy", {}),
+}
+DUEL = {
+    "mcts-vs-greedy": (("mcts", {"ms": 1000}), ("greedy", {})),
+    "greedy-vs-random": (("greedy", {}), ("random", {})),
+}
+DEFAULT_GAMES = {"solo": 50, "duel": 100}
+
+
+@dataclass
+class Matchup:
+    """One line of the report: who plays whom, how, and how many games."""
+
+    key: str
+    options: dict[str, Any]
+    seats_for: Any  # game index -> list of (bot, params) per seat, subject's seat
+    games: int
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+
+def solo_matchups(game: core.Game, only: set[str], games: int | None, ms: int | None,
+                  console: Console) -> list[Matchup]:
+    """Subject bots alone against each difficulty of the automa (skipped if none)."""
+    kinds = [k for k in SOLO if not only or k in only]
+    if not kinds:
+        return []
+    schema = game.options_schema().get("alfred") or {}
+    difficulties = [d for d in schema.get("choices", DEFAULT_DIFFICULTIES) if d]
+    out = []
+    for difficulty in difficulties:
+        options = {"players": 1, "alfred": difficulty}
+        try:
+            game.new_game(options, seed=0)
+            automa = game.automa_seats(options)
+        except core.RulesError as exc:
+            console.print(f"[yellow]skip solo vs {difficulty}: {exc}")
+            continue
+        if not automa:
+            console.print(f"[yellow]skip solo vs {difficulty}: {game.name} has no automa seat")
+            continue
+        for kind in kinds:
+            bot, params = SOLO[kind]
+            if ms is not None and bot == "mcts":
+                params = {"ms": ms}
+
+            def seats(i: int, bot: str = bot, params: dict = params,
+                      automa: dict = automa, n: int = game.seat_count(options)
+                      ) -> tuple[list[tuple[str, dict]], int]:
+                subject = next(s for s in range(n) if s not in automa)
+                table = [(automa[s], {}) if s in automa else (bot, params) for s in range(n)]
+                return table, subject
+
+            label = kind if ms is None or bot != "mcts" else f"solo-mcts-{ms}"
+            out.append(Matchup(f"{game.name}/{difficulty}/{label}", options, seats,
+                               games or DEFAULT_GAMES["solo"]))
+    return out
+
+
+def duel_matchups(game: core.Game, only: set[str], games: int | None,
+                  ms: int | None) -> list[Matchup]:
+    """Two bots face to face, seats alternated game by game."""
+    out = []
+    for kind, (subject, opponent) in DUEL.items():
+        if only and kind not in only:
+            continue
+        if ms is not None and subject[0] == "mcts":
+            subject = ("mcts", {"ms": ms})
+
+        def seats(i: int, subject: tuple = subject, opponent: tuple = opponent
+                  ) -> tuple[list[tuple[str, dict]], int]:
+            return ([subject, opponent], 0) if i % 2 == 0 else ([opponent, subject], 1)
+
+        label = kind if ms is None or subject[0] != "mcts" else f"{kind}@{ms}ms"
+        out.append(Matchup(f"{game.name}/2p/{label}", {"players": 2}, seats,
+                           games or DEFAULT_GAMES["duel"]))
+    return out
+
+
+def play_one(game: core.Game, matchup: Matchup, index: int) -> dict[str, Any]:
+    """Play game `index` of `matchup` to the end and return its record."""
+    seed = 1000 + index  # the same deals for every matchup: paired comparisons
+    table, subject = matchup.seats_for(index)
+    state = game.new_game(matchup.options, seed)
+    mcts = MCTSBot()
+    decisions = searched = 0
+    iterations = 0
+    search_seconds = 0.0
+    start = time.perf_counter()
+    while (seat := game.to_act(state)) is not None:
+        legal = game.legal_moves(state)
+        bot, params = table[seat]
+        view = game.view(state, seat)
+        bot_seed = seed * 100_003 + decisions
+        if bot == "mcts":
+            move, stats = mcts.search(game, view, seat, legal, params, bot_seed)
+            if stats.iterations:
+                searched += 1
+                iterations += stats.iterations
+                search_seconds += stats.seconds
+        else:
+            move = get_bot(bot).choose(game, view, seat, legal, params, bot_seed)
+        game.apply(state, move)
+        decisions += 1
+    seats = len(table)
+    scores = final_scores(game, state)
+    return {
+        "matchup": matchup.key, "index": index, "seed": seed, "subject": subject,
+        "bots": [b for b, _ in table], "scores": scores,
+        "win": win_shares(game, state, seats)[subject],
+        "margin": margins(scores)[subject], "decisions": decisions,
+        "searched": searched, "iterations": iterations, "search_seconds": search_seconds,
+        "seconds": time.perf_counter() - start,
+    }
+
+
+def load_records(path: Path) -> dict[tuple[str, int], dict[str, Any]]:
+    """The games already played, by (matchup key, game index)."""
+    done: dict[tuple[str, int], dict[str, Any]] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                record = json.loads(line)
+                done[(record["matchup"], record["index"])] = record
+    return done
+
+
+def report(console: Console, matchups: list[Matchup]) -> None:
+    """The figures: win rate, mean margin, games, and MCTS simulations per second."""
+    table = Table(title="Bot strength (subject bot's point of view)")
+    for column in ("matchup", "games", "win rate", "mean margin", "sims/s", "s/game"):
+        table.add_column(column, justify="left" if column == "matchup" else "right",
+                         overflow="fold")
+    for m in matchups:
+        rs = m.records
+        if not rs:
+            table.add_row(m.key, "0", "-", "-", "-", "-")
+            continue
+        seconds = sum(r["search_seconds"] for r in rs)
+        sims = f"{sum(r['iterations'] for r in rs) / seconds:,.0f}" if seconds else "-"
+        table.add_row(m.key, str(len(rs)), f"{sum(r['win'] for r in rs) / len(rs):.0%}",
+                      f"{sum(r['margin'] for r in rs) / len(rs):+.1f}", sims,
+                      f"{sum(r['seconds'] for r in rs) / len(rs):.1f}")
+    console.print(table)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark plan (or the chosen part of it) and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="darwins-journey")
+    parser.add_argument("--games", type=int, help="games per matchup (default 50 solo, 100 2p)")
+    parser.add_argument("--only", default="", help="comma-separated matchups: "
+                        + ", ".join([*SOLO, *DUEL]))
+    parser.add_argument("--difficulties", default="", help="comma-separated Alfred colours")
+    parser.add_argument("--ms", type=int, help="override mcts ms per decision (all matchups)")
+    parser.add_argument("--state", type=Path, help="results file (JSON lines); "
+                        "default bench/.state/strength-<game>.jsonl")
+    parser.add_argument("--report-only", action="store_true", help="print stored figures")
+    args = parser.parse_args(argv)
+    console = Console()
+    only = {k.strip() for k in args.only.split(",") if k.strip()}
+    unknown = only - set(SOLO) - set(DUEL)
+    if unknown:
+        parser.error(f"unknown matchup(s) {sorted(unknown)}; known: {[*SOLO, *DUEL]}")
+    try:
+        game = core.get_game(args.game)
+    except core.UnknownGame as exc:
+        console.print(f"[yellow]skip everything: {exc}")
+        return 0
+    matchups = solo_matchups(game, only, args.games, args.ms, console)
+    if args.difficulties:
+        wanted = {d.strip() for d in args.difficulties.split(",")}
+        matchups = [m for m in matchups if m.options.get("alfred") in wanted]
+    players = range(game.min_players, game.max_players + 1)
+    if 2 in players:
+        matchups += duel_matchups(game, only, args.games, args.ms)
+    else:
+        console.print(f"[yellow]skip 2-player matchups: {game.name} has no 2-player game")
+    path = args.state or STATE_DIR / f"strength-{game.name}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    done = load_records(path)
+    todo = []
+    for m in matchups:
+        for i in range(m.games):
+            if (m.key, i) in done:
+                m.records.append(done[(m.key, i)])
+            else:
+                todo.append((m, i))
+    if todo and not args.report_only:
+        console.print(f"{len(todo)} games to play; results appended to {path}")
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TimeElapsedColumn(), TimeRemainingColumn())
+        with Progress(*columns, console=console) as progress, path.open("a") as out:
+            task = progress.add_task("games", total=len(todo))
+            for m, i in todo:
+                progress.update(task, description=f"{m.key} #{i}")
+                record = play_one(game, m, i)
+                out.write(json.dumps(record) + "\n")
+                out.flush()
+                m.records.append(record)
+                progress.advance(task)
+    report(console, matchups)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

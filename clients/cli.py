@@ -1,0 +1,480 @@
+"""`bgb`: run the server, run workers, play or watch a game in the terminal.
+
+    bgb serve [--host 127.0.0.1] [--port 8000]      API (gunicorn) + one bot worker (+ local Redis)
+    bgb worker [--burst] [--count N]                bot workers only (RQ queue "bots" + sweeper)
+    bgb play darwins-journey --vs alfred:green      play against bots, the board drawn with rich
+    bgb watch <id>                                  follow a game's moves as they happen
+    bgb create <game> [--option k=v] [--seat ...]   create a game, print the answer (tokens!)
+    bgb show <id> [--token T]                       print a game as a seat or a spectator sees it
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from clients import board
+from clients.localredis import LocalRedis, default_data_dir, die_with_parent
+from clients.sdk import (
+    ApiError,
+    Client,
+    GameOver,
+    IllegalMoveError,
+    StaleVersion,
+    TransportError,
+)
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+# -- argument parsing ------------------------------------------------------------------------
+
+
+def parse_value(text: str) -> Any:
+    """An option value typed on the command line: JSON when it parses (1, true, "x"), else text."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def parse_pairs(pairs: list[str] | None) -> dict[str, Any]:
+    """`["players=2", "first_game=true"]` -> {"players": 2, "first_game": True}."""
+    result: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise argparse.ArgumentTypeError(f"expected key=value, got {pair!r}")
+        result[key.strip()] = parse_value(value.strip())
+    return result
+
+
+def parse_bot(spec: str) -> tuple[str, dict[str, Any], str | None]:
+    """A `--vs` opponent: "random", "mcts:iterations=200,c=1.4", "alfred:green".
+
+    Returns (bot name, params, level): for Alfred the text after ":" is his difficulty level.
+    """
+    name, _, rest = spec.partition(":")
+    name = name.strip()
+    if not name:
+        raise argparse.ArgumentTypeError(f"empty bot name in {spec!r}")
+    if name == "alfred":
+        return name, {}, rest.strip() or None
+    params = parse_pairs([p for p in rest.split(",") if p.strip()]) if rest else {}
+    return name, params, None
+
+
+def parse_seat(spec: str) -> dict[str, Any]:
+    """A `--seat` of `bgb create`: "human", "bot:random", "bot:mcts:iterations=100"."""
+    if spec == "human":
+        return {"kind": "human"}
+    kind, _, rest = spec.partition(":")
+    if kind != "bot" or not rest:
+        raise argparse.ArgumentTypeError(f"a seat is 'human' or 'bot:<name>[:k=v,...]', "
+                                         f"got {spec!r}")
+    name, params, _ = parse_bot(rest)
+    return {"kind": "bot", "bot": name, "params": params}
+
+
+def plan_game(vs: list[str], players: int | None,
+              options: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]] | None]:
+    """The options and seats of a `bgb play` game: you at seat 0, then the --vs bots.
+
+    With Alfred the game is solo (options players=1, alfred=<level>) and the server seats him.
+    Seats beyond you and the bots are humans too, played in turn at this terminal.
+    """
+    options = dict(options)
+    bots = [parse_bot(spec) for spec in vs]
+    automa = [b for b in bots if b[0] == "alfred"]
+    others = [b for b in bots if b[0] != "alfred"]
+    if automa:
+        if others or (players not in (None, 1)):
+            raise argparse.ArgumentTypeError("Alfred is the solo opponent: play him alone "
+                                             "(--vs alfred[:level] without other bots)")
+        options.setdefault("players", 1)
+        level = automa[0][2]
+        if level:
+            options["alfred"] = level
+        return options, None
+    total = players if players is not None else options.get("players", 1 + len(others))
+    if not isinstance(total, int) or total < len(others) + 1:
+        raise argparse.ArgumentTypeError(f"{len(others)} bots and you need at least "
+                                         f"{len(others) + 1} players")
+    options["players"] = total
+    humans = total - len(others)
+    seats: list[dict[str, Any]] = [{"kind": "human"} for _ in range(humans)]
+    seats += [{"kind": "bot", "bot": name, "params": params} for name, params, _ in others]
+    return options, seats
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The `bgb` argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(prog="bgb", description="BoardGamesBot: board games over "
+                                     "HTTP, bots in RQ workers.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the API and one bot worker")
+    serve.add_argument("--host", default=DEFAULT_HOST)
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT)
+    serve.add_argument("--workers", type=int, default=2, help="gunicorn processes (default 2)")
+    serve.add_argument("--threads", type=int, default=16,
+                       help="threads per gunicorn process: long polls and event streams "
+                            "each hold one (default 16)")
+    serve.add_argument("--bot-workers", type=int, default=1, help="bot worker processes")
+    serve.add_argument("--redis-url", default=None,
+                       help="default: $REDIS_URL, else a local Redis kept in --data-dir")
+    serve.add_argument("--data-dir", type=Path, default=None,
+                       help="where the local Redis keeps its data (default: $BGB_DATA_DIR or "
+                            "~/.local/share/bgb)")
+
+    worker = sub.add_parser("worker", help="run bot workers only")
+    worker.add_argument("--burst", action="store_true", help="exit once the queue is empty")
+    worker.add_argument("--count", type=int, default=1, help="worker processes (default 1)")
+    worker.add_argument("--fork", action="store_true", help="fork a work horse per job")
+    worker.add_argument("--redis-url", default=None, help="default: $REDIS_URL")
+
+    def add_url(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--url", default=None, help="API base URL (default: $BGB_API_URL or "
+                       f"http://{DEFAULT_HOST}:{DEFAULT_PORT})")
+
+    play = sub.add_parser("play", help="play a game in the terminal against bots")
+    play.add_argument("game", help="e.g. darwins-journey")
+    play.add_argument("--vs", action="append", default=[], metavar="BOT",
+                      help="an opponent: alfred[:level], random, greedy, mcts[:k=v,...]; "
+                           "repeat for more")
+    play.add_argument("--players", type=int, default=None,
+                      help="seats besides Alfred (extra ones are humans at this terminal)")
+    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    play.add_argument("--auto", action="store_true",
+                      help="let a random choice play your seats (a demo)")
+    add_url(play)
+
+    watch = sub.add_parser("watch", help="follow a game's moves")
+    watch.add_argument("game_id")
+    watch.add_argument("--token", default=None, help="watch as this seat")
+    add_url(watch)
+
+    create = sub.add_parser("create", help="create a game and print the answer")
+    create.add_argument("game")
+    create.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    create.add_argument("--seat", action="append", default=None, type=parse_seat,
+                        metavar="human|bot:NAME[:k=v,...]")
+    create.add_argument("--seed", type=int, default=None)
+    add_url(create)
+
+    show = sub.add_parser("show", help="print a game as a seat or a spectator sees it")
+    show.add_argument("game_id")
+    show.add_argument("--token", default=None)
+    show.add_argument("--json", action="store_true", help="print the raw JSON body")
+    add_url(show)
+    return parser
+
+
+# -- serve / worker ----------------------------------------------------------------------------
+
+
+def gunicorn_command(host: str, port: int, workers: int = 2, threads: int = 16) -> list[str]:
+    """The gunicorn command line serving `api:create_app()`."""
+    command = [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}",
+               "--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads),
+               "--timeout", "60", "--graceful-timeout", "10", "--keep-alive", "5"]
+    if _gunicorn_has_setting("control_socket_disable"):
+        # Newer gunicorns open one control socket per user at a fixed path: several servers
+        # on one machine (tests, benches) would fight over it.
+        command.append("--no-control-socket")
+    return [*command, "api:create_app()"]
+
+
+def _gunicorn_has_setting(name: str) -> bool:
+    try:
+        from gunicorn.config import KNOWN_SETTINGS
+    except ImportError:
+        return False
+    return any(setting.name == name for setting in KNOWN_SETTINGS)
+
+
+def worker_command(burst: bool = False, fork: bool = False) -> list[str]:
+    """The command line of one bot worker process."""
+    command = [sys.executable, "-m", "ai_worker.worker"]
+    if burst:
+        command.append("--burst")
+    if fork:
+        command.append("--fork")
+    return command
+
+
+def connect_host(host: str) -> str:
+    """The address to reach a server bound to `host` from this machine."""
+    return "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
+
+
+def _spawn(command: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(command, env=env, preexec_fn=die_with_parent)  # noqa: PLW1509
+
+
+def _stop_all(processes: list[subprocess.Popen[bytes]], timeout: float = 15.0) -> None:
+    for process in processes:
+        if process.poll() is None:
+            process.terminate()
+    deadline = time.monotonic() + timeout
+    for process in processes:
+        try:
+            process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+class _Stop(Exception):
+    pass
+
+
+def _raise_stop(signum: int, frame: Any) -> None:
+    raise _Stop()
+
+
+def serve(args: argparse.Namespace, console: Console) -> int:
+    """Run the API under gunicorn and bot workers until interrupted; restarts dead workers."""
+    env = dict(os.environ)
+    local: LocalRedis | None = None
+    redis_url = args.redis_url or os.environ.get("REDIS_URL")
+    if not redis_url:
+        local = LocalRedis(args.data_dir or default_data_dir())
+        redis_url = local.start()
+        note = "reused" if local.reused else "started"
+        console.print(f"[green]Redis[/] {note} at {redis_url} (data in {local.data_dir})")
+    env["REDIS_URL"] = redis_url
+    api_url = f"http://{connect_host(args.host)}:{args.port}"
+    env["BGB_API_URL"] = api_url
+    signal.signal(signal.SIGTERM, _raise_stop)
+    api: subprocess.Popen[bytes] | None = None
+    workers: list[subprocess.Popen[bytes]] = []
+    try:
+        api = _spawn(gunicorn_command(args.host, args.port, args.workers, args.threads), env)
+        client = Client(api_url)
+        deadline = time.monotonic() + 30
+        while not client.health():
+            if api.poll() is not None or time.monotonic() > deadline:
+                console.print("[red]the API did not start[/] (see gunicorn's messages above)")
+                return 1
+            time.sleep(0.1)
+        workers = [_spawn(worker_command(), env) for _ in range(args.bot_workers)]
+        console.print(f"[green]BoardGamesBot[/] API at {api_url}/v1  (docs: {api_url}/docs), "
+                      f"{args.bot_workers} bot worker(s). Ctrl-C stops.")
+        while True:
+            time.sleep(0.5)
+            if api.poll() is not None:
+                console.print(f"[red]the API exited ({api.returncode})[/]")
+                return 1
+            for index, process in enumerate(workers):
+                if process.poll() is not None:
+                    # The sweeper of the new worker picks up the turn the dead one dropped.
+                    console.print(f"[yellow]bot worker exited ({process.returncode}); "
+                                  "restarting[/]")
+                    workers[index] = _spawn(worker_command(), env)
+    except (KeyboardInterrupt, _Stop):
+        console.print("stopping…")
+        return 0
+    finally:
+        _stop_all(workers)
+        if api is not None:
+            _stop_all([api])
+        if local is not None:
+            local.stop()
+
+
+def worker(args: argparse.Namespace) -> int:
+    """Run `--count` bot worker processes (one runs in this process when count is 1)."""
+    if args.redis_url:
+        os.environ["REDIS_URL"] = args.redis_url
+    if args.count <= 1:
+        from ai_worker.worker import run
+
+        run(burst=args.burst, fork=args.fork)
+        return 0
+    signal.signal(signal.SIGTERM, _raise_stop)
+    processes = [_spawn(worker_command(args.burst, args.fork), dict(os.environ))
+                 for _ in range(args.count)]
+    try:
+        return max(p.wait() for p in processes)
+    except (KeyboardInterrupt, _Stop):
+        return 0
+    finally:
+        _stop_all(processes)
+
+
+# -- play / watch / show ---------------------------------------------------------------------
+
+
+def _choose(console: Console, moves: list[dict[str, Any]],
+            ask: Callable[[str], str]) -> dict[str, Any] | None:
+    """The move the player picks by number (or by typing part of its label); None to quit."""
+    shown = list(enumerate(moves, start=1))
+    while True:
+        console.print(board.moves_table([m for _, m in shown]))
+        answer = ask("move number, text to filter, 'q' to quit> ").strip()
+        if answer.lower() in ("q", "quit", "exit"):
+            return None
+        if answer.isdigit() and 1 <= int(answer) <= len(shown):
+            return shown[int(answer) - 1][1]
+        if answer:
+            matches = [(n, m) for n, m in enumerate(moves, start=1)
+                       if answer.lower() in board.move_text(m).lower()]
+            if len(matches) == 1:
+                return matches[0][1]
+            if matches:
+                shown = matches
+                continue
+        console.print("[red]pick a number from the list[/]")
+        shown = list(enumerate(moves, start=1))
+
+
+def _print_moves(console: Console, client: Client, game_id: str, token: str | None,
+                 after: int) -> int:
+    """Print the log entries after index `after`; returns the last index printed."""
+    for entry in client.iter_moves(game_id, token, after=after):
+        move = entry.get("move") or {}
+        console.print(f"[dim]#{entry.get('index')}[/] seat {entry.get('seat')}: "
+                      f"{board.move_text(move)}")
+        after = int(entry.get("index", after))
+    return after
+
+
+def play(args: argparse.Namespace, console: Console,
+         ask: Callable[[str], str] | None = None) -> int:
+    """Create a game against bots and play it here until it ends (or the player quits)."""
+    options, seats = plan_game(args.vs, args.players, parse_pairs(args.option))
+    client = Client(args.url)
+    created = client.create_game(args.game, options, seats, args.seed)
+    game_id = str(created["id"])
+    tokens = {int(e["seat"]): str(e["token"]) for e in created["seats"] if e.get("token")}
+    console.print(f"game [bold]{game_id}[/] created; watch it with `bgb watch {game_id}`")
+    rng = random.Random(args.seed)
+    ask = ask or console.input
+    any_token = next(iter(tokens.values()), None)
+    logged = -1
+    while True:
+        body = client.get_game(game_id, any_token)
+        logged = _print_moves(console, client, game_id, any_token, logged)
+        if body.get("status") != "active":
+            console.print(board.game_header(body))
+            console.print(board.render_view(str(body["game"]), body.get("view") or {}))
+            console.print(board.result_table(body.get("result") or {}))
+            return 0
+        seat = body.get("to_act")
+        if seat not in tokens:
+            client.wait_for_version(game_id, int(body["version"]), any_token)
+            continue
+        body = client.get_game(game_id, tokens[seat])
+        moves = list(body.get("legal_moves") or [])
+        if body.get("to_act") != seat or not moves:
+            continue
+        if args.auto:
+            move: dict[str, Any] | None = rng.choice(moves)
+        else:
+            console.print(board.game_header(body))
+            console.print(board.render_view(str(body["game"]), body.get("view") or {}))
+            move = _choose(console, moves, ask)
+        if move is None:
+            console.print(f"left game {game_id}; your token for seat {seat}: {tokens[seat]}")
+            return 0
+        try:
+            client.move(game_id, tokens[seat], move, int(body["version"]))
+        except (StaleVersion, IllegalMoveError) as exc:
+            console.print(f"[yellow]{exc.detail or exc}[/] — try again")
+        except GameOver:
+            continue
+
+
+def watch(args: argparse.Namespace, console: Console) -> int:
+    """Print a game's moves as they are made, until it ends (SSE, long-poll as fallback)."""
+    client = Client(args.url)
+    body = client.get_game(args.game_id, args.token)
+    console.print(board.game_header(body))
+    logged = _print_moves(console, client, args.game_id, args.token, -1)
+    last_version = int(body["version"])
+    while body.get("status") == "active":
+        try:
+            for event in client.events(args.game_id, last_event_id=last_version):
+                last_version = int(event.get("version", last_version))
+                logged = _print_moves(console, client, args.game_id, args.token, logged)
+                if event.get("status") == "finished":
+                    break
+        except (ApiError, TransportError):
+            body = client.wait_for_version(args.game_id, last_version, args.token)
+            last_version = int(body["version"])
+            logged = _print_moves(console, client, args.game_id, args.token, logged)
+        body = client.get_game(args.game_id, args.token)
+    console.print(board.result_table(body.get("result") or {}))
+    return 0
+
+
+def show(args: argparse.Namespace, console: Console) -> int:
+    """Print a game once."""
+    body = Client(args.url).get_game(args.game_id, args.token)
+    if args.json:
+        console.print_json(data=body)
+        return 0
+    console.print(board.game_header(body))
+    console.print(board.render_view(str(body["game"]), body.get("view") or {}))
+    if body.get("legal_moves"):
+        console.print(board.moves_table(body["legal_moves"]))
+    if body.get("result"):
+        console.print(board.result_table(body["result"]))
+    return 0
+
+
+def create(args: argparse.Namespace, console: Console) -> int:
+    """Create a game and print the server's answer (it holds the human seats' tokens)."""
+    created = Client(args.url).create_game(args.game, parse_pairs(args.option), args.seat,
+                                           args.seed)
+    console.print_json(data=created)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `bgb` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    console = Console()
+    try:
+        if args.command == "serve":
+            return serve(args, console)
+        if args.command == "worker":
+            return worker(args)
+        if args.command == "play":
+            return play(args, console)
+        if args.command == "watch":
+            return watch(args, console)
+        if args.command == "create":
+            return create(args, console)
+        if args.command == "show":
+            return show(args, console)
+    except argparse.ArgumentTypeError as exc:
+        parser.error(str(exc))
+    except ApiError as exc:
+        console.print(f"[red]{exc}[/]")
+        return 2
+    except TransportError as exc:
+        console.print(f"[red]cannot reach the server: {exc}[/] (is `bgb serve` running?)")
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    parser.error(f"unknown command {args.command}")
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,379 @@
+"""Python SDK for the BoardGamesBot HTTP API (/v1), over `requests`.
+
+Every error answer (application/problem+json) becomes a typed exception; moves are posted
+with an Idempotency-Key so a retry after a lost answer replays the first answer instead of
+moving twice.
+
+    client = Client("http://127.0.0.1:8000")
+    game = client.create_game("darwins-journey", {"players": 1, "alfred": "green"})
+    token = game["seats"][0]["token"]
+    body = client.wait_for_turn(game["id"], token)
+    client.move(game["id"], token, body["legal_moves"][0], body["version"])
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import requests
+
+DEFAULT_URL = "http://127.0.0.1:8000"
+PROBLEM_BASE = "https://boardgamesbot.dev/problems/"
+# Back-off between retries of a safe request (seconds); jittered.
+RETRY_DELAYS = (0.1, 0.3, 1.0, 2.0, 4.0)
+# The server caps a long poll at 30 s; our read timeout must outlast it.
+LONG_POLL_SLACK = 10.0
+
+Json = dict[str, Any]
+
+
+class ApiError(Exception):
+    """An error answer from the server, built from its problem+json body."""
+
+    def __init__(self, status: int, problem: Json) -> None:
+        self.status = status
+        self.problem = problem
+        self.slug = _slug(problem.get("type"))
+        self.title = str(problem.get("title") or "")
+        self.detail = str(problem.get("detail") or "")
+        super().__init__(f"{status} {self.slug}: {self.detail or self.title}")
+
+
+class BadRequest(ApiError):
+    """400: the request could not be read (malformed JSON, bad query)."""
+
+
+class ValidationError(ApiError):
+    """422 validation-error: fields that do not match the schema (see `errors`)."""
+
+    @property
+    def errors(self) -> Any:
+        """The per-field messages of the server."""
+        return self.problem.get("errors")
+
+
+class IllegalMoveError(ApiError):
+    """422 illegal-move: the move is not legal now; `legal_moves` are the ones that are."""
+
+    @property
+    def legal_moves(self) -> list[Json]:
+        """The moves that were legal when the server answered."""
+        return list(self.problem.get("legal_moves") or [])
+
+
+class Unauthorized(ApiError):
+    """401: missing or unknown seat token."""
+
+
+class Forbidden(ApiError):
+    """403: the token does not allow this (another seat, another game)."""
+
+
+class NotYourTurn(Forbidden):
+    """403 not-your-turn: the seat is valid but another seat must act now."""
+
+
+class NotFound(ApiError):
+    """404: no such game (or resource)."""
+
+
+class StaleVersion(ApiError):
+    """409 stale-version: the game moved on; `current` is the game as the caller sees it now."""
+
+    @property
+    def current(self) -> Json:
+        """The game read body at its current version."""
+        return dict(self.problem.get("current") or {})
+
+
+class GameOver(ApiError):
+    """409 game-over: the game has finished; no more moves."""
+
+
+class PayloadTooLarge(ApiError):
+    """413: the request body is larger than the server accepts."""
+
+
+class UnsupportedMediaType(ApiError):
+    """415: the body is not JSON."""
+
+
+class MethodNotAllowed(ApiError):
+    """405: the method is not allowed on this resource."""
+
+
+class ServerError(ApiError):
+    """5xx: the server failed; safe requests were already retried."""
+
+
+class TransportError(Exception):
+    """The server could not be reached (after the retries a safe request allows)."""
+
+
+_BY_SLUG: dict[str, type[ApiError]] = {
+    "bad-request": BadRequest,
+    "validation-error": ValidationError,
+    "illegal-move": IllegalMoveError,
+    "unauthorized": Unauthorized,
+    "forbidden": Forbidden,
+    "not-your-turn": NotYourTurn,
+    "not-found": NotFound,
+    "stale-version": StaleVersion,
+    "game-over": GameOver,
+    "payload-too-large": PayloadTooLarge,
+    "unsupported-media-type": UnsupportedMediaType,
+    "method-not-allowed": MethodNotAllowed,
+    "internal-error": ServerError,
+}
+
+_BY_STATUS: dict[int, type[ApiError]] = {
+    400: BadRequest,
+    401: Unauthorized,
+    403: Forbidden,
+    404: NotFound,
+    405: MethodNotAllowed,
+    409: StaleVersion,
+    413: PayloadTooLarge,
+    415: UnsupportedMediaType,
+    422: ValidationError,
+}
+
+
+def _slug(problem_type: Any) -> str:
+    text = str(problem_type or "")
+    return text[len(PROBLEM_BASE):] if text.startswith(PROBLEM_BASE) else text.rsplit("/", 1)[-1]
+
+
+def error_from_response(status: int, body: bytes | str, content_type: str = "") -> ApiError:
+    """The typed exception for an error answer (problem+json, or anything else the wire gave)."""
+    problem: Json
+    try:
+        parsed = json.loads(body) if body else {}
+        problem = parsed if isinstance(parsed, dict) else {"detail": str(parsed)}
+    except ValueError:
+        text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
+        problem = {"detail": text[:500]}
+    problem.setdefault("status", status)
+    cls = _BY_SLUG.get(_slug(problem.get("type")))
+    if cls is None:
+        cls = ServerError if status >= 500 else _BY_STATUS.get(status, ApiError)
+    return cls(status, problem)
+
+
+def seat_token(created: Json, seat: int) -> str:
+    """The secret token of `seat` in the answer to `create_game` (human seats only)."""
+    for entry in created.get("seats", []):
+        if entry.get("seat") == seat and entry.get("token"):
+            return str(entry["token"])
+    raise KeyError(f"seat {seat} has no token (is it a bot seat?)")
+
+
+class Client:
+    """A client of one BoardGamesBot server."""
+
+    def __init__(self, base_url: str | None = None, *, timeout: float = 10.0, retries: int = 4,
+                 session: requests.Session | None = None) -> None:
+        self.base_url = (base_url or os.environ.get("BGB_API_URL") or DEFAULT_URL).rstrip("/")
+        self.timeout = timeout
+        self.retries = retries
+        self.session = session or requests.Session()
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def _url(self, path: str) -> str:
+        return f"{self.base_url}/v1{path}"
+
+    def _request(self, method: str, path: str, *, token: str | None = None,
+                 json_body: Any = None, params: dict[str, Any] | None = None,
+                 headers: dict[str, str] | None = None, safe: bool = True,
+                 timeout: float | None = None) -> requests.Response:
+        """Send one request; retry connection errors and 5xx answers when `safe`."""
+        all_headers = {"Accept": "application/json"}
+        if token:
+            all_headers["Authorization"] = f"Bearer {token}"
+        all_headers.update(headers or {})
+        attempts = 1 + (self.retries if safe else 0)
+        last: Exception | None = None
+        for attempt in range(attempts):
+            if attempt:
+                delay = RETRY_DELAYS[min(attempt - 1, len(RETRY_DELAYS) - 1)]
+                time.sleep(delay * (0.5 + random.random()))
+            try:
+                response = self.session.request(
+                    method, self._url(path), json=json_body, params=params,
+                    headers=all_headers, timeout=timeout or self.timeout)
+            except requests.RequestException as exc:
+                last = exc
+                continue
+            if response.status_code >= 500 and attempt + 1 < attempts:
+                last = error_from_response(response.status_code, response.content)
+                continue
+            if response.status_code >= 400:
+                raise error_from_response(response.status_code, response.content,
+                                          response.headers.get("Content-Type", ""))
+            return response
+        if isinstance(last, ApiError):
+            raise last
+        raise TransportError(f"{method} {self._url(path)}: {last}") from last
+
+    # -- catalog ----------------------------------------------------------------------------
+
+    def catalog(self) -> list[Json]:
+        """The games this server runs, with their options and player counts."""
+        return list(self._request("GET", "/games-catalog").json()["games"])
+
+    def bots(self) -> list[Json]:
+        """The bots a seat can be given, with their parameters."""
+        return list(self._request("GET", "/bots").json()["bots"])
+
+    def health(self) -> bool:
+        """Whether the server answers its health check."""
+        try:
+            response = self.session.get(f"{self.base_url}/healthz", timeout=self.timeout)
+        except requests.RequestException:
+            return False
+        return response.status_code == 200
+
+    # -- games ------------------------------------------------------------------------------
+
+    def create_game(self, game: str, options: Json | None = None,
+                    seats: list[Json] | None = None, seed: int | None = None) -> Json:
+        """Create a game; the answer holds its id and one secret token per human seat."""
+        body: Json = {"game": game, "options": options or {}}
+        if seats is not None:
+            body["seats"] = seats
+        if seed is not None:
+            body["seed"] = seed
+        # Not retried: a lost answer would create a second game.
+        return dict(self._request("POST", "/games", json_body=body, safe=False).json())
+
+    def get_game(self, game_id: str, token: str | None = None, *,
+                 wait_version: int | None = None, wait_timeout: float | None = None) -> Json:
+        """The game as `token`'s seat (or a spectator) sees it; long-polls with `wait_version`."""
+        params: Json = {}
+        timeout = None
+        if wait_version is not None:
+            params["wait_version"] = wait_version
+            if wait_timeout is not None:
+                params["timeout"] = wait_timeout
+            timeout = (wait_timeout if wait_timeout is not None else 30.0) + LONG_POLL_SLACK
+        return dict(self._request("GET", f"/games/{game_id}", token=token, params=params,
+                                  timeout=timeout).json())
+
+    def legal_moves(self, game_id: str, token: str) -> list[Json]:
+        """The seat's legal moves now (empty when another seat must act)."""
+        return list(self.get_game(game_id, token).get("legal_moves") or [])
+
+    def move(self, game_id: str, token: str, move: Json, version: int,
+             idempotency_key: str | None = None) -> Json:
+        """Play `move` against `version`; retried safely under one Idempotency-Key."""
+        key = idempotency_key or str(uuid.uuid4())
+        return dict(self._request(
+            "POST", f"/games/{game_id}/moves", token=token,
+            json_body={"move": move, "version": version},
+            headers={"Idempotency-Key": key}).json())
+
+    def wait_for_turn(self, game_id: str, token: str, *, timeout: float | None = None,
+                      poll: float = 25.0) -> Json:
+        """Block until the token's seat must act or the game is over; returns the game body.
+
+        `timeout` bounds the whole wait (None: forever); TimeoutError when it runs out.
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
+        body = self.get_game(game_id, token)
+        while body.get("status") == "active" and body.get("to_act") != body.get("seat"):
+            wait = poll
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"game {game_id}: not our turn after {timeout} s")
+                wait = max(0.1, min(poll, left))
+            body = self.get_game(game_id, token, wait_version=int(body["version"]),
+                                 wait_timeout=wait)
+        return body
+
+    def wait_for_version(self, game_id: str, version: int, token: str | None = None, *,
+                         timeout: float = 25.0) -> Json:
+        """The game once its version is past `version` (or unchanged after `timeout`)."""
+        return self.get_game(game_id, token, wait_version=version, wait_timeout=timeout)
+
+    def moves(self, game_id: str, token: str | None = None, *, after: int | None = None,
+              limit: int | None = None) -> Json:
+        """One page of the move log: {"moves": [...], "next": index|None}, redacted for us."""
+        params: Json = {}
+        if after is not None:
+            params["after"] = after
+        if limit is not None:
+            params["limit"] = limit
+        return dict(self._request("GET", f"/games/{game_id}/moves", token=token,
+                                  params=params).json())
+
+    def iter_moves(self, game_id: str, token: str | None = None, *,
+                   after: int | None = None) -> Iterator[Json]:
+        """Every logged move after index `after` (all when None), following the pages."""
+        while True:
+            page = self.moves(game_id, token, after=after, limit=200)
+            yield from page.get("moves") or []
+            if page.get("next") is None or not page.get("moves"):
+                return
+            after = int(page["next"])
+
+    def events(self, game_id: str, *, last_event_id: int | str | None = None,
+               read_timeout: float = 60.0) -> Iterator[Json]:
+        """Server-sent version events of a game: yields each `data` (with "version") as a dict.
+
+        Resumes after `last_event_id`; stops when the game finishes or the stream closes.
+        """
+        headers = {"Accept": "text/event-stream"}
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = str(last_event_id)
+        try:
+            response = self.session.get(self._url(f"/games/{game_id}/events"), headers=headers,
+                                        stream=True, timeout=(self.timeout, read_timeout))
+        except requests.RequestException as exc:
+            raise TransportError(f"events of {game_id}: {exc}") from exc
+        if response.status_code >= 400:
+            raise error_from_response(response.status_code, response.content)
+        with response:
+            for event in parse_sse(response.iter_lines(decode_unicode=True)):
+                if event.get("event", "message") not in ("version", "message"):
+                    continue
+                try:
+                    data = json.loads(event.get("data") or "{}")
+                except ValueError:
+                    continue
+                yield data
+                if data.get("status") == "finished":
+                    return
+
+
+def parse_sse(lines: Iterator[str]) -> Iterator[dict[str, str]]:
+    """Server-sent events from a stream's lines: dicts with "event", "data", "id"."""
+    event: dict[str, str] = {}
+    data: list[str] = []
+    for raw in lines:
+        line = raw.rstrip("\r") if isinstance(raw, str) else raw.decode().rstrip("\r")
+        if not line:
+            # As in browsers: a block without data lines (e.g. only "retry:") is no event.
+            if data:
+                event["data"] = "\n".join(data)
+                yield event
+            event, data = {}, []
+            continue
+        if line.startswith(":"):
+            continue  # a heartbeat comment
+        name, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if name == "data":
+            data.append(value)
+        elif name in ("event", "id", "retry"):
+            event[name] = value
+    if data:
+        event["data"] = "\n".join(data)
+        yield event

@@ -1,0 +1,1205 @@
+"""The decision layer: pending-decision stack, legal moves, applying moves, the phases of a round.
+
+A frame on `state.stack` is a tuple (kind, seat, *params); the top frame is the pending decision.
+With an empty stack in the Action phase, the seat `order[turn]` places a worker.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.contract import IllegalMove, find_move
+from core.darwins_journey import effects as fx
+from core.darwins_journey.data import (
+    COLOUR_NAMES,
+    DATA,
+    ISLANDS,
+    SPECIMEN_COLOURS,
+    SPECIMEN_KINDS,
+)
+from core.darwins_journey.rng import shuffle
+from core.darwins_journey.state import State
+
+Move = dict[str, Any]
+Events = list[dict[str, Any]]
+
+SKIP: Move = {"type": "skip", "label": "Skip this action"}
+DONE: Move = {"type": "done", "label": "Do none of the remaining actions"}
+END_TURN: Move = {"type": "end_turn", "label": "End your turn"}
+PASS: Move = {"type": "pass", "label": "Fulfil nothing more now"}
+AUTO_KINDS = ("coins", "vp", "tk", "evo", "turn_order", "move_to_beagle", "research_at")
+SILVER_SLOTS = range(5)
+GOLD_SLOTS = range(5, 10)
+SLOT_NAMES = tuple(f"silver{i + 1}" for i in range(5)) + tuple(f"gold{i + 1}" for i in range(5))
+
+
+def specimen_name(k: int) -> str:
+    """'green reptile' etc."""
+    return f"{SPECIMEN_COLOURS[k // 4]} {SPECIMEN_KINDS[k % 4]}"
+
+
+def _solo() -> Any:
+    try:
+        from core.darwins_journey import solo  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return solo
+
+
+# ---------------------------------------------------------------- helpers on the state
+
+def regular_seals(s: State, seat: int, colour: str) -> int:
+    """How many regular seals of `colour` the player has on all worker rows."""
+    return sum(row.count(colour) for row in s.seals[seat])
+
+
+def missing_seals(row: list[str], needs: tuple[tuple[str, int], ...]) -> int:
+    """Seals a worker row lacks for `needs`, purple seals counting as any colour."""
+    missing = 0
+    for colour, n in needs:
+        have = row.count(colour)
+        if have < n:
+            missing += n - have
+    if missing:
+        missing = max(0, missing - row.count("P"))
+    return missing
+
+
+def placement_penalty(s: State, seat: int) -> int:
+    """Coins to place in an occupied diary section (the gold-3 objective reduces it by 1)."""
+    base = DATA.placement_penalty[s.players]
+    return base - 1 if s.obj_slots[seat][7] < 0 else base
+
+
+def location_needs(s: State, loc: str) -> tuple[tuple[str, int], ...]:
+    """The seal requirement of a location (a special location takes its tile's)."""
+    if loc.startswith("special."):
+        tile = s.special[int(loc[8:])]
+        return DATA.special_tiles[tile].seals if tile else ()
+    return DATA.locations[loc].seals
+
+
+def location_actions(s: State, loc: str) -> tuple[tuple[Any, ...], ...]:
+    """The actions of a location (a special location performs its tile's)."""
+    if loc.startswith("special."):
+        tile = s.special[int(loc[8:])]
+        return DATA.special_tiles[tile].actions if tile else ()
+    return DATA.locations[loc].actions
+
+
+def location_seq(s: State, loc: str) -> bool:
+    """Whether the location's actions must be done in the printed order."""
+    if loc.startswith("special."):
+        tile = s.special[int(loc[8:])]
+        return bool(tile) and DATA.special_tiles[tile].seq
+    return False
+
+
+def sections_used(s: State) -> set[str]:
+    """The diary sections that already hold a worker this round."""
+    used = set()
+    for loc, workers in s.loc_workers.items():
+        if workers:
+            section = DATA.section(loc, s.players)
+            if section:
+                used.add(section)
+    return used
+
+
+def beagle_space(s: State) -> int:
+    """The ocean space index of the HMS Beagle."""
+    return DATA.beagle_spaces[s.beagle]
+
+
+def meets(s: State, seat: int, needs: tuple[tuple[Any, ...], ...]) -> bool:
+    """Whether the player meets an objective's requirements."""
+    for need in needs:
+        kind = need[0]
+        if kind == "ship_beagle":
+            ok = s.ship[seat] >= beagle_space(s)
+        elif kind == "tk":
+            ok = s.tk[seat] >= need[1]
+        elif kind == "empty_stacks":
+            ok = s.stamps[seat].count(0) >= need[1]
+        elif kind == "kind":
+            r = s.research[seat]
+            ok = sum(1 for c in range(4) if r >> (c * 4 + need[1]) & 1) >= need[2]
+        elif kind == "color":
+            ok = bin((s.research[seat] >> (need[1] * 4)) & 0xF).count("1") >= need[2]
+        elif kind == "seals":
+            ok = regular_seals(s, seat, need[1]) >= need[2]
+        elif kind == "vp":
+            ok = s.vp[seat] >= need[1]
+        elif kind == "coins":
+            ok = s.coins[seat] >= need[1]
+        elif kind == "lenses":
+            ok = s.lenses[seat] >= need[1]
+        elif kind == "evo":
+            ok = s.evo[seat] >= need[1]
+        elif kind == "tents":
+            ok = s.tents[seat] >= need[1]
+        else:  # pragma: no cover - data error
+            raise ValueError(f"unknown objective requirement {need!r}")
+        if not ok:
+            return False
+    return True
+
+
+def crew_rows(s: State, seat: int, card: int) -> list[int]:
+    """Worker rows able to fulfil a crew card now (each row fulfils at most one card)."""
+    used = {row for _, row in s.crew[seat] if row >= 0}
+    needs = DATA.crew[card].needs
+    rows = s.seals[seat]
+    return [w for w in range(4) if len(rows[w]) >= 5 and w not in used
+            and not missing_seals(rows[w], needs)]
+
+
+def fulfil_moves(s: State, seat: int) -> list[Move]:
+    """Every objective and crew card the player can fulfil now."""
+    moves: list[Move] = []
+    slots = s.obj_slots[seat]
+    coins = s.coins[seat]
+    for tile in s.reserve[seat]:
+        obj = DATA.objectives[tile]
+        if not meets(s, seat, obj.needs):
+            continue
+        for k in (GOLD_SLOTS if obj.gold else SILVER_SLOTS):
+            if slots[k] == 0 and DATA.objective_slots[k].cost <= coins:
+                moves.append({"type": "fulfil_objective", "tile": tile, "slot": k,
+                              "label": f"Fulfil objective {tile} into {SLOT_NAMES[k]}"})
+    for k in range(10):
+        tile = slots[k]
+        if tile > 0 and meets(s, seat, DATA.objectives[tile].needs):
+            moves.append({"type": "fulfil_objective", "tile": tile, "slot": k,
+                          "label": f"Fulfil objective {tile} in {SLOT_NAMES[k]}"})
+    for card, row in s.crew[seat]:
+        if row < 0:
+            for w in crew_rows(s, seat, card):
+                moves.append({"type": "fulfil_crew", "card": card, "worker": w,
+                              "label": f"Fulfil crew card {card} with worker {w + 1}"})
+    return moves
+
+
+# ---------------------------------------------------------------- option generators
+
+Path = tuple[int, ...]
+
+
+def _reach(next_of: Any, start: int, steps: int, blocked: Any, end: int) -> dict[int, Path]:
+    """Destinations within `steps` counted moves; blocked spaces are skipped for free."""
+    best: dict[int, tuple[int, tuple[int, ...]]] = {}
+    frontier = [(start, steps, ())]
+    while frontier:
+        pos, left, path = frontier.pop()
+        for q in next_of(pos):
+            qpath = (*path, q)
+            if q != end and blocked(q):
+                frontier.append((q, left, qpath))
+                continue
+            if left <= 0:
+                continue
+            prev = best.get(q)
+            if prev is None or prev[0] < left - 1:
+                best[q] = (left - 1, qpath)
+                frontier.append((q, left - 1, qpath))
+    return {q: v[1] for q, v in best.items()}
+
+
+def explore_options(
+    s: State, seat: int, steps: int, island_only: int
+) -> list[tuple[int, int, Path, int]]:
+    """(island, destination, path, steps left) for every explorer move of up to `steps`."""
+    out = []
+    for i in range(3):
+        pos = s.explorers[seat][i]
+        if pos < 0 or (island_only >= 0 and i != island_only):
+            continue
+        track = DATA.islands[i]
+        end = len(track) - 1
+        others = {s.explorers[o][i] for o in range(s.n) if o != seat}
+        others.discard(0)
+        others.discard(-1)
+        reach = _reach(lambda p, t=track: t[p].next, pos, steps, others.__contains__, end)
+        for dest in sorted(reach):
+            path = reach[dest]
+            counted = sum(1 for p in path if p not in others or p == end)
+            out.append((i, dest, path, steps - counted))
+    return out
+
+
+def navigate_options(s: State, seat: int, steps: int) -> list[tuple[int, tuple[int, ...], int]]:
+    """(destination, path, steps left) for every ship move of up to `steps`."""
+    reach = _reach(lambda p: DATA.ocean[p].next, s.ship[seat], steps, lambda q: False, -1)
+    return [(dest, reach[dest], steps - len(reach[dest])) for dest in sorted(reach)]
+
+
+def stop_actions(s: State, seat: int, space: Any) -> tuple[tuple[Any, ...], ...]:
+    """The actions of a track space where a ship or explorer stops (its specimen included)."""
+    specimen = s.specimens.get(space.id, -1)
+    if specimen >= 0:
+        return (("research_at", specimen), *space.actions)
+    return space.actions
+
+
+def academy_options(s: State, seat: int, discount: int) -> list[Move]:
+    """Every seal the player can take from the academy now, onto every worker row with room."""
+    moves = []
+    seen = set()
+    coins = s.coins[seat]
+    rows = [w for w in (1, 2, 3) if len(s.seals[seat][w]) < 6]
+    for idx, colour in enumerate(s.academy):
+        if not colour or (idx // 3, colour) in seen:
+            continue
+        seen.add((idx // 3, colour))
+        for w in rows:
+            cost = 0 if discount >= 99 else max(0, fx.seal_cost(s, seat, idx, w) - discount)
+            if cost <= coins:
+                moves.append({"type": "seal", "scroll": idx // 3, "colour": colour, "worker": w,
+                              "label": f"Take a {COLOUR_NAMES[colour]} seal"
+                                       f" from scroll {idx // 3 + 1}"
+                                       f" onto worker {w + 1} ({cost} coins)"})
+    return moves
+
+
+def unlockable(s: State) -> list[str]:
+    """Locked locations a lens may be put on now (main pages top-down, special in any order)."""
+    out = []
+    owner = s.loc_owner
+    for loc in DATA.location_ids:
+        if owner[loc] != -1:
+            continue
+        data = DATA.locations[loc]
+        if loc.startswith("special."):
+            if s.special[int(loc[8:])]:
+                out.append(loc)
+        elif owner[f"{data.page}.{data.strength - 1}"] != -1:
+            out.append(loc)
+    return out
+
+
+def objective_options(s: State, seat: int) -> list[Move]:
+    """Every objective of the display the player can take (reserve of 2, else a paid slot)."""
+    moves = []
+    reserve_full = len(s.reserve[seat]) >= 2
+    for colour in (0, 1):
+        for tile in s.obj_display[colour]:
+            if not reserve_full:
+                moves.append({"type": "objective", "tile": tile, "slot": -1,
+                              "label": f"Take objective {tile} into your reserve"})
+                continue
+            for k in (GOLD_SLOTS if colour else SILVER_SLOTS):
+                if s.obj_slots[seat][k] == 0 and DATA.objective_slots[k].cost <= s.coins[seat]:
+                    moves.append({"type": "objective", "tile": tile, "slot": k,
+                                  "label": f"Take objective {tile} onto {SLOT_NAMES[k]}"})
+    return moves
+
+
+def auto_fulfil_options(s: State, seat: int) -> list[Move]:
+    """Every objective the player could fulfil ignoring its requirements."""
+    moves = []
+    slots = s.obj_slots[seat]
+    for tile in s.reserve[seat]:
+        gold = DATA.objectives[tile].gold
+        for k in (GOLD_SLOTS if gold else SILVER_SLOTS):
+            if slots[k] == 0 and DATA.objective_slots[k].cost <= s.coins[seat]:
+                moves.append({"type": "auto_fulfil", "tile": tile, "slot": k,
+                              "label": f"Fulfil objective {tile} into {SLOT_NAMES[k]} for free"})
+    for k in range(10):
+        if slots[k] > 0:
+            moves.append({"type": "auto_fulfil", "tile": slots[k], "slot": k,
+                          "label": f"Fulfil objective {slots[k]} in {SLOT_NAMES[k]} for free"})
+    return moves
+
+
+def research_options(s: State, seat: int, pool: Any, label: str) -> list[Move]:
+    """Research moves for every specimen of `pool` the player has not researched."""
+    mine = s.research[seat]
+    return [{"type": "research", "specimen": k, "label": f"{label} the {specimen_name(k)}"}
+            for k in pool if not mine >> k & 1]
+
+
+def island_specimens(s: State, seat: int) -> list[int]:
+    """Specimens lying on islands where the player has an explorer."""
+    out = []
+    for space, k in s.specimens.items():
+        if space.startswith("I") and s.explorers[seat][ISLANDS.index(space[1])] >= 0:
+            out.append(k)
+    return sorted(out)
+
+
+def campsite_options(s: State, seat: int, area: str, pay: bool) -> list[Move]:
+    """Tent placements: the cheapest open slot of `area` ('' = any campsite)."""
+    if s.tents[seat] >= 5:
+        return []
+    moves = []
+    for a in ((area,) if area else DATA.campsite_ids):
+        slots = s.campsites[a]
+        costs = DATA.campsites[a].costs
+        open_slots = [i for i, o in enumerate(slots) if o < 0]
+        if not open_slots:
+            continue
+        i = min(open_slots, key=lambda j: costs[j])
+        cost = costs[i] if pay else 0
+        if cost <= s.coins[seat]:
+            moves.append({"type": "tent", "campsite": a, "slot": i,
+                          "label": f"Put a tent on campsite {a} ({cost} coins)"})
+    return moves
+
+
+# ---------------------------------------------------------------- moves of the pending decision
+
+def place_moves(s: State, seat: int) -> list[Move]:
+    """Every worker placement of the seat to act."""
+    moves = []
+    used = sections_used(s)
+    penalty = placement_penalty(s, seat)
+    coins = s.coins[seat]
+    tk = s.tk[seat]
+    seen_rows = set()
+    reserve_full = len(s.reserved_order) >= s.n
+    for w in s.home[seat]:
+        row = s.seals[seat][w]
+        key = tuple(sorted(row))
+        if key in seen_rows:
+            continue
+        seen_rows.add(key)
+        for loc in DATA.location_ids:
+            data = DATA.locations[loc]
+            owner = s.loc_owner[loc]
+            if owner == -1:
+                continue
+            if data.kind == "lens" and s.loc_workers[loc]:
+                continue
+            if loc == "turn_order" and reserve_full:
+                continue
+            if loc.startswith("special.") and not s.special[int(loc[8:])]:
+                continue
+            k = missing_seals(row, location_needs(s, loc))
+            if k > tk:
+                continue
+            section = DATA.section(loc, s.players)
+            pay = penalty if section and section in used else 0
+            if pay > coins:
+                continue
+            label = f"Worker {w + 1} to {loc}"
+            if k:
+                label += f", spending {k} knowledge"
+            if pay:
+                label += f", paying {pay} coins"
+            moves.append({"type": "place", "worker": w, "location": loc, "knowledge": k,
+                          "label": label})
+    return moves
+
+
+def _action_label(action: tuple[Any, ...]) -> str:
+    kind = action[0]
+    if kind == "choice":
+        return "choose: " + " / ".join(",".join(a[0] for a in opt) for opt in action[1])
+    return " ".join(str(x) for x in action if not isinstance(x, tuple))
+
+
+def param_options(s: State, seat: int, frame: tuple[Any, ...]) -> list[Move]:
+    """The choices of a parameter frame (without the skip move)."""
+    kind = frame[0]
+    if kind == "explore":
+        _, _, steps, stops, island = frame
+        moves = []
+        for i, dest, _path, left in explore_options(s, seat, steps, island):
+            sid = DATA.islands[i][dest].id
+            moves.append({"type": "explore", "island": ISLANDS[i], "to": sid, "stop": False,
+                          "label": f"Explorer on island {ISLANDS[i]} to {sid}"})
+            if stops and left > 0 and dest != len(DATA.islands[i]) - 1:
+                moves.append({"type": "explore", "island": ISLANDS[i], "to": sid, "stop": True,
+                              "label": f"Explorer on island {ISLANDS[i]} stops at {sid}"
+                                       " and goes on"})
+        return moves
+    if kind == "navigate":
+        _, _, steps, stops = frame
+        moves = []
+        for dest, _path, left in navigate_options(s, seat, steps):
+            sid = DATA.ocean[dest].id
+            moves.append({"type": "navigate", "to": sid, "stop": False,
+                          "label": f"Ship to {sid}"})
+            if stops and left > 0 and dest != fx.OCEAN_END:
+                moves.append({"type": "navigate", "to": sid, "stop": True,
+                              "label": f"Ship stops at {sid} and goes on"})
+        return moves
+    if kind == "correspond":
+        _, _, n, split, env, _mask = frame
+        if n <= 0:
+            return []
+        stacks = s.stamps[seat]
+        sources = [i for i in range(3) if stacks[i] > 0]
+        if not sources and s.tray[seat] > 0:
+            sources = [3]
+        envs = range(3) if (split or env < 0) else (env,)
+        return [{"type": "stamp", "envelope": e, "stack": src,
+                 "label": f"Stamp from {'the tray' if src == 3 else f'stack {src + 1}'}"
+                          f" to envelope {e + 1}"}
+                for e in envs for src in sources]
+    if kind == "academy":
+        return academy_options(s, seat, frame[2])
+    if kind == "campsite":
+        return campsite_options(s, seat, frame[2], True)
+    if kind == "reactivate":
+        return [{"type": "reactivate", "campsite": a,
+                 "label": f"Re-activate your tent on campsite {a}"}
+                for a in DATA.campsite_ids if seat in s.campsites[a]]
+    if kind == "objective":
+        return objective_options(s, seat)
+    if kind == "auto_fulfil":
+        return auto_fulfil_options(s, seat)
+    if kind == "place_explorer":
+        if sum(1 for p in s.explorers[seat] if p >= 0) >= 3:
+            return []
+        return [{"type": "explorer", "island": ISLANDS[i],
+                 "label": f"Put an explorer on island {ISLANDS[i]}"}
+                for i in range(3) if s.explorers[seat][i] < 0]
+    if kind == "locked":
+        return [{"type": "locked", "location": loc, "label": f"Perform locked location {loc}"}
+                for loc in DATA.location_ids
+                if s.loc_owner[loc] == -1 and location_actions(s, loc)]
+    if kind == "unlock":
+        if s.lenses[seat] >= 6:
+            return []
+        free = frame[2]
+        moves = []
+        for loc in unlockable(s):
+            cost = 0 if free else DATA.locations[loc].unlock_cost
+            if cost <= s.coins[seat]:
+                moves.append({"type": "unlock", "location": loc,
+                              "label": f"Unlock {loc} ({cost} coins)"})
+        return moves
+    if kind == "research_any":
+        return research_options(s, seat, range(16), "Research")
+    if kind == "research_island":
+        return research_options(s, seat, island_specimens(s, seat), "Research")
+    if kind == "research_museum":
+        if frame[2] >= 1 and s.coins[seat] < 3:
+            return []
+        pool = [k for k in range(16) if s.museum >> k & 1]
+        return research_options(s, seat, pool, "Research from the museum")
+    if kind in ("deliver", "repeat_delivery"):
+        if kind == "deliver" and frame[2] >= 1 and s.coins[seat] < 3:
+            return []
+        mine = s.research[seat]
+        want = 1 if kind == "repeat_delivery" else 0
+        return [{"type": "deliver", "specimen": k, "label": f"Deliver the {specimen_name(k)}"}
+                for k in range(16) if mine >> k & 1 and (s.museum >> k & 1) == want]
+    if kind == "purple":
+        if s.purple <= 0:
+            return []
+        return [{"type": "purple", "worker": w, "label": f"Purple seal onto worker {w + 1}"}
+                for w in (1, 2, 3) if len(s.seals[seat][w]) < 6]
+    if kind == "tk_convert":
+        if s.tk[seat] < 1:
+            return []
+        n = frame[2]
+        return [{"type": "convert", "into": "coins", "label": f"1 knowledge into {n} coins"},
+                {"type": "convert", "into": "vp", "label": f"1 knowledge into {n} points"}]
+    if kind == "choice":
+        return [{"type": "choose", "option": i, "label": "Choose " + _action_label(("x",) + opt)}
+                for i, opt in enumerate(frame[2])]
+    if kind == "copy_crew":
+        cards = sorted({c for p in range(s.n) for c, row in s.crew[p] if row < 0 and c != 7})
+        return [{"type": "copy", "card": c, "label": f"Copy crew card {c}"} for c in cards]
+    raise ValueError(f"unknown frame {frame!r}")  # pragma: no cover
+
+
+def acts_options(s: State, frame: tuple[Any, ...]) -> list[Move]:
+    """The 'do action i next' moves of an action-list frame (only the possible ones)."""
+    _, seat, actions, seq = frame
+    moves = []
+    seen = set()
+    for i, action in enumerate(actions):
+        if action in seen:
+            continue
+        seen.add(action)
+        if param_options(s, seat, param_frame(seat, action)):
+            moves.append({"type": "act", "index": i, "label": f"Do: {_action_label(action)}"})
+        if seq:
+            break
+    return moves
+
+
+def decision_moves(s: State) -> list[Move]:
+    """The moves of the pending decision ([] = nothing to decide: settle resolves it)."""
+    if not s.stack:
+        if s.phase == "actions":
+            seat = s.order[s.turn]
+            return place_moves(s, seat) + fulfil_moves(s, seat)
+        return []
+    frame = s.stack[-1]
+    kind = frame[0]
+    seat = frame[1]
+    if kind == "endturn":
+        f = fulfil_moves(s, seat)
+        return [*f, END_TURN] if f else []
+    if kind == "window":
+        f = fulfil_moves(s, seat)
+        return [*f, PASS] if f else []
+    if kind == "acts":
+        opts = acts_options(s, frame)
+        if not opts:
+            return []
+        return [*opts, *fulfil_moves(s, seat), DONE]
+    if kind == "draft":
+        hand = s.hands[(seat - frame[2]) % s.n]
+        return [{"type": "draft", "card": c, "secret": True, "label": f"Keep crew card {c}"}
+                for c in hand]
+    if kind == "pair":
+        return [{"type": "pair", "silver": a, "gold": b,
+                 "label": f"Take starting objectives {a} and {b}"} for a, b in s.start_pairs]
+    if kind in AUTO_FRAMES:
+        return []
+    opts = param_options(s, seat, frame)
+    return [*opts, SKIP] if opts else []
+
+
+def param_frame(seat: int, action: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The parameter frame that performs one data action."""
+    kind = action[0]
+    if kind == "explore":
+        return ("explore", seat, action[1], action[2] if len(action) > 2 else 0, -1)
+    if kind == "navigate":
+        return ("navigate", seat, action[1], action[2] if len(action) > 2 else 0)
+    if kind == "correspond":
+        return ("correspond", seat, action[1], action[2], -1, -1)
+    if kind == "academy":
+        return ("academy", seat, action[1], action[2] if len(action) > 2 else 0)
+    if kind == "free_seal":
+        return ("academy", seat, 99, 0)
+    if kind == "campsite":
+        return ("campsite", seat, action[1])
+    if kind == "campsite_any":
+        return ("campsite", seat, "")
+    if kind == "unlock":
+        return ("unlock", seat, action[1])
+    if kind in ("deliver", "research_museum"):
+        return (kind, seat, 0)
+    if kind in ("tk_convert", "choice"):
+        return (kind, seat, action[1])
+    return (kind, seat)
+
+
+# ---------------------------------------------------------------- pushing work
+
+def push_acts(s: State, seat: int, actions: tuple[Any, ...], seq: bool, ev: Events) -> None:
+    """Resolve the automatic actions of a list now and push the rest as an action-list frame."""
+    rest = []
+    for action in actions:
+        kind = action[0]
+        if kind in AUTO_KINDS:
+            auto_action(s, seat, action, ev)
+        else:
+            rest.append(action)
+    if rest:
+        s.stack.append(("acts", seat, tuple(rest), seq))
+
+
+def auto_action(s: State, seat: int, action: tuple[Any, ...], ev: Events) -> None:
+    """Perform an action that needs no decision."""
+    kind = action[0]
+    if kind == "coins":
+        fx.gain_coins(s, seat, action[1], ev)
+    elif kind == "vp":
+        fx.gain_vp(s, seat, action[1], ev)
+    elif kind == "tk":
+        fx.gain_tk(s, seat, action[1], ev)
+    elif kind == "evo":
+        fx.advance_evolution(s, seat, action[1], ev)
+    elif kind == "research_at":
+        fx.research(s, seat, action[1], ev)
+    elif kind == "turn_order":
+        s.reserved_order.append(seat)
+        fx.gain_coins(s, seat, DATA.reserve_coins[s.players], ev)
+    elif kind == "move_to_beagle":
+        target = beagle_space(s)
+        if s.ship[seat] < target:
+            # the shortest way there, so that silver bands crossed place explorers
+            reach = _reach(lambda p: DATA.ocean[p].next, s.ship[seat], 99, lambda q: False, -1)
+            fx.move_ship(s, seat, reach[target], ev)
+
+
+def apply_slot_reward(s: State, seat: int, slot: int, ev: Events) -> None:
+    """The immediate reward of the objective slot just filled by a fulfilled objective."""
+    reward = DATA.objective_slots[slot].reward
+    if reward == "reactivate_tent":
+        s.stack.append(("reactivate", seat))
+    elif reward == "research_island":
+        s.stack.append(("research_island", seat))
+    elif reward == "worker5":
+        if not s.worker5[seat]:
+            s.worker5[seat] = True
+            if s.phase == "actions":
+                s.home[seat].append(4)
+            ev.append({"type": "worker5", "seat": seat})
+    elif reward == "purple":
+        s.stack.append(("purple", seat))
+
+
+def fulfil_objective(s: State, seat: int, tile: int, slot: int, ev: Events) -> None:
+    """Flip an objective into `slot` (paying the slot when it comes from the reserve)."""
+    if tile in s.reserve[seat]:
+        s.reserve[seat].remove(tile)
+        fx.pay_coins(s, seat, DATA.objective_slots[slot].cost, ev)
+    s.obj_slots[seat][slot] = -tile
+    ev.append({"type": "objective_fulfilled", "seat": seat, "tile": tile, "slot": SLOT_NAMES[slot]})
+    apply_slot_reward(s, seat, slot, ev)
+
+
+# ---------------------------------------------------------------- applying a move
+
+def apply_move(s: State, move: Move) -> Events:
+    """Validate and play `move`; IllegalMove leaves the state untouched."""
+    if s.solo:
+        solo = _solo()
+        if solo is not None and hasattr(solo, "apply"):
+            ev = solo.apply(s, move)
+            if ev is not None:
+                s.cache = None
+                settle(s, ev)
+                if hasattr(solo, "after_apply"):
+                    solo.after_apply(s, ev)
+                return ev
+    legal = legal_moves(s)
+    found = find_move(legal, move)
+    if found is None:
+        raise IllegalMove(move, "not a legal move now" if legal else "the game is over")
+    ev: Events = []
+    s.cache = None
+    _play(s, found, ev)
+    settle(s, ev)
+    if s.solo:
+        solo = _solo()
+        if solo is not None and hasattr(solo, "after_apply"):
+            solo.after_apply(s, ev)
+    return ev
+
+
+def legal_moves(s: State) -> list[Move]:
+    """Every legal move of the seat to act (cached until the next move)."""
+    if s.cache is None:
+        if s.solo:
+            solo = _solo()
+            if solo is not None and hasattr(solo, "legal_moves"):
+                moves = solo.legal_moves(s)
+                if moves is not None:
+                    return moves
+        s.cache = decision_moves(s) if s.phase != "over" else []
+    return s.cache
+
+
+def to_act(s: State) -> int | None:
+    """The seat that decides now, or None once the game is over."""
+    if s.phase == "over":
+        return None
+    if s.solo:
+        solo = _solo()
+        if solo is not None and hasattr(solo, "to_act"):
+            seat = solo.to_act(s)
+            if seat is not NotImplemented:
+                return seat
+    if s.stack:
+        return s.stack[-1][1]
+    return s.order[s.turn]
+
+
+def _play(s: State, m: Move, ev: Events) -> None:
+    t = m["type"]
+    if t == "fulfil_objective":
+        seat = to_act(s)
+        fulfil_objective(s, seat, m["tile"], m["slot"], ev)
+        return
+    if t == "fulfil_crew":
+        seat = to_act(s)
+        for entry in s.crew[seat]:
+            if entry[0] == m["card"]:
+                entry[1] = m["worker"]
+        ev.append({"type": "crew_fulfilled", "seat": seat, "card": m["card"],
+                   "worker": m["worker"]})
+        card = DATA.crew[m["card"]]
+        push_acts(s, seat, card.actions, card.seq, ev)
+        return
+    if not s.stack:
+        _place(s, s.order[s.turn], m, ev)
+        return
+    frame = s.stack.pop()
+    kind = frame[0]
+    seat = frame[1]
+    if t in ("skip", "done", "end_turn", "pass"):
+        if kind == "endturn":
+            next_turn(s, ev)
+        return
+    if kind == "acts":
+        actions = frame[2]
+        action = actions[m["index"]]
+        rest = actions[: m["index"]] + actions[m["index"] + 1:]
+        if rest:
+            s.stack.append(("acts", seat, rest, frame[3]))
+        s.stack.append(param_frame(seat, action))
+        return
+    handler = _HANDLERS[kind]
+    handler(s, seat, frame, m, ev)
+
+
+def _place(s: State, seat: int, m: Move, ev: Events) -> None:
+    w = m["worker"]
+    loc = m["location"]
+    s.home[seat].remove(w)
+    if m["knowledge"]:
+        s.tk[seat] -= m["knowledge"]
+    section = DATA.section(loc, s.players)
+    if section and section in sections_used(s):
+        fx.pay_coins(s, seat, placement_penalty(s, seat), ev)
+    owner = s.loc_owner[loc]
+    if owner >= 0 and owner != seat:
+        fx.gain_coins(s, owner, 1, ev)
+    s.loc_workers[loc].append(seat)
+    ev.append({"type": "place", "seat": seat, "worker": w, "location": loc})
+    s.stack.append(("endturn", seat))
+    nseals = len(s.seals[seat][w])
+    data = DATA.locations[loc]
+    actions = list(location_actions(s, loc))
+    bonuses = []
+    if nseals >= 4:
+        bonuses.extend(data.silver)
+    if nseals >= 6:
+        bonuses.extend(data.gold)
+    for bonus in bonuses:
+        b = bonus[0]
+        if b in ("bonus_step", "bonus_stop", "bonus_split", "bonus_seal", "bonus_discount"):
+            actions = [_boost(a, b) for a in actions]
+        else:
+            actions.append(bonus)
+    push_acts(s, seat, tuple(actions), location_seq(s, loc), ev)
+
+
+def _boost(action: tuple[Any, ...], bonus: str) -> tuple[Any, ...]:
+    """A main-diary action improved by a distinction bonus."""
+    kind = action[0]
+    if kind in ("explore", "navigate"):
+        n, stops = action[1], action[2] if len(action) > 2 else 0
+        if bonus == "bonus_step":
+            return (kind, n + 1, stops)
+        if bonus == "bonus_stop":
+            return (kind, n, stops + 1)
+    elif kind == "correspond":
+        if bonus == "bonus_step":
+            return (kind, action[1] + 1, action[2])
+        if bonus == "bonus_split":
+            return (kind, action[1], True)
+    elif kind == "academy":
+        d, extra = action[1], action[2] if len(action) > 2 else 0
+        if bonus == "bonus_seal":
+            return (kind, d, extra + 1)
+        if bonus == "bonus_discount":
+            return (kind, d + 1, extra)
+    return action
+
+
+def next_turn(s: State, ev: Events) -> None:
+    """Pass the Action phase to the next seat in turn order that still has a worker at home."""
+    for step in range(1, s.n + 1):
+        j = (s.turn + step) % s.n
+        if s.home[s.order[j]]:
+            s.turn = j
+            return
+    _end_action_phase(s, ev)
+
+
+# --- parameter handlers: (state, seat, frame, move, events)
+
+def _h_explore(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    _, _, steps, stops, island = frame
+    i = ISLANDS.index(m["island"])
+    dest = DATA.island_index[m["to"]][1]
+    path, left = next((p, left) for oi, od, p, left in explore_options(s, seat, steps, island)
+                      if oi == i and od == dest)
+    fx.move_explorer(s, seat, i, path, ev)
+    if m["stop"]:
+        s.stack.append(("explore", seat, left, stops - 1, i))
+    push_acts(s, seat, stop_actions(s, seat, DATA.islands[i][dest]), False, ev)
+
+
+def _h_navigate(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    _, _, steps, stops = frame
+    dest = DATA.ocean_index[m["to"]]
+    path, left = next((p, left) for od, p, left in navigate_options(s, seat, steps) if od == dest)
+    fx.move_ship(s, seat, path, ev)
+    if m["stop"]:
+        s.stack.append(("navigate", seat, left, stops - 1))
+    push_acts(s, seat, stop_actions(s, seat, DATA.ocean[dest]), False, ev)
+
+
+def _h_stamp(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    _, _, n, split, env, mask = frame
+    if mask < 0:
+        # first stamp: the emptied-stack rewards come once the whole action is over
+        mask = sum(1 << i for i in range(3) if s.stamps[seat][i] > 0)
+        s.stack.append(("stack_rewards", seat, mask))
+    fx.add_stamp(s, seat, m["envelope"], m["stack"], ev)
+    if n - 1 > 0:
+        s.stack.append(("correspond", seat, n - 1, split, m["envelope"], mask))
+
+
+def _stack_rewards(s: State, seat: int, mask: int, ev: Events) -> None:
+    for i in (2, 1, 0):
+        if mask >> i & 1 and s.stamps[seat][i] == 0:
+            ev.append({"type": "stack_emptied", "seat": seat, "stack": i})
+            push_acts(s, seat, DATA.stamp_rewards[i], False, ev)
+
+
+def _h_seal(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    _, _, discount, extra = frame
+    scroll = m["scroll"]
+    idx = next(i for i in range(scroll * 3, scroll * 3 + 3) if s.academy[i] == m["colour"])
+    w = m["worker"]
+    cost = 0 if discount >= 99 else max(0, fx.seal_cost(s, seat, idx, w) - discount)
+    fx.take_seal(s, seat, idx, w, cost, ev)
+    if extra:
+        s.stack.append(("academy", seat, discount, extra - 1))
+
+
+def _h_tent(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    area = m["campsite"]
+    removed = s.tents[seat]  # index of the tent taken from the personal board
+    fx.place_tent(s, seat, area, m["slot"], ev)
+    push_acts(s, seat, DATA.tent_rewards[removed], False, ev)
+    push_acts(s, seat, DATA.campsites[area].actions, False, ev)
+
+
+def _h_reactivate(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    ev.append({"type": "tent_reactivated", "seat": seat, "campsite": m["campsite"]})
+    push_acts(s, seat, DATA.campsites[m["campsite"]].actions, False, ev)
+
+
+def _h_objective(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    tile = m["tile"]
+    gold = DATA.objectives[tile].gold
+    s.obj_display[1 if gold else 0].remove(tile)
+    if m["slot"] < 0:
+        s.reserve[seat].append(tile)
+    else:
+        fx.pay_coins(s, seat, DATA.objective_slots[m["slot"]].cost, ev)
+        s.obj_slots[seat][m["slot"]] = tile
+    ev.append({"type": "objective_taken", "seat": seat, "tile": tile})
+
+
+def _h_auto_fulfil(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    fulfil_objective(s, seat, m["tile"], m["slot"], ev)
+
+
+def _h_explorer(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    fx.place_explorer(s, seat, ISLANDS.index(m["island"]), ev)
+
+
+def _h_locked(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    loc = m["location"]
+    ev.append({"type": "locked_performed", "seat": seat, "location": loc})
+    push_acts(s, seat, location_actions(s, loc), location_seq(s, loc), ev)
+
+
+def _h_unlock(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    loc = m["location"]
+    if not frame[2]:
+        fx.pay_coins(s, seat, DATA.locations[loc].unlock_cost, ev)
+    fx.unlock_lens(s, seat, loc, ev)
+    # the unlock bonus: the location's actions at once, ignoring seals, without a worker
+    push_acts(s, seat, location_actions(s, loc), location_seq(s, loc), ev)
+
+
+def _h_research(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    if frame[0] == "research_museum":
+        if frame[2] >= 1:
+            fx.pay_coins(s, seat, 3, ev)
+        else:
+            s.stack.append(("research_museum", seat, 1))
+    fx.research(s, seat, m["specimen"], ev)
+
+
+def _h_deliver(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    if frame[0] == "deliver":
+        if frame[2] >= 1:
+            fx.pay_coins(s, seat, 3, ev)
+        else:
+            s.stack.append(("deliver", seat, 1))
+    fx.deliver(s, seat, m["specimen"], ev, repeat=frame[0] == "repeat_delivery")
+
+
+def _h_purple(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    fx.add_purple_seal(s, seat, m["worker"], ev)
+
+
+def _h_convert(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    s.tk[seat] -= 1
+    ev.append({"type": "knowledge", "seat": seat, "n": -1})
+    if m["into"] == "coins":
+        fx.gain_coins(s, seat, frame[2], ev)
+    else:
+        fx.gain_vp(s, seat, frame[2], ev)
+
+
+def _h_choose(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    push_acts(s, seat, frame[2][m["option"]], False, ev)
+
+
+def _h_copy(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    card = DATA.crew[m["card"]]
+    ev.append({"type": "crew_copied", "seat": seat, "card": card.id})
+    push_acts(s, seat, card.actions, card.seq, ev)
+
+
+def _h_draft(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    hand = s.hands[(seat - frame[2]) % s.n]
+    hand.remove(m["card"])
+    s.kept[seat].append(m["card"])
+    ev.append({"type": "draft", "seat": seat, "card": m["card"], "to": [seat]})
+    ev.append({"type": "drafted", "seat": seat})
+
+
+def _h_pair(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    pair = [m["silver"], m["gold"]]
+    s.start_pairs.remove(pair)
+    s.reserve[seat].extend(pair)
+    ev.append({"type": "starting_objectives", "seat": seat, "silver": pair[0], "gold": pair[1]})
+
+
+_HANDLERS = {
+    "explore": _h_explore, "navigate": _h_navigate, "correspond": _h_stamp, "academy": _h_seal,
+    "campsite": _h_tent, "reactivate": _h_reactivate, "objective": _h_objective,
+    "auto_fulfil": _h_auto_fulfil, "place_explorer": _h_explorer, "locked": _h_locked,
+    "unlock": _h_unlock, "research_any": _h_research, "research_island": _h_research,
+    "research_museum": _h_research, "deliver": _h_deliver, "repeat_delivery": _h_deliver,
+    "purple": _h_purple, "tk_convert": _h_convert, "choice": _h_choose, "copy_crew": _h_copy,
+    "draft": _h_draft, "pair": _h_pair,
+}
+
+
+# ---------------------------------------------------------------- automatic frames and phases
+
+def _auto_stack_rewards(s: State, frame: tuple[Any, ...], ev: Events) -> None:
+    _stack_rewards(s, frame[1], frame[2], ev)
+
+
+def _auto_envelope(s: State, frame: tuple[Any, ...], ev: Events) -> None:
+    e = frame[1]
+    counts = s.envelopes[e]
+    tile = DATA.corr_tiles[s.corr[e]]
+    levels = sorted({c for c in counts if c > 0}, reverse=True)
+    first = [p for p in s.order if levels and counts[p] == levels[0]]
+    second = [p for p in s.order if len(levels) > 1 and counts[p] == levels[1]]
+    rewarded = first + second
+    if not rewarded:
+        return
+    ev.append({"type": "majority", "envelope": e, "first": first, "second": second})
+    s.stack.append(("discard", -1, e, tuple(rewarded)))
+    # pushed in reverse so that firsts act before seconds, each group in turn order
+    for place, group in ((2, second), (1, first)):
+        for p in reversed(group):
+            if s.solo and p == 1:
+                s.stack.append(("alfred_reward", -1, e, place))
+            else:
+                push_acts(s, p, tile.first if place == 1 else tile.second, False, ev)
+
+
+def _auto_discard(s: State, frame: tuple[Any, ...], ev: Events) -> None:
+    e = frame[2]
+    for p in frame[3]:
+        n = (s.envelopes[e][p] + 1) // 2
+        s.envelopes[e][p] -= n
+        s.tray[p] += n
+        ev.append({"type": "stamps_discarded", "seat": p, "envelope": e, "n": n})
+
+
+def _auto_alfred_reward(s: State, frame: tuple[Any, ...], ev: Events) -> None:
+    solo = _solo()
+    if solo is not None and hasattr(solo, "alfred_reward"):
+        ev.extend(solo.alfred_reward(s, frame[2], frame[3]) or [])
+
+
+def beagle_points(s: State, seat: int) -> tuple[int, int]:
+    """(points before delay, delay penalty) of the current Beagle goal for a player."""
+    goal = DATA.beagle_goals[s.goals[s.beagle]]
+    kind = goal.kind
+    if kind == "seals":
+        count = regular_seals(s, seat, goal.what)
+    elif kind == "specimen_kind":
+        count = sum(1 for c in range(4) if s.research[seat] >> (c * 4 + goal.what) & 1)
+    elif kind == "empty_stacks":
+        count = s.stamps[seat].count(0)
+    elif kind == "lenses":
+        count = s.lenses[seat]
+    elif kind == "objectives":
+        count = sum(1 for x in s.obj_slots[seat] if x < 0)
+    else:
+        count = s.tents[seat]
+    return count * goal.vp, delay_penalty(s, seat)
+
+
+def delay_penalty(s: State, seat: int) -> int:
+    """The delay penalty between a seat's ship and the HMS Beagle (gold-4 objective: each <= 2)."""
+    delay = 0
+    cap = 2 if s.obj_slots[seat][8] < 0 else 99
+    for j in range(s.beagle + 1):
+        if s.ship[seat] < DATA.beagle_spaces[j]:
+            delay += min(cap, DATA.delay_penalties[j])
+    return delay
+
+
+def _auto_beagle(s: State, frame: tuple[Any, ...], ev: Events) -> None:
+    for p in s.order:
+        if s.solo and p == 1:
+            solo = _solo()
+            if solo is not None and hasattr(solo, "alfred_beagle"):
+                fx.gain_vp(s, p, solo.alfred_beagle(s), ev)
+            continue
+        points, delay = beagle_points(s, p)
+        ev.append({"type": "beagle_goal", "seat": p, "points": points, "delay": delay})
+        fx.gain_vp(s, p, max(0, points - delay), ev)
+
+
+def _auto_rewards_end(s: State, frame: tuple[Any, ...], ev: Events) -> None:
+    if s.round >= 5:
+        s.phase = "over"
+        ev.append({"type": "game_over"})
+        return
+    cleanup(s, ev)
+
+
+AUTO_FRAMES = {
+    "stack_rewards": _auto_stack_rewards, "envelope": _auto_envelope, "discard": _auto_discard,
+    "alfred_reward": _auto_alfred_reward, "beagle": _auto_beagle, "rewards_end": _auto_rewards_end,
+}
+
+
+def _end_action_phase(s: State, ev: Events) -> None:
+    """Turn-order phase, then start the Rewards phase."""
+    if s.reserved_order and not s.solo:
+        first: list[int] = []
+        for p in s.reserved_order:
+            if p not in first:
+                first.append(p)
+        s.order = first + [p for p in s.order if p not in first]
+        ev.append({"type": "turn_order", "order": list(s.order)})
+    s.phase = "rewards"
+    s.turn = 0
+    # objectives and crew cards may be fulfilled at any moment of the Rewards phase: a window
+    # for each seat (only offered when it can fulfil something) before, between and after
+    windows = [("window", p) for p in reversed(s.order) if not (s.solo and p == 1)]
+    s.stack.append(("rewards_end", -1))
+    s.stack.extend(windows)
+    s.stack.append(("beagle", -1))
+    s.stack.extend(windows)
+    for e in (2, 1, 0):
+        s.stack.append(("envelope", e))
+    s.stack.extend(windows)
+    ev.append({"type": "phase", "phase": "rewards", "round": s.round})
+
+
+def cleanup(s: State, ev: Events) -> None:
+    """The Cleanup phase: Beagle, workers, objectives, academy; then the next round begins."""
+    s.beagle += 1
+    for p in range(s.n):
+        s.home[p] = [0, 1, 2, 3] + ([4] if s.worker5[p] else [])
+    for loc in s.loc_workers:
+        s.loc_workers[loc] = []
+    s.reserved_order = []
+    shown = 1 if s.solo else 2
+    for colour in (0, 1):
+        s.obj_gone.extend(s.obj_display[colour])
+        deck = s.obj_decks[colour]
+        s.obj_display[colour] = [deck.pop() for _ in range(min(shown, len(deck)))]
+    # the top scroll's seals leave the game; the others move up their column, then refill
+    for i in range(3):
+        if s.academy[i]:
+            s.box_seals.append(s.academy[i])
+            s.academy[i] = ""
+    for col in range(3):
+        column = [s.academy[r * 3 + col] for r in range(4) if s.academy[r * 3 + col]]
+        for r in range(4):
+            s.academy[r * 3 + col] = column[r] if r < len(column) else ""
+    for i in range(12):
+        if not s.academy[i] and s.seal_bag:
+            s.academy[i] = s.seal_bag.pop()
+    if s.solo:
+        solo = _solo()
+        if solo is not None and hasattr(solo, "cleanup"):
+            solo.cleanup(s)
+    s.round += 1
+    s.phase = "actions"
+    s.turn = 0
+    ev.append({"type": "phase", "phase": "actions", "round": s.round})
+
+
+def finish_setup(s: State, ev: Events) -> None:
+    """After the crew cards are known: starting seals, then the starting-objective choice."""
+    for p in range(s.n):
+        if s.solo and p == 1:
+            continue
+        for w, card in enumerate(sorted(s.kept[p])):
+            s.crew[p].append([card, -1])
+            colour = DATA.crew[card].seal
+            if colour in s.seal_bag:
+                s.seal_bag.remove(colour)
+                s.seals[p][w + 1].append(colour)
+        ev.append({"type": "crew_revealed", "seat": p, "cards": sorted(s.kept[p])})
+    for hand in s.hands:
+        s.crew_pool.extend(hand)  # the cards nobody kept go back to the box, unseen
+    s.crew_pool.sort()
+    s.hands = [[] for _ in range(s.n)]
+    s.kept = [[] for _ in range(s.n)]
+    shuffle(s, s.seal_bag)
+    s.phase = "start_objectives"
+    pickers = [p for p in reversed(s.order) if not (s.solo and p == 1)]
+    for p in reversed(pickers):
+        s.stack.append(("pair", p))
+
+
+def settle(s: State, ev: Events) -> None:
+    """Resolve everything that needs no decision, until a seat must decide or the game ends."""
+    while s.phase != "over":
+        if s.stack:
+            frame = s.stack[-1]
+            kind = frame[0]
+            auto = AUTO_FRAMES.get(kind)
+            if auto is not None:
+                s.stack.pop()
+                auto(s, frame, ev)
+                continue
+            if s.solo and frame[1] == 1 and kind not in ("draft", "pair"):
+                return  # Alfred's own frames are decided by the solo module
+            moves = decision_moves(s)
+            if not moves:
+                s.stack.pop()
+                if kind == "endturn":
+                    next_turn(s, ev)
+                continue
+            if kind == "acts" and len(moves) == 2 and moves[0]["type"] == "act":
+                # a single possible action and nothing to fulfil: go straight to its choices
+                _play(s, moves[0], ev)
+                continue
+            s.cache = moves
+            return
+        if s.phase == "draft":
+            finish_setup(s, ev)
+            continue
+        if s.phase == "start_objectives":
+            s.phase = "actions"
+            s.turn = 0
+            ev.append({"type": "phase", "phase": "actions", "round": s.round})
+            continue
+        if s.phase == "actions":
+            seat = s.order[s.turn]
+            if not s.home[seat]:
+                next_turn(s, ev)
+                continue
+            if s.solo and seat == 1:
+                return
+            s.cache = decision_moves(s)
+            return
+        # rewards phase with an empty stack cannot happen (rewards_end is at the bottom)
+        raise AssertionError(f"stuck in phase {s.phase}")  # pragma: no cover
+
+
+_next_turn = next_turn  # the name the solo module first used

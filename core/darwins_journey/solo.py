@@ -1,0 +1,159 @@
+"""The solo mode against Alfred: the hooks the engine calls when `state.solo` is set.
+
+Seat 0 is the player, seat 1 is Alfred. The engine runs a 2-seat game with the solo setup
+differences (4 special tiles, 1 silver + 1 gold objective, Alfred first, crew 5-keep-3, one
+starting pair) and asks this module about everything Alfred does; `alfred.py` holds his procedure.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.contract import IllegalMove, InvalidOptions, canonical
+from core.darwins_journey import alfred, rng
+from core.darwins_journey.alfred import AD, ALFRED, HUMAN
+from core.darwins_journey.data import DATA
+
+Events = list[dict[str, Any]]
+
+
+def validate_options(options: dict[str, Any]) -> str:
+    """The difficulty colour of a solo game's options; InvalidOptions names a bad one."""
+    colour = options.get("alfred", "white")
+    if colour not in AD.boards:
+        raise InvalidOptions("alfred", f"must be one of {sorted(AD.boards)}, got {colour!r}")
+    return colour
+
+
+def setup(state: Any) -> None:
+    """Alfred's setup: his board's seals, 1 coin, bonus cards at random, 8 cards shuffled."""
+    colour = state.alfred.get("board") or state.alfred["colour"]
+    rows = AD.boards[colour]["rows"]
+    for r in range(4):
+        state.seals[ALFRED][r] = list(rows[r]["printed"])
+    state.seals[ALFRED][4] = []
+    state.coins[ALFRED] = AD.start_coins
+    state.tk[ALFRED] = 0
+    state.home[ALFRED] = [0, 1, 2, 3]
+    deck = sorted(AD.cards)
+    rng.shuffle(state, deck)
+    bonus_cards = sorted(AD.bonus_cards[colour])
+    rng.shuffle(state, bonus_cards)
+    state.alfred = {"board": colour, "deck": deck, "drawn": [], "card": None, "bonus": 1,
+                    "bonus_cards": bonus_cards, "rest": [], "pending": None}
+
+
+def _alfred_turn(state: Any) -> bool:
+    return (state.phase == "actions" and not state.stack and state.order[state.turn] == ALFRED
+            and bool(state.home[ALFRED]))
+
+
+def to_act(state: Any) -> Any:
+    """The seat deciding an Alfred step (the player breaks his ties), else NotImplemented."""
+    pending = state.alfred and state.alfred.get("pending")
+    if pending and "options" in pending:
+        return HUMAN
+    if _alfred_turn(state) or (state.alfred and state.alfred.get("card") is not None):
+        return ALFRED
+    return NotImplemented
+
+
+def legal_moves(state: Any) -> list[dict[str, Any]] | None:
+    """Alfred's single move, the player's tie-break choices, or None (the engine's moves)."""
+    pending = state.alfred and state.alfred.get("pending")
+    if pending and "options" in pending:
+        from core.darwins_journey.data import SPECIMEN_COLOURS, SPECIMEN_KINDS
+        return [{"type": "alfred_choice", "specimen": k,
+                 "label": f"Alfred delivers the {SPECIMEN_COLOURS[k // 4]} {SPECIMEN_KINDS[k % 4]}"}
+                for k in pending["options"]]
+    if to_act(state) == ALFRED:
+        return [alfred.alfred_move(state)]
+    return None
+
+
+def apply(state: Any, move: dict[str, Any]) -> Events | None:
+    """Play an Alfred step or a tie-break; None when the move is the engine's business."""
+    legal = legal_moves(state)
+    if legal is None:
+        return None
+    wanted = canonical(move)
+    if not any(canonical(m) == wanted for m in legal):
+        raise IllegalMove(move, "not what Alfred's procedure allows now")
+    from core.darwins_journey import rules
+
+    events: Events = []
+    state.cache = None
+    if move["type"] == "alfred_draw":
+        alfred.draw(state, events)
+        return events
+    if move["type"] == "alfred_choice":
+        alfred.continue_delivery(state, events, chosen=move["specimen"])
+    else:
+        alfred.play(state, move, events)
+    alfred.normalize_coins(state, events)
+    if state.alfred["pending"] is None:
+        rules.next_turn(state, events)  # the engine's end of an Action-phase turn
+    rules.settle(state, events)  # on to the next decision (rewards, cleanup, the player's turn)
+    return events
+
+
+def after_apply(state: Any, events: Events) -> None:
+    """After every move: coins given to Alfred beyond 12 become bonus-track steps."""
+    alfred.normalize_coins(state, events)
+
+
+def alfred_reward(state: Any, envelope: int, place: int) -> Events:
+    """Alfred's correspondence reward for `place` (1 or 2) on an envelope, with his fixed policy."""
+    events: Events = []
+    tile = DATA.corr_tiles[state.corr[envelope]]
+    actions = tile.first if place == 1 else tile.second
+    for action in actions:
+        if action[0] == "choice":
+            # CHOICE (tile 8, 2nd place): explore if one of his explorers can move, else navigate.
+            options = action[1]
+            pick = options[0] if alfred._explorer_island(state) is not None else options[-1]
+            for sub in pick:
+                alfred.do_action(state, sub, events)
+        else:
+            alfred.do_action(state, action, events)
+    alfred.normalize_coins(state, events)
+    return events
+
+
+def alfred_beagle(state: Any) -> int:
+    """Alfred's Beagle points this round: board value x round - delay penalties (never < 0)."""
+    return alfred.beagle_points(state)
+
+
+def cleanup(state: Any) -> None:
+    """Alfred's workers leave the Rest area; the bonus cards' visible row follows the round."""
+    state.alfred["rest"] = []
+    state.alfred["card"] = None
+
+
+def view(state: Any, seat: int | None) -> dict[str, Any]:
+    """Alfred's public board: everything but his deck order."""
+    al = state.alfred
+    return {"board": al["board"], "deck_size": len(al["deck"]), "drawn": list(al["drawn"]),
+            "card": al["card"], "bonus": al["bonus"], "bonus_cards": list(al["bonus_cards"]),
+            "rest": list(al["rest"]),
+            "pending": None if al["pending"] is None else dict(al["pending"]),
+            "beagle_value": AD.boards[al["board"]]["beagle"]}
+
+
+def determinize(state: Any) -> None:
+    """Rebuild Alfred's hidden deck (the cards not face up) in a sampled order."""
+    al = state.alfred
+    if "deck_size" in al:  # a view: restore the state's shape
+        al.pop("deck_size")
+        al.pop("beagle_value", None)
+    deck = [c for c in sorted(AD.cards) if c not in al["drawn"]]
+    rng.shuffle(state, deck)
+    al["deck"] = deck
+
+
+def ranking(state: Any, scores: list[int]) -> list[int]:
+    """The player wins only with more points, or a tie broken by evolution, then coins."""
+    human = (scores[HUMAN], state.evo[HUMAN], state.coins[HUMAN])
+    bot = (scores[ALFRED], state.evo[ALFRED], state.coins[ALFRED])
+    return [HUMAN, ALFRED] if human > bot else [ALFRED, HUMAN]

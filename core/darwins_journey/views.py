@@ -1,0 +1,101 @@
+"""What a seat may see (`view`) and a full state sampled from it (`determinize`)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from core.darwins_journey import rules
+from core.darwins_journey.data import COLOURS, DATA
+from core.darwins_journey.rng import seed_value, shuffle
+from core.darwins_journey.state import FIELDS, State, from_json, to_json
+
+# fields whose content is hidden and replaced in the view by something smaller
+_HIDDEN = {"rng", "seal_bag", "obj_decks", "hands", "kept", "crew_pool", "alfred"}
+
+
+def _draft_round(s: State) -> int:
+    for frame in reversed(s.stack):
+        if frame[0] == "draft":
+            return frame[2]
+    return 0
+
+
+def view(s: State, seat: int | None) -> dict[str, Any]:
+    """The state as `seat` (None: a spectator) may see it; no hidden order, no RNG."""
+    data = to_json(s)
+    out: dict[str, Any] = {"game": "darwins-journey", "seat": seat, "to_act": rules.to_act(s)}
+    for name in FIELDS:
+        if name not in _HIDDEN:
+            out[name] = data[name]
+    out["seal_bag"] = {c: s.seal_bag.count(c) for c in COLOURS}
+    out["obj_decks"] = [len(d) for d in s.obj_decks]
+    out["crew_pool"] = len(s.crew_pool)
+    out["hand_sizes"] = [len(h) for h in s.hands]
+    out["kept_sizes"] = [len(k) for k in s.kept]
+    rnd = _draft_round(s)
+    if seat is not None and 0 <= seat < s.n:
+        out["hand_index"] = (seat - rnd) % s.n
+        out["hand"] = list(s.hands[out["hand_index"]])
+        out["kept"] = list(s.kept[seat])
+    else:
+        out["hand_index"] = -1
+        out["hand"] = []
+        out["kept"] = []
+    alfred: Any = None
+    if s.solo:
+        solo = rules._solo()
+        if solo is not None and hasattr(solo, "view"):
+            alfred = solo.view(s, seat)
+        else:
+            alfred = copy.deepcopy(s.alfred)
+    out["alfred"] = alfred
+    return out
+
+
+def determinize(v: dict[str, Any], seat: int, seed: int) -> State:
+    """A full state consistent with view `v` of `seat`, the hidden parts sampled from `seed`."""
+    data = {name: copy.deepcopy(v[name]) for name in FIELDS if name not in _HIDDEN}
+    data["rng"] = seed_value(seed)
+    data["alfred"] = copy.deepcopy(v.get("alfred"))
+    data["seal_bag"] = []
+    data["obj_decks"] = [[], []]
+    data["hands"] = [[] for _ in v["hand_sizes"]]
+    data["kept"] = [[] for _ in v["kept_sizes"]]
+    data["crew_pool"] = []
+    s = from_json(data)
+    # the seal bag: its contents are known by colour, only the order is hidden
+    s.seal_bag = [c for c in COLOURS for _ in range(v["seal_bag"][c])]
+    shuffle(s, s.seal_bag)
+    # objective piles: every regular tile not seen anywhere, shuffled
+    seen = set(s.obj_gone)
+    for d in s.obj_display:
+        seen.update(d)
+    for p in range(s.n):
+        seen.update(s.reserve[p])
+        seen.update(abs(x) for x in s.obj_slots[p] if x)
+    for colour in (0, 1):
+        unseen = sorted(o.id for o in DATA.objectives.values()
+                        if not o.starting and o.gold == bool(colour) and o.id not in seen)
+        shuffle(s, unseen)
+        s.obj_decks[colour] = unseen[: v["obj_decks"][colour]]
+    # crew cards still hidden (the draft): own hand and kept cards are known
+    known = set(v["hand"]) | set(v["kept"])
+    for p in range(s.n):
+        known.update(card for card, _ in s.crew[p])
+    unseen = sorted(c for c in DATA.crew if c not in known)
+    shuffle(s, unseen)
+    for i, size in enumerate(v["hand_sizes"]):
+        if i == v["hand_index"]:
+            s.hands[i] = list(v["hand"])
+        else:
+            s.hands[i] = [unseen.pop() for _ in range(size)]
+    for p, size in enumerate(v["kept_sizes"]):
+        s.kept[p] = list(v["kept"]) if p == seat else [unseen.pop() for _ in range(size)]
+    s.crew_pool = [unseen.pop() for _ in range(v["crew_pool"])]
+    if s.solo:
+        solo = rules._solo()
+        if solo is not None and hasattr(solo, "determinize"):
+            solo.determinize(s)
+    s.cache = None
+    return s

@@ -1,0 +1,74 @@
+"""The OpenAPI document, the docs page, health and metrics."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api import create_app
+from tests.api.conftest import create, move, problem
+
+
+def test_openapi_lists_every_endpoint(app: Flask, client: FlaskClient) -> None:
+    spec = client.get("/v1/openapi.json").get_json()
+    assert spec["openapi"].startswith("3.")
+    documented = {(path, method.upper()) for path, ops in spec["paths"].items()
+                  for method in ops if method != "parameters"}
+    routed = set()
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint in ("static", "swagger_ui_asset") or rule.rule.startswith("/docs"):
+            continue
+        if rule.rule == "/v1/openapi.json":
+            continue
+        path = rule.rule.replace("<", "{").replace(">", "}")
+        for method in rule.methods - {"HEAD", "OPTIONS"}:
+            routed.add((path, method))
+    assert routed <= documented, routed - documented
+    for path in ("/v1/games", "/v1/games/{game_id}", "/v1/games/{game_id}/moves",
+                 "/v1/games/{game_id}/events", "/v1/games-catalog", "/v1/bots", "/healthz",
+                 "/metrics"):
+        assert path in spec["paths"], path
+    move_post = spec["paths"]["/v1/games/{game_id}/moves"]["post"]
+    assert {"200", "401", "403", "404", "409", "422"} <= set(move_post["responses"])
+    assert "application/problem+json" in move_post["responses"]["409"]["content"]
+    assert "seatToken" in spec["components"]["securitySchemes"]
+
+
+def test_openapi_document_is_valid(client: FlaskClient) -> None:
+    validator = pytest.importorskip("openapi_spec_validator")
+    validator.validate(client.get("/v1/openapi.json").get_json())
+
+
+def test_docs_page(client: FlaskClient) -> None:
+    response = client.get("/docs")
+    assert response.status_code == 200 and b"swagger-ui" in response.data
+    assert b"/v1/openapi.json" in response.data
+
+
+def test_health(client: FlaskClient) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200 and response.get_json()["redis"] == "ok"
+
+
+def test_health_without_redis_is_503() -> None:
+    app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "TESTING": True})
+    problem(app.test_client().get("/healthz"), 503, "unavailable")
+
+
+def test_redis_down_is_a_problem_not_a_crash() -> None:
+    app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "TESTING": True})
+    response = app.test_client().post("/v1/games", json={"game": "toy-pontoon"})
+    problem(response, 500, "internal-error")
+
+
+def test_metrics(client: FlaskClient) -> None:
+    created = create(client, seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    move(client, created, 0, 0)
+    client.get("/nope")
+    text = client.get("/metrics").get_data(as_text=True)
+    assert 'bgb_moves_applied_total{game="toy-pontoon"}' in text
+    assert 'bgb_bot_jobs_enqueued_total{bot="random"}' in text
+    assert 'bgb_http_requests_total{endpoint="games.Moves",method="POST",status="200"}' in text
+    assert "bgb_http_request_duration_seconds_bucket" in text
+    assert 'endpoint="unmatched",method="GET",status="404"' in text

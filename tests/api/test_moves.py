@@ -1,0 +1,238 @@
+"""Posting moves: versions, legality, credentials, idempotency, races, bot turns."""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any
+
+import pytest
+import redis
+import rq
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api import botauth, create_app, keys
+from tests.api.conftest import Created, create, move, problem, snapshot
+
+
+def _log(client: FlaskClient, created: Created) -> list[dict[str, Any]]:
+    return client.get(f"/v1/games/{created.id}/moves?limit=200").get_json()["moves"]
+
+
+def test_stale_version_is_409_with_the_current_game(client: FlaskClient,
+                                                    redis_client: redis.Redis) -> None:
+    created = create(client, players=1)
+    assert move(client, created, 0, 0).status_code == 200
+    before = snapshot(redis_client, created.id)
+    body = problem(move(client, created, 0, 0), 409, "stale-version")
+    assert body["current"]["version"] == 1 and body["current"]["seat"] == 0
+    assert [m["type"] for m in body["current"]["legal_moves"]] == ["draw", "stop"]
+    assert "view" in body["current"]
+    problem(move(client, created, 0, 7), 409, "stale-version")
+    assert snapshot(redis_client, created.id) == before
+    assert len(_log(client, created)) == 1
+
+
+def test_if_match_header_carries_the_version(client: FlaskClient) -> None:
+    created = create(client, players=1)
+    url = f"/v1/games/{created.id}/moves"
+    response = client.post(url, json={"move": {"type": "draw"}},
+                           headers={**created.auth(0), "If-Match": '"0"'})
+    assert response.status_code == 200 and response.get_json()["version"] == 1
+    problem(client.post(url, json={"move": {"type": "draw"}},
+                        headers={**created.auth(0), "If-Match": '"0"'}), 409, "stale-version")
+    problem(client.post(url, json={"move": {"type": "draw"}},
+                        headers={**created.auth(0), "If-Match": "W/\"1\""}),
+            422, "validation-error")
+    problem(client.post(url, json={"move": {"type": "draw"}, "version": 2},
+                        headers={**created.auth(0), "If-Match": '"1"'}),
+            422, "validation-error")
+    body = problem(client.post(url, json={"move": {"type": "draw"}}, headers=created.auth(0)),
+                   422, "validation-error")
+    assert "version" in body["errors"]["json"]
+
+
+def test_illegal_move_is_422_with_the_legal_moves(client: FlaskClient,
+                                                  redis_client: redis.Redis) -> None:
+    created = create(client)
+    before = snapshot(redis_client, created.id)
+    for bad in ({"type": "fly"}, {"type": "draw", "extra": 1}, {}, {"type": ["draw"]}):
+        response = client.post(f"/v1/games/{created.id}/moves",
+                               json={"move": bad, "version": 0}, headers=created.auth(0))
+        body = problem(response, 422, "illegal-move")
+        assert [m["type"] for m in body["legal_moves"]] == ["draw", "stop"]
+    # A label is ignored when matching.
+    response = client.post(f"/v1/games/{created.id}/moves",
+                           json={"move": {"type": "draw", "label": "whatever"}, "version": 0},
+                           headers=created.auth(0))
+    assert response.status_code == 200
+    after = snapshot(redis_client, created.id)
+    assert after != before and len(_log(client, created)) == 1
+
+
+def test_credentials(client: FlaskClient, redis_client: redis.Redis) -> None:
+    created, other = create(client), create(client, seed=8)
+    url = f"/v1/games/{created.id}/moves"
+    body = {"move": {"type": "draw"}, "version": 0}
+    problem(client.post(url, json=body), 401, "unauthorized")
+    problem(client.post(url, json=body, headers={"Authorization": "Bearer nope"}),
+            401, "unauthorized")
+    problem(client.post(url, json=body, headers={"Authorization": "Basic abc"}),
+            401, "unauthorized")
+    problem(client.post(url, json=body, headers={"Authorization": "Bearer"}), 401,
+            "unauthorized")
+    # A token of another game opens nothing here, not even for reading.
+    problem(client.post(url, json=body, headers=other.auth(0)), 401, "unauthorized")
+    problem(client.get(f"/v1/games/{created.id}", headers=other.auth(0)), 401, "unauthorized")
+    # Seat 1 cannot move when seat 0 is to act.
+    body403 = problem(client.post(url, json=body, headers=created.auth(1)), 403,
+                      "not-your-turn")
+    assert body403["to_act"] == 0
+    # A bot token of this game's seat 0 is no human seat's credential.
+    bot0 = botauth.bot_token(redis_client, created.id, 0)
+    problem(client.post(url, json=body, headers={"Authorization": f"Bearer {bot0}"}),
+            401, "unauthorized")
+    problem(client.post("/v1/games/nosuchgame/moves", json=body, headers=created.auth(0)),
+            404, "not-found")
+    assert len(_log(client, created)) == 0
+
+
+def test_bot_seat_derived_token(client: FlaskClient, redis_client: redis.Redis) -> None:
+    created = create(client, seats=[{"kind": "bot", "bot": "random"}, {"kind": "human"}])
+    queue = rq.Queue("bots", connection=redis_client)
+    job = queue.fetch_job(f"play-{created.id}-0")
+    assert job is not None and job.func_name == "ai_worker.jobs.play_turn"
+    assert job.args == (created.id, 0, 0)
+    assert redis_client.zscore(keys.bot_turns(), created.id) is not None
+    token0 = botauth.bot_token(redis_client, created.id, 0)
+    token1 = botauth.bot_token(redis_client, created.id, 1)
+    url = f"/v1/games/{created.id}/moves"
+    # The derived token of a seat that is human opens nothing.
+    problem(client.post(url, json={"move": {"type": "draw"}, "version": 0},
+                        headers={"Authorization": f"Bearer {token1}"}), 401, "unauthorized")
+    read = client.get(f"/v1/games/{created.id}",
+                      headers={"Authorization": f"Bearer {token0}"}).get_json()
+    assert read["seat"] == 0 and read["legal_moves"]
+    response = client.post(url, json={"move": {"type": "draw"}, "version": 0},
+                           headers={"Authorization": f"Bearer {token0}",
+                                    "Idempotency-Key": f"bot-{created.id}-0"})
+    assert response.status_code == 200
+    # A human is to act now: the pending bot turn is gone.
+    assert redis_client.zscore(keys.bot_turns(), created.id) is None
+    # The human moves; the bot is to act again at version 2.
+    assert move(client, created, 1, 1).status_code == 200
+    assert queue.fetch_job(f"play-{created.id}-2").args == (created.id, 0, 2)
+    assert redis_client.zscore(keys.bot_turns(), created.id) is not None
+    # The bot seat's token cannot move for the human seat.
+    problem(client.post(url, json={"move": {"type": "draw"}, "version": 2},
+                        headers=created.auth(1)), 403, "not-your-turn")
+
+
+def test_bot_secret_from_env(client: FlaskClient, redis_client: redis.Redis,
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BGB_BOT_SECRET", "s3cret")
+    created = create(client, seats=[{"kind": "bot", "bot": "random"}, {"kind": "human"}])
+    token = botauth.derive(b"s3cret", created.id, 0)
+    assert botauth.bot_token(redis_client, created.id, 0) == token
+    response = client.post(f"/v1/games/{created.id}/moves",
+                           json={"move": {"type": "draw"}, "version": 0},
+                           headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 200
+
+
+def test_move_acknowledged_when_enqueue_fails(client: FlaskClient, app: Flask,
+                                              redis_client: redis.Redis,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    created = create(client, seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    queue = app.extensions["bgb"].bot_queue._queue
+
+    def refuse(*_: Any, **__: Any) -> None:
+        raise redis.ConnectionError("injected hiccup")
+
+    monkeypatch.setattr(queue, "enqueue_call", refuse)
+    response = move(client, created, 0, 0)
+    assert response.status_code == 200
+    # The turn is recorded for the sweeper even though no job exists.
+    assert redis_client.zscore(keys.bot_turns(), created.id) is not None
+    assert rq.Queue("bots", connection=redis_client).fetch_job(f"play-{created.id}-1") is None
+
+
+def test_idempotency_key_replays_the_first_answer(client: FlaskClient,
+                                                  redis_client: redis.Redis) -> None:
+    created = create(client, players=1)
+    first = move(client, created, 0, 0, **{"Idempotency-Key": "k-1"})
+    assert first.status_code == 200
+    again = move(client, created, 0, 0, **{"Idempotency-Key": "k-1"})
+    assert again.status_code == 200 and again.get_json() == first.get_json()
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    # Even with a different body, the key names the first request.
+    later = move(client, created, 0, 5, "stop", **{"Idempotency-Key": "k-1"})
+    assert later.get_json() == first.get_json()
+    assert len(_log(client, created)) == 1
+    assert json.loads(redis_client.hget(keys.game_state(created.id), "version")) == 1
+    # Another key is a new request: stale now.
+    problem(move(client, created, 0, 0, **{"Idempotency-Key": "k-2"}), 409, "stale-version")
+    problem(move(client, created, 0, 0, **{"Idempotency-Key": "x" * 300}), 422,
+            "validation-error")
+
+
+def test_idempotency_keys_are_per_seat(client: FlaskClient) -> None:
+    created = create(client, players=2)
+    assert move(client, created, 0, 0, **{"Idempotency-Key": "same"}).status_code == 200
+    # Seat 1 using the same key string makes its own move.
+    response = move(client, created, 1, 1, **{"Idempotency-Key": "same"})
+    assert response.status_code == 200 and response.get_json()["version"] == 2
+
+
+def _race(apps: list[Flask], created: Created, rounds: int,
+          key: str | None = None) -> list[list[tuple[int, Any]]]:
+    """Every app's client posts the same draw on the same version at once, round by round."""
+    barrier = threading.Barrier(len(apps))
+    outcomes: list[list[tuple[int, Any]]] = [[] for _ in range(rounds)]
+    lock = threading.Lock()
+
+    def player(app: Flask) -> None:
+        client = app.test_client()
+        for version in range(rounds):
+            barrier.wait()
+            headers = {"Idempotency-Key": f"{key}-{version}"} if key else {}
+            response = move(client, created, 0, version, **headers)
+            with lock:
+                outcomes[version].append((response.status_code, response.get_json()))
+            barrier.wait()
+
+    threads = [threading.Thread(target=player, args=(app,)) for app in apps]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return outcomes
+
+
+def test_race_exactly_one_move_per_version(client: FlaskClient, redis_url: str) -> None:
+    created = create(client, players=1)
+    # Separate apps = separate caches and connection pools, as separate server processes.
+    apps = [create_app({"REDIS_URL": redis_url, "TESTING": True}) for _ in range(8)]
+    rounds = 12
+    outcomes = _race(apps, created, rounds)
+    for version, answers in enumerate(outcomes):
+        statuses = sorted(status for status, _ in answers)
+        assert statuses == [200] + [409] * (len(apps) - 1), (version, statuses)
+        winner = next(body for status, body in answers if status == 200)
+        assert winner["version"] == version + 1
+    log = _log(client, created)
+    assert [m["index"] for m in log] == list(range(rounds))
+    assert [m["version"] for m in log] == list(range(1, rounds + 1))
+
+
+def test_race_with_one_idempotency_key_moves_once(client: FlaskClient, redis_url: str) -> None:
+    created = create(client, players=1)
+    apps = [create_app({"REDIS_URL": redis_url, "TESTING": True}) for _ in range(6)]
+    outcomes = _race(apps, created, 4, key="retry")
+    for version, answers in enumerate(outcomes):
+        bodies = [body for _, body in answers]
+        assert all(status == 200 for status, _ in answers), answers
+        assert all(body == bodies[0] for body in bodies)
+        assert bodies[0]["version"] == version + 1
+    assert [m["index"] for m in _log(client, created)] == [0, 1, 2, 3]

@@ -1,0 +1,96 @@
+"""Every bot plays Darwin's Journey to the end (2 players, and solo against Alfred)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+import core
+from ai_worker.bots import get_bot
+from ai_worker.bots.evaluation import get_evaluation
+
+GAME_NAME = "darwins-journey"
+CHEAP: dict[str, dict[str, Any]] = {
+    "random": {}, "greedy": {}, "alfred": {}, "mcts": {"iterations": 12, "rollout_depth": 3},
+}
+
+
+def _game() -> core.Game:
+    if GAME_NAME not in core.game_names():
+        pytest.skip("darwins-journey is not registered yet (core/darwins_journey in progress)")
+    return core.get_game(GAME_NAME)
+
+
+def play(game: core.Game, options: dict[str, Any], bots: list[str], seed: int) -> Any:
+    """Play a whole game, each seat choosing from its own view."""
+    state = game.new_game(options, seed)
+    step = 0
+    while (seat := game.to_act(state)) is not None:
+        legal = game.legal_moves(state)
+        name = bots[seat]
+        move = get_bot(name).choose(game, game.view(state, seat), seat, legal, CHEAP[name],
+                                    seed * 7919 + step)
+        assert any(move is m for m in legal)
+        game.apply(state, move)
+        step += 1
+        assert step < 20_000, "the game does not end"
+    return state
+
+
+@pytest.mark.parametrize("bots", [["random", "random"], ["greedy", "random"],
+                                  ["mcts", "greedy"]])
+def test_two_player_game_to_the_end(bots: list[str]) -> None:
+    game = _game()
+    state = play(game, {"players": 2}, bots, seed=3)
+    result = game.result(state)
+    assert result["finished"]
+    assert len(result["scores"]) == 2
+
+
+@pytest.mark.parametrize("bot", ["greedy", "mcts"])
+def test_solo_game_against_alfred_to_the_end(bot: str) -> None:
+    game = _game()
+    options = {"players": 1, "alfred": "green"}
+    try:
+        automa = game.automa_seats(options)
+        game.new_game(options, seed=0)
+    except core.RulesError as exc:
+        pytest.skip(f"solo against Alfred not available yet: {exc}")
+    seats = [("alfred" if s in automa else bot) for s in range(game.seat_count(options))]
+    state = play(game, options, seats, seed=5)
+    assert game.result(state)["finished"]
+
+
+@pytest.mark.parametrize("bot", ["greedy", "mcts"])
+def test_same_view_other_hidden_truth_same_move(bot: str) -> None:
+    game = _game()
+    state = game.new_game({"players": 2}, seed=8)
+    # Play a few random moves so that decks and bags have been touched.
+    for step in range(12):
+        if game.to_act(state) is None:
+            break
+        legal = game.legal_moves(state)
+        game.apply(state, legal[(step * 7) % len(legal)])
+    seat = game.to_act(state)
+    assert seat is not None
+    view = game.view(state, seat)
+    other = game.determinize(view, seat, seed=12345)
+    assert game.view(other, seat) == view
+    moves = [get_bot(bot).choose(game, game.view(s, seat), seat, game.legal_moves(s),
+                                 CHEAP[bot], seed=4) for s in (state, other)]
+    assert moves[0] == moves[1]
+
+
+def test_evaluation_is_finite_for_every_seat() -> None:
+    game = _game()
+    evaluation = get_evaluation(GAME_NAME)
+    state = game.new_game({"players": 3}, seed=2)
+    for step in range(60):
+        if game.to_act(state) is None:
+            break
+        for seat in range(3):
+            assert math.isfinite(evaluation.evaluate(game, state, seat))
+        legal = game.legal_moves(state)
+        game.apply(state, legal[(step * 5) % len(legal)])

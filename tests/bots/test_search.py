@@ -1,0 +1,97 @@
+"""Known positions: what greedy and MCTS must (and must not) play. Seeded, deterministic."""
+
+from __future__ import annotations
+
+from ai_worker.bots import get_bot
+from ai_worker.bots.evaluation import Evaluation, register_evaluation
+from ai_worker.bots.mcts import MCTSBot
+from tests.bots.tinygames import Nim, Trap, trap_points
+from tests.toygame import CARDS
+from tests.toygame import GAME as TOY
+
+register_evaluation("test-trap", Evaluation(evaluate=trap_points, scale=3.0))
+
+NIM = Nim()
+TRAP = Trap()
+
+
+def nim_at(pile: int) -> dict:
+    """Seat 0 to take from `pile` stones."""
+    return NIM.new_game({"pile": pile}, seed=0)
+
+
+def choose(bot: str, game, state, params: dict, seed: int) -> dict:  # noqa: ANN001
+    seat = game.to_act(state)
+    return get_bot(bot).choose(game, game.view(state, seat), seat, game.legal_moves(state),
+                               params, seed)
+
+
+def test_mcts_finds_the_forced_win_in_one() -> None:
+    for seed in range(5):
+        move = choose("mcts", NIM, nim_at(3), {"iterations": 50}, seed)
+        assert move["stones"] == 3
+
+
+def test_greedy_finds_the_win_in_one_too() -> None:
+    for seed in range(5):
+        assert choose("greedy", NIM, nim_at(2), {}, seed)["stones"] == 2
+
+
+def test_mcts_finds_the_only_winning_move_two_plies_deep() -> None:
+    # From 5 stones only taking 1 leaves the opponent a lost pile (4).
+    for seed in range(5):
+        assert choose("mcts", NIM, nim_at(5), {"iterations": 300}, seed)["stones"] == 1
+
+
+def test_greedy_falls_into_the_trap() -> None:
+    for seed in range(5):
+        assert choose("greedy", TRAP, TRAP.new_game({}, 0), {}, seed)["type"] == "grab"
+
+
+def test_mcts_avoids_the_move_greedy_loses_with() -> None:
+    for seed in range(5):
+        move = choose("mcts", TRAP, TRAP.new_game({}, 0), {"iterations": 100}, seed)
+        assert move["type"] == "safe"
+
+
+def _toy_solo_hand(hand: list[int]) -> dict:
+    state = TOY.new_game({"players": 1}, seed=3)
+    deck = list(CARDS)
+    for card in hand:
+        deck.remove(card)
+    state["hands"][0] = list(hand)
+    state["deck"] = deck
+    return state
+
+
+def test_mcts_with_hidden_cards_stops_on_twenty_and_draws_on_three() -> None:
+    for seed in range(3):
+        assert choose("mcts", TOY, _toy_solo_hand([10, 10]), {"iterations": 300}, seed)[
+            "type"] == "stop"
+        assert choose("mcts", TOY, _toy_solo_hand([2, 1]), {"iterations": 300}, seed)[
+            "type"] == "draw"
+
+
+def test_mcts_is_deterministic_for_an_iteration_budget() -> None:
+    state = TOY.new_game({"players": 3}, seed=11)
+    TOY.apply(state, {"type": "draw"})
+    view, legal = TOY.view(state, 1), TOY.legal_moves(state)
+    bot = MCTSBot()
+    runs = [bot.search(TOY, view, 1, legal, {"iterations": 200}, seed=42) for _ in range(2)]
+    assert runs[0][0] == runs[1][0]
+    assert runs[0][1].iterations == runs[1][1].iterations == 200
+    assert runs[0][1].nodes == runs[1][1].nodes
+
+
+def test_mcts_time_budget_stops_and_answers() -> None:
+    state = TOY.new_game({"players": 2}, seed=2)
+    move, stats = MCTSBot().search(TOY, TOY.view(state, 0), 0, TOY.legal_moves(state),
+                                   {"ms": 20}, seed=1)
+    assert move in TOY.legal_moves(state)
+    assert stats.iterations >= 1
+
+
+def test_single_legal_move_needs_no_search() -> None:
+    state = NIM.new_game({"pile": 1}, seed=0)
+    move, stats = MCTSBot().search(NIM, NIM.view(state, 0), 0, NIM.legal_moves(state), {}, 0)
+    assert move["stones"] == 1 and stats.iterations == 0

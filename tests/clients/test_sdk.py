@@ -1,0 +1,189 @@
+"""The SDK against a scripted HTTP server: problem+json -> typed errors, safe retries."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from clients import sdk
+from clients.sdk import Client
+
+BASE = "https://boardgamesbot.dev/problems/"
+
+
+class Script:
+    """Answers to give, in order, and the requests received."""
+
+    def __init__(self) -> None:
+        self.answers: list[tuple[int, Any, str]] = []
+        self.requests: list[dict[str, Any]] = []
+
+
+def _handler(script: Script) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def _answer(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
+            script.requests.append({"method": self.command, "path": self.path,
+                                    "headers": dict(self.headers), "body": body})
+            status, payload, ctype = script.answers.pop(0) if script.answers else (
+                200, {}, "application/json")
+            data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        do_GET = do_POST = _answer
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    return Handler
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[Script, str]]:
+    script = Script()
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(script))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield script, f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def problem(slug: str, status: int, **extra: Any) -> tuple[int, dict[str, Any], str]:
+    body = {"type": BASE + slug, "title": slug, "status": status, "detail": f"{slug} detail",
+            **extra}
+    return status, body, "application/problem+json"
+
+
+@pytest.mark.parametrize(("slug", "status", "cls"), [
+    ("bad-request", 400, sdk.BadRequest),
+    ("validation-error", 422, sdk.ValidationError),
+    ("illegal-move", 422, sdk.IllegalMoveError),
+    ("unauthorized", 401, sdk.Unauthorized),
+    ("forbidden", 403, sdk.Forbidden),
+    ("not-your-turn", 403, sdk.NotYourTurn),
+    ("not-found", 404, sdk.NotFound),
+    ("stale-version", 409, sdk.StaleVersion),
+    ("game-over", 409, sdk.GameOver),
+    ("payload-too-large", 413, sdk.PayloadTooLarge),
+    ("unsupported-media-type", 415, sdk.UnsupportedMediaType),
+    ("method-not-allowed", 405, sdk.MethodNotAllowed),
+    ("internal-error", 500, sdk.ServerError),
+])
+def test_each_problem_slug_maps_to_its_exception(slug: str, status: int,
+                                                 cls: type[sdk.ApiError]) -> None:
+    _, body, _ = problem(slug, status)
+    error = sdk.error_from_response(status, json.dumps(body).encode())
+    assert type(error) is cls
+    assert error.status == status and error.slug == slug
+    assert error.detail == f"{slug} detail"
+
+
+def test_errors_without_problem_body_map_by_status() -> None:
+    assert isinstance(sdk.error_from_response(404, b"<html>nope</html>"), sdk.NotFound)
+    assert isinstance(sdk.error_from_response(502, b"Bad Gateway"), sdk.ServerError)
+    assert type(sdk.error_from_response(418, b"")) is sdk.ApiError
+
+
+def test_illegal_move_carries_legal_moves_and_stale_carries_current(server) -> None:
+    script, url = server
+    legal = [{"type": "draw", "label": "Draw"}]
+    script.answers = [problem("illegal-move", 422, legal_moves=legal),
+                      problem("stale-version", 409, current={"version": 7})]
+    client = Client(url)
+    with pytest.raises(sdk.IllegalMoveError) as illegal:
+        client.move("g1", "tok", {"type": "fly"}, 3)
+    assert illegal.value.legal_moves == legal
+    with pytest.raises(sdk.StaleVersion) as stale:
+        client.move("g1", "tok", {"type": "draw"}, 3)
+    assert stale.value.current == {"version": 7}
+
+
+def test_move_retries_5xx_with_the_same_idempotency_key(server) -> None:
+    script, url = server
+    script.answers = [problem("internal-error", 500), (503, b"busy", "text/plain"),
+                      (200, {"version": 4, "events": []}, "application/json")]
+    answer = Client(url).move("g1", "tok", {"type": "draw"}, 3)
+    assert answer["version"] == 4
+    keys = {r["headers"]["Idempotency-Key"] for r in script.requests}
+    assert len(script.requests) == 3 and len(keys) == 1
+    sent = json.loads(script.requests[0]["body"])
+    assert sent == {"move": {"type": "draw"}, "version": 3}
+    assert script.requests[0]["headers"]["Authorization"] == "Bearer tok"
+
+
+def test_given_idempotency_key_is_sent(server) -> None:
+    script, url = server
+    Client(url).move("g1", "tok", {"type": "stop"}, 0, idempotency_key="k-1")
+    assert script.requests[0]["headers"]["Idempotency-Key"] == "k-1"
+
+
+def test_4xx_is_never_retried_and_create_is_not_retried_on_5xx(server) -> None:
+    script, url = server
+    script.answers = [problem("not-your-turn", 403), problem("internal-error", 500)]
+    client = Client(url)
+    with pytest.raises(sdk.NotYourTurn):
+        client.move("g1", "tok", {"type": "stop"}, 0)
+    with pytest.raises(sdk.ServerError):
+        client.create_game("toy-pontoon")
+    assert len(script.requests) == 2
+
+
+def test_unreachable_server_is_a_transport_error() -> None:
+    client = Client("http://127.0.0.1:9", retries=1, timeout=0.5)
+    with pytest.raises(sdk.TransportError):
+        client.get_game("g1")
+
+
+def test_long_poll_and_paging_parameters(server) -> None:
+    script, url = server
+    script.answers = [
+        (200, {"id": "g1", "version": 5}, "application/json"),
+        (200, {"moves": [{"index": 0}, {"index": 1}], "next": 1}, "application/json"),
+        (200, {"moves": [{"index": 2}], "next": None}, "application/json"),
+    ]
+    client = Client(url)
+    client.get_game("g1", wait_version=4, wait_timeout=2)
+    assert [m["index"] for m in client.iter_moves("g1")] == [0, 1, 2]
+    paths = [r["path"] for r in script.requests]
+    assert paths[0] == "/v1/games/g1?wait_version=4&timeout=2"
+    assert paths[1] == "/v1/games/g1/moves?limit=200"
+    assert paths[2] == "/v1/games/g1/moves?after=1&limit=200"
+
+
+def test_parse_sse_events_and_heartbeats() -> None:
+    lines = [": heartbeat", "id: 3", "event: version",
+             'data: {"version": 3, "status": "active", "to_act": 1}', "", ": hb", "",
+             "id: 4", "event: version", 'data: {"version": 4,', 'data: "status": "finished"}', ""]
+    events = list(sdk.parse_sse(iter(lines)))
+    assert [e["id"] for e in events] == ["3", "4"]
+    assert json.loads(events[1]["data"]) == {"version": 4, "status": "finished"}
+
+
+def test_events_stream_stops_when_the_game_finishes(server) -> None:
+    script, url = server
+    stream = (b"id: 1\nevent: version\ndata: {\"version\": 1, \"status\": \"active\"}\n\n"
+              b": keep-alive\n\n"
+              b"id: 2\nevent: version\ndata: {\"version\": 2, \"status\": \"finished\"}\n\n")
+    script.answers = [(200, stream, "text/event-stream")]
+    seen = list(Client(url).events("g1", last_event_id=0))
+    assert [e["version"] for e in seen] == [1, 2]
+    assert script.requests[0]["headers"]["Last-Event-ID"] == "0"
+
+
+def test_seat_token_reads_the_create_answer() -> None:
+    created = {"seats": [{"seat": 0, "kind": "human", "token": "t0"},
+                         {"seat": 1, "kind": "bot", "bot": "random"}]}
+    assert sdk.seat_token(created, 0) == "t0"
+    with pytest.raises(KeyError):
+        sdk.seat_token(created, 1)

@@ -1,0 +1,109 @@
+"""The sweeper's decisions on a real Redis (no server needed): which bot turns to enqueue again."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+
+import redis
+from rq import Queue
+from rq.job import Job, JobStatus
+from rq.registry import FailedJobRegistry, ScheduledJobRegistry
+
+from ai_worker import sweeper
+from ai_worker.jobs import JOB_FUNC, enqueue_turn, job_id
+from api import keys
+
+
+def _bot_turn(client: redis.Redis, game_id: str, version: int, seat: int, age: float,
+              status: str = "active") -> None:
+    client.hset(keys.game_state(game_id), mapping={
+        "version": version, "to_act": seat if status == "active" else "", "status": status,
+        "snapshot": "{}"})
+    client.zadd(keys.bot_turns(), {game_id: time.time() - age})
+
+
+def test_a_turn_without_a_job_is_enqueued(redis_client: redis.Redis) -> None:
+    _bot_turn(redis_client, "g1", 3, 1, age=10)
+    swept = sweeper.Sweeper(redis_client).sweep_once(elect=False)
+    assert swept == ["play-g1-3"]
+    job = Job.fetch("play-g1-3", connection=redis_client)
+    assert job.func_name == JOB_FUNC and job.args == ("g1", 1, 3)
+    assert job.get_status() == JobStatus.QUEUED and job.retries_left == 5
+    # the grace period starts again
+    assert redis_client.zscore(keys.bot_turns(), "g1") > time.time() - 2
+    assert sweeper.Sweeper(redis_client).sweep_once(elect=False) == []
+
+
+def test_young_turns_finished_games_and_queued_jobs_are_left_alone(
+        redis_client: redis.Redis) -> None:
+    _bot_turn(redis_client, "young", 0, 0, age=0.5)
+    _bot_turn(redis_client, "over", 9, 0, age=10, status="finished")
+    _bot_turn(redis_client, "queued", 2, 1, age=10)
+    enqueue_turn(Queue("bots", connection=redis_client), "queued", 1, 2)
+    assert sweeper.Sweeper(redis_client).sweep_once(elect=False) == []
+    assert Queue("bots", connection=redis_client).job_ids == ["play-queued-2"]
+
+
+def test_a_started_job_is_retaken_only_when_its_worker_is_dead(redis_client: redis.Redis) -> None:
+    _bot_turn(redis_client, "g2", 4, 0, age=10)
+    queue = Queue("bots", connection=redis_client)
+    enqueue_turn(queue, "g2", 0, 4)
+    job = Job.fetch(job_id("g2", 4), connection=redis_client)
+    queue.remove(job.id)
+    with redis_client.pipeline() as pipe:
+        job.prepare_for_execution("bgb-host-1-abc", pipe)
+        pipe.execute()
+    assert job.get_status() == JobStatus.STARTED
+    alive = sweeper.Sweeper(redis_client, worker_name="bgb-host-1-abc")
+    alive.heartbeat()
+    assert sweeper.Sweeper(redis_client).sweep_once(elect=False) == []
+    alive.forget()  # the worker died: its liveness key is gone
+    assert sweeper.Sweeper(redis_client).sweep_once(elect=False) == ["play-g2-4"]
+    assert Job.fetch(job.id, connection=redis_client).get_status() == JobStatus.QUEUED
+
+
+def test_a_failed_job_is_enqueued_again(redis_client: redis.Redis) -> None:
+    _bot_turn(redis_client, "g3", 1, 1, age=10)
+    queue = Queue("bots", connection=redis_client)
+    enqueue_turn(queue, "g3", 1, 1)
+    job = Job.fetch(job_id("g3", 1), connection=redis_client)
+    queue.remove(job.id)
+    with redis_client.pipeline() as pipe:
+        job.set_status(JobStatus.FAILED, pipeline=pipe)
+        FailedJobRegistry(queue=queue).add(job, exc_string="boom", pipeline=pipe)
+        pipe.execute()
+    assert sweeper.Sweeper(redis_client).sweep_once(elect=False) == ["play-g3-1"]
+    assert queue.job_ids == ["play-g3-1"]
+    assert FailedJobRegistry(queue=queue).get_job_ids() == []
+
+
+def test_due_retries_are_moved_onto_the_queue(redis_client: redis.Redis) -> None:
+    queue = Queue("bots", connection=redis_client)
+    job = queue.enqueue_at(datetime.now(UTC) - timedelta(seconds=1), JOB_FUNC, "g4", 0, 7,
+                           job_id="play-g4-7")
+    assert ScheduledJobRegistry(queue=queue).get_job_ids() == ["play-g4-7"]
+    sweeper.Sweeper(redis_client).sweep_once(elect=False)
+    assert queue.job_ids == [job.id]
+
+
+def test_one_sweeper_per_interval_is_elected(redis_client: redis.Redis) -> None:
+    _bot_turn(redis_client, "g5", 2, 0, age=10)
+    first = sweeper.Sweeper(redis_client, worker_name="bgb-a", interval=5)
+    second = sweeper.Sweeper(redis_client, worker_name="bgb-b", interval=5)
+    assert second.sweep_once() == ["play-g5-2"]
+    Job.fetch("play-g5-2", connection=redis_client).delete()
+    assert first.sweep_once() == []  # within the elected sweeper's interval
+
+
+def test_a_turn_that_keeps_failing_is_retried_at_a_doubling_pace(
+        redis_client: redis.Redis) -> None:
+    _bot_turn(redis_client, "g6", 5, 1, age=10)
+    keeper = sweeper.Sweeper(redis_client, grace=3)
+    now = time.time()
+    assert keeper.sweep_once(now, elect=False) == ["play-g6-5"]
+    job = Job.fetch("play-g6-5", connection=redis_client)
+    Queue("bots", connection=redis_client).remove(job.id)
+    job.set_status(JobStatus.FAILED)
+    assert keeper.sweep_once(now + 4, elect=False) == []  # 2 x grace not over yet
+    assert keeper.sweep_once(now + 7, elect=False) == ["play-g6-5"]

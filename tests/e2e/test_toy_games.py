@@ -1,0 +1,81 @@
+"""Whole toy-pontoon games through the real server and real bot workers."""
+
+from __future__ import annotations
+
+import pytest
+
+from clients import cli
+from clients.sdk import seat_token
+from tests.e2e.conftest import Stack
+from tests.e2e.helpers import check_log, play_humans, wait_finished
+
+pytestmark = pytest.mark.e2e
+
+
+def test_human_against_random_bot_to_the_end(stack: Stack) -> None:
+    client = stack.client
+    created = client.create_game("toy-pontoon", {"players": 2},
+                                 [{"kind": "human"}, {"kind": "bot", "bot": "random"}], seed=11)
+    token = seat_token(created, 0)
+    final = play_humans(client, created["id"], {0: token}, seed=5)
+    assert final["status"] == "finished" and final["to_act"] is None
+    assert final["result"]["finished"] is True
+    log = check_log(client, created["id"], final["version"])
+    assert {m["seat"] for m in log} <= {0, 1}
+    # The human's own view keeps their hand; the bot's hand stays hidden from them.
+    mine = client.get_game(created["id"], token)
+    assert mine["seat"] == 0 and mine["view"]["hands"][1] is None
+
+
+def test_two_bots_play_each_other_to_the_end(stack: Stack) -> None:
+    client = stack.client
+    seats = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+    created = client.create_game("toy-pontoon", {"players": 2}, seats, seed=3)
+    final = wait_finished(client, created["id"], timeout=60)
+    assert final["result"]["finished"] is True
+    log = check_log(client, created["id"], final["version"])
+    assert {m["seat"] for m in log} == {0, 1} or len(log) <= 2
+
+
+def test_many_bot_games_at_once_all_finish(stack: Stack) -> None:
+    client = stack.client
+    seats = [{"kind": "bot", "bot": "random"} for _ in range(4)]
+    ids = [client.create_game("toy-pontoon", {"players": 4}, seats, seed=s)["id"]
+           for s in range(8)]
+    for game_id in ids:
+        final = wait_finished(client, game_id, timeout=60)
+        check_log(client, game_id, final["version"])
+
+
+def test_events_stream_follows_a_bot_game(stack: Stack) -> None:
+    client = stack.client
+    seats = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+    created = client.create_game("toy-pontoon", {"players": 2}, seats, seed=8)
+    versions = [e["version"] for e in client.events(created["id"], last_event_id=0)]
+    final = client.get_game(created["id"])
+    assert final["status"] == "finished"
+    assert versions and versions[-1] == final["version"]
+    assert versions == sorted(versions)
+
+
+def test_bgb_play_and_watch_commands(stack: Stack, capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["play", "toy-pontoon", "--vs", "random", "--auto", "--seed", "2",
+                     "--url", stack.api_url])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "Result" in out and "finished" in out
+    game_id = out.split("game ", 1)[1].split()[0]
+    assert cli.main(["watch", game_id, "--url", stack.api_url]) == 0
+    assert "seat 0:" in capsys.readouterr().out
+    assert cli.main(["show", game_id, "--url", stack.api_url]) == 0
+
+
+def test_bgb_play_interactive_choices(stack: Stack, capsys: pytest.CaptureFixture[str]) -> None:
+    answers = iter(["nonsense", "stop"] + ["2"] * 50)
+    args = cli.build_parser().parse_args(["play", "toy-pontoon", "--vs", "random",
+                                          "--url", stack.api_url])
+    from rich.console import Console
+
+    assert cli.play(args, Console(), ask=lambda prompt: next(answers)) == 0
+    out = capsys.readouterr().out
+    assert "pick a number" in out and "Result" in out
