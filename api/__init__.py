@@ -14,7 +14,7 @@ from flask import Flask, Response, send_from_directory
 from werkzeug.exceptions import HTTPException
 
 import core
-from api import metrics, problems
+from api import catalog, games, metrics, ops, problems
 from api.problems import PROBLEM_MIMETYPE, from_http_exception, problem_response
 from api.schemas import ProblemSchema
 from api.services import Services
@@ -88,21 +88,19 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
         @app.get(SWAGGER_UI_LOCAL + "<path:filename>")
         def swagger_ui_asset(filename: str) -> Response:
+            """A Swagger UI file from the swagger-ui-bundle package."""
             return send_from_directory(local_ui, filename, max_age=86400)
 
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["bgb"] = Services.build(app.config)
 
-    # Load the game registry now, before any request thread: its lazy first load is not
-    # thread-safe (a concurrent first request could see an empty registry).
+    # Load the game registry at start-up: a broken game module fails the boot, not a request.
     core.game_names()
 
     problems.install(app)
     metrics.install(app)
     api = Api(app)
-    from api import catalog, games, ops
-
     api.register_blueprint(games.blp)
     api.register_blueprint(catalog.blp)
     api.register_blueprint(ops.blp)

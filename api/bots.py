@@ -71,3 +71,18 @@ def check_params(name: str, params: dict[str, Any]) -> str | None:
     except ValueError as exc:
         return str(exc)
     return None
+
+
+def automa_only(name: str) -> bool:
+    """Whether bot `name` can only play a game's automa seats (it relays the automa's move).
+
+    Read from the registry's `automa_only` attribute when it has one; the contract's automa
+    bot, "alfred", is automa-only otherwise.
+    """
+    registry = _registry()
+    if registry is not None:
+        try:
+            return bool(getattr(registry.get_bot(name), "automa_only", name == "alfred"))
+        except (ValueError, KeyError):
+            return False
+    return name == "alfred"

@@ -15,7 +15,7 @@ from flask.views import MethodView
 import core
 from api import metrics
 from api.auth import bearer_token, new_human_token, seat_of
-from api.bots import check_params, known_bot_names
+from api.bots import automa_only, check_params, known_bot_names
 from api.events import event_stream
 from api.parsing import Blueprint, require_json_body
 from api.presenters import game_body, redact_entry, redact_events, status_of
@@ -128,6 +128,9 @@ def _validate_seats(game: core.Game, options: dict[str, Any],
                             f'{{"kind": "bot", "bot": "{automa[index]}"}}')
         elif spec["kind"] == "bot" and spec["bot"] not in bots:
             problems.append(f"unknown bot {spec['bot']!r}; known: {sorted(bots)}")
+        elif spec["kind"] == "bot" and index not in automa and automa_only(spec["bot"]):
+            problems.append(f"bot {spec['bot']!r} only plays the game's automa seats "
+                            f"(here: {sorted(automa) or 'none'})")
         elif spec["kind"] == "bot":
             fault = check_params(spec["bot"], spec.get("params", {}))
             if fault is not None:
@@ -146,7 +149,7 @@ def _validate_seats(game: core.Game, options: dict[str, Any],
 class Games(MethodView):
     """The collection of games."""
 
-    @blp.arguments(CreateGameSchema)
+    @blp.arguments(CreateGameSchema())
     @blp.response(201, CreatedGameSchema, headers={"Location": {
         "description": "the game's URL", "schema": {"type": "string"}}})
     @blp.problem(400, "the body is not valid JSON")
@@ -209,7 +212,7 @@ class Games(MethodView):
 class GameResource(MethodView):
     """One game as the caller sees it."""
 
-    @blp.arguments(GameQuerySchema, location="query")
+    @blp.arguments(GameQuerySchema(), location="query")
     @blp.response(200, GameSchema, headers={"ETag": {
         "description": 'the version, quoted: "<version>"', "schema": {"type": "string"}}})
     @blp.alt_response(304, description="If-None-Match named the current version")
@@ -282,7 +285,7 @@ def _replay(record: dict[str, Any]) -> Response:
 class Moves(MethodView):
     """The moves of one game."""
 
-    @blp.arguments(MoveRequestSchema)
+    @blp.arguments(MoveRequestSchema())
     @blp.response(200, MoveResultSchema)
     @blp.problem(401, "no or a wrong seat token")
     @blp.problem(403, "not-your-turn")
@@ -359,7 +362,7 @@ class Moves(MethodView):
             svc.bot_queue.enqueue(game_id, to_act, new_head.version, bot["bot"])
         return _json(answer, 200, {"ETag": f'"{new_head.version}"'})
 
-    @blp.arguments(MoveLogQuerySchema, location="query")
+    @blp.arguments(MoveLogQuerySchema(), location="query")
     @blp.response(200, MoveLogSchema)
     @blp.problem(401, "a token of no seat of this game")
     @blp.problem(404, "no such game")

@@ -41,6 +41,8 @@ def install(app: Flask) -> None:
     @app.after_request
     def _record(response: Response) -> Response:
         endpoint = request.endpoint or "unmatched"
+        if "wait_version" in request.args:
+            endpoint += ":long-poll"  # waits by design; kept apart from plain reads
         REQUESTS.labels(request.method, endpoint, str(response.status_code)).inc()
         started = g.get("metrics_started")
         if started is not None and endpoint not in _UNTIMED:

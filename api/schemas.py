@@ -12,6 +12,7 @@ from marshmallow import fields, validate
 
 MAX_SEATS = 16
 MAX_SEED = 2**53 - 1  # exact in every JSON implementation
+MAX_INDEX = 2**31 - 1  # Redis list indexes must stay in range
 
 
 class StrictInt(fields.Integer):
@@ -87,7 +88,7 @@ class CreatedGameSchema(ma.Schema):
 class GameQuerySchema(ma.Schema):
     """Long-poll parameters of a game read."""
 
-    wait_version = fields.Integer(validate=validate.Range(min=-1), metadata={
+    wait_version = fields.Integer(validate=validate.Range(min=-1, max=MAX_INDEX), metadata={
         "description": "answer once the version is greater than this or the game is over "
                        "(long poll)"})
     timeout = fields.Float(validate=validate.Range(min=0, max=30), load_default=20.0, metadata={
@@ -134,7 +135,7 @@ class MoveResultSchema(ma.Schema):
 class MoveLogQuerySchema(ma.Schema):
     """A page of the move log."""
 
-    after = fields.Integer(load_default=-1, validate=validate.Range(min=-1),
+    after = fields.Integer(load_default=-1, validate=validate.Range(min=-1, max=MAX_INDEX),
                            metadata={"description": "only moves with a greater index"})
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=200))
 

@@ -1,7 +1,8 @@
 """Benchmark Alfred: final score per difficulty against a random (and greedy) player; his speed.
 
 Usage: python3 bench/alfred.py [--games N] [--seed S]
-Prints, per difficulty: Alfred's mean / standard deviation / min / max final score, the player's
+Prints, per difficulty and opponent (random; greedy from ai_worker.bots, else a one-step
+lookahead stand-in): Alfred's mean / standard deviation / min / max final score, the player's
 mean, Alfred's win rate, and the mean time Alfred takes per turn (draw + act, legal_moves + apply).
 """
 
@@ -40,6 +41,33 @@ def greedy_player() -> Callable[..., dict[str, Any]] | None:
         return bot.choose(game, view, 0, legal, {}, rnd.randrange(1 << 30))
 
     return choose
+
+
+def _potential(state: Any) -> float:
+    """The player's final score so far plus a rough worth of the resources still to be used."""
+    from core.darwins_journey import scoring
+
+    seals = sum(len(row) for row in state.seals[0])
+    explored = sum(x for x in state.explorers[0] if x > 0)
+    stamps = sum(envelope[0] for envelope in state.envelopes)
+    return (scoring.breakdown(state, 0)["total"] + 0.4 * state.coins[0] + 3 * seals
+            + 3 * bin(state.research[0]).count("1") + 1.5 * stamps + 0.7 * state.ship[0]
+            + 0.7 * explored + 2 * state.tk[0] + 2 * state.tents[0])
+
+
+def one_step_player(game: Any, state: Any, legal: list[Move], rnd: random.Random) -> Move:
+    """A stand-in for `greedy`: the best potential one decision ahead (ties random)."""
+    best: list[Move] = []
+    top = None
+    for move in legal:
+        after = game.clone(state)
+        game.apply(after, move)
+        value = _potential(after)
+        if top is None or value > top:
+            top, best = value, [move]
+        elif value == top:
+            best.append(move)
+    return rnd.choice(best)
 
 
 def play(colour: str, seed: int, player: Callable[..., Move]) -> tuple[dict[str, Any], float, int]:
@@ -92,13 +120,14 @@ def main() -> None:
     args = parser.parse_args()
     run("random", random_player, args.games, args.seed)
     greedy = greedy_player()
-    if greedy is None:
-        print("\n(greedy bot not importable from ai_worker.bots: skipped)")
-    else:
-        try:
-            run("greedy", greedy, max(1, args.games // 4), args.seed)
-        except Exception as exc:  # noqa: BLE001 - the bot's evaluation may not exist yet
-            print(f"\n(greedy bot failed: {exc!r}: skipped)")
+    try:
+        if greedy is None:
+            raise RuntimeError("not importable from ai_worker.bots")
+        play("white", args.seed, greedy)  # fails early (no table header) if the bot can't play
+        run("greedy", greedy, max(1, args.games // 4), args.seed)
+    except Exception as exc:  # noqa: BLE001 - the bot (or its evaluation) may not exist yet
+        print(f"\n(greedy bot unavailable: {exc!r}; using the one-step stand-in instead)")
+        run("one-step", one_step_player, max(1, args.games // 4), args.seed)
 
 
 if __name__ == "__main__":

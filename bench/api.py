@@ -126,10 +126,14 @@ class Http:
         return response.status, (json.loads(raw) if "json" in ctype and raw else None)
 
 
-def pick_game(port: int) -> tuple[str, dict[str, Any]]:
-    """Darwin's Journey (2 players) when the server has it, else toy-pontoon (2 players)."""
+def pick_game(port: int, wanted: str | None) -> tuple[str, dict[str, Any]]:
+    """`wanted`, else Darwin's Journey when the server has it, else toy-pontoon (2 players)."""
     status, catalog = Http(port).call("GET", "/v1/games-catalog")
     names = [g["name"] for g in catalog["games"]]
+    if wanted is not None:
+        if wanted not in names:
+            raise SystemExit(f"the server has no game {wanted!r}; it has {names}")
+        return wanted, {"players": 2}
     if "darwins-journey" in names:
         return "darwins-journey", {"players": 2}
     return "toy-pontoon", {"players": 2}
@@ -282,6 +286,7 @@ def main() -> int:
     parser.add_argument("--bot-workers", type=int, default=2, help="RQ worker processes")
     parser.add_argument("--bot", default=None, help="bot for the bot-latency run "
                                                     "(default: alfred in DJ solo, else random)")
+    parser.add_argument("--game", default=None, help="game of the move run (2 players)")
     parser.add_argument("--bot-game", default=None, help="game of the bot run (2 players)")
     parser.add_argument("--redis-url", default=None, help="default: a private redis-server")
     args = parser.parse_args()
@@ -296,7 +301,7 @@ def main() -> int:
               f"{args.seconds:.0f}s per run; {os.cpu_count()} CPUs")
         with gunicorn("api:create_app()", env, args.workers, args.threads,
                       args.worker_class) as port:
-            game, options = pick_game(port)
+            game, options = pick_game(port, args.game)
             started = time.monotonic()
             results = run_load(play_client, lambda i: (port, game, options, args.seconds, i),
                                args.procs, args.clients)

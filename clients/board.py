@@ -35,7 +35,13 @@ def renderer(game: str) -> Callable[[Renderer], Renderer]:
 
 def render_view(game: str, view: dict[str, Any]) -> RenderableType:
     """The game's picture for `view`: its registered renderer, else the generic one."""
-    return _RENDERERS.get(game, generic_view)(view)
+    special = _RENDERERS.get(game)
+    if special is not None:
+        try:
+            return special(view)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            pass  # a view layout the renderer does not know (yet): show it generically
+    return generic_view(view)
 
 
 def compact(value: Any, width: int = CELL_WIDTH) -> str:
@@ -172,3 +178,100 @@ def result_table(result: dict[str, Any]) -> RenderableType:
             table.add_row(str(seat), compact(score), rank)
         return table
     return _tree("result", result)
+
+
+# -- Darwin's Journey ------------------------------------------------------------------------
+
+_DJ_LOCKED, _DJ_OPEN = -1, -2
+_ISLANDS = "ABC"
+
+
+def _dj_seat_name(view: dict[str, Any], seat: int) -> str:
+    automa = view.get("automa_seats") or {}
+    if str(seat) in automa or seat in automa:
+        return "Alfred"
+    return f"seat {seat}" + (" (you)" if view.get("seat") == seat else "")
+
+
+def _dj_seals(rows: list[list[str]]) -> str:
+    return " | ".join("".join(row) or "·" for row in rows)
+
+
+def _dj_per_seat(view: dict[str, Any], key: str, seat: int, default: Any = None) -> Any:
+    values = view.get(key)
+    if isinstance(values, list) and seat < len(values):
+        return values[seat]
+    return default
+
+
+@renderer("darwins-journey")
+def darwins_journey_view(view: dict[str, Any]) -> RenderableType:
+    """Darwin's Journey: round and phase, one row per seat, the board's locations and tiles."""
+    seats = int(view.get("seat_count") or view.get("n") or len(view.get("coins") or []))
+    order = view.get("order") or []
+    head = Text()
+    head.append(f"Round {view.get('round')}/5  ", style="bold")
+    head.append(f"phase {view.get('phase')}  ")
+    head.append("turn order " + " → ".join(_dj_seat_name(view, s) for s in order))
+    head.append(f"  Beagle space {view.get('beagle')}  goals {compact(view.get('goals'))}")
+
+    players = Table(title="Explorers", title_justify="left")
+    for column in ("", "coins", "VP", "know.", "evol.", "ship", "explorers A/B/C",
+                   "seals (rows)", "workers home", "stamps+tray", "tents", "lenses",
+                   "crew", "objectives"):
+        players.add_column(column, overflow="fold")
+    for seat in range(seats):
+        explorers = _dj_per_seat(view, "explorers", seat, []) or []
+        explorers_text = " ".join(
+            f"{_ISLANDS[i]}{pos}" if pos >= 0 else f"{_ISLANDS[i]}–"
+            for i, pos in enumerate(explorers))
+        crew = _dj_per_seat(view, "crew", seat, []) or []
+        crew_text = ", ".join(f"{card}{'✓' if row >= 0 else ''}" for card, row in crew) or "—"
+        slots = _dj_per_seat(view, "obj_slots", seat, []) or []
+        done = sum(1 for x in slots if x < 0)
+        shown = sum(1 for x in slots if x > 0)
+        reserve = _dj_per_seat(view, "reserve", seat, []) or []
+        stamps = _dj_per_seat(view, "stamps", seat, []) or []
+        mark = "▶ " if seat == view.get("to_act") else ""
+        players.add_row(
+            mark + _dj_seat_name(view, seat),
+            compact(_dj_per_seat(view, "coins", seat)), compact(_dj_per_seat(view, "vp", seat)),
+            compact(_dj_per_seat(view, "tk", seat)), compact(_dj_per_seat(view, "evo", seat)),
+            compact(_dj_per_seat(view, "ship", seat)), explorers_text,
+            _dj_seals(_dj_per_seat(view, "seals", seat, []) or []),
+            compact(_dj_per_seat(view, "home", seat)),
+            f"{compact(stamps)} +{_dj_per_seat(view, 'tray', seat, 0)}",
+            compact(_dj_per_seat(view, "tents", seat)),
+            compact(_dj_per_seat(view, "lenses", seat)),
+            crew_text,
+            f"{done} done, {shown} open, reserve {compact(reserve)}")
+
+    places = Table(title="Locations", title_justify="left", box=None)
+    places.add_column("location")
+    places.add_column("lens / state")
+    places.add_column("workers")
+    owners = view.get("loc_owner") or {}
+    workers = view.get("loc_workers") or {}
+    for location, owner in owners.items():
+        state = {_DJ_LOCKED: "locked", _DJ_OPEN: "open"}.get(owner, f"lens of seat {owner}")
+        placed = workers.get(location) or []
+        places.add_row(location, state, ", ".join(_dj_seat_name(view, s) for s in placed) or "")
+
+    tiles = Table.grid(padding=(0, 2))
+    tiles.add_column(style="cyan")
+    tiles.add_column()
+    for key, label in (("special", "special tiles"), ("corr", "correspondence"),
+                       ("envelopes", "envelope stamps"), ("academy", "academy seals"),
+                       ("seal_bag", "seal bag"), ("purple", "purple seals"),
+                       ("specimens", "specimens"), ("campsites", "campsites"),
+                       ("obj_display", "objectives shown"), ("ribbons", "ribbons taken"),
+                       ("ends", "end bonuses")):
+        if key in view:
+            tiles.add_row(label, compact(view[key], 100))
+    parts: list[RenderableType] = [head, players, places, tiles]
+    if view.get("hand") or view.get("kept"):
+        parts.append(Text(f"your draft hand: {compact(view.get('hand'))}   "
+                          f"kept: {compact(view.get('kept'))}"))
+    if view.get("alfred"):
+        parts.append(_tree("Alfred", view["alfred"]))
+    return Group(*parts)

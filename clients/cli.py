@@ -15,6 +15,7 @@ import json
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -220,6 +221,12 @@ def connect_host(host: str) -> str:
     return "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
 
 
+def _port_taken(host: str, port: int) -> bool:
+    with socket.socket() as probe:
+        probe.settimeout(0.5)
+        return probe.connect_ex((host, port)) == 0
+
+
 def _spawn(command: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen(command, env=env, preexec_fn=die_with_parent)  # noqa: PLW1509
 
@@ -247,6 +254,9 @@ def _raise_stop(signum: int, frame: Any) -> None:
 
 def serve(args: argparse.Namespace, console: Console) -> int:
     """Run the API under gunicorn and bot workers until interrupted; restarts dead workers."""
+    if _port_taken(connect_host(args.host), args.port):
+        console.print(f"[red]port {args.port} is already in use[/] (another `bgb serve`?)")
+        return 1
     env = dict(os.environ)
     local: LocalRedis | None = None
     redis_url = args.redis_url or os.environ.get("REDIS_URL")
@@ -259,6 +269,8 @@ def serve(args: argparse.Namespace, console: Console) -> int:
     api_url = f"http://{connect_host(args.host)}:{args.port}"
     env["BGB_API_URL"] = api_url
     signal.signal(signal.SIGTERM, _raise_stop)
+    # Even when started with SIGINT ignored (a background job of a script).
+    signal.signal(signal.SIGINT, _raise_stop)
     api: subprocess.Popen[bytes] | None = None
     workers: list[subprocess.Popen[bytes]] = []
     try:

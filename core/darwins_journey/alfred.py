@@ -50,8 +50,8 @@ Options:
   penalty, the tile's action is NOT done; bonus track +4 ("move o Trabalhador de Bonus 4 vezes").
 - SMALL DIARY: only when no worker is in the Small Diary; the lowest worker at home goes to
   "unlock"; then a lens on a locked Main Diary location (never a Special one). Unlockable = the
-  topmost locked location of each page (pages unlock top-down) whose unlock cost Alfred can pay.
-  Priority:
+  topmost locked location of each page (pages unlock top-down) whose unlock cost Alfred can pay
+  (and only while one of his 6 lens markers is left). Priority:
   1. rows A, B, C, D in turn (the row need not be at home); M = unlockable locations with at least
      one matching seal in the row. 1A: the one requiring the row's priority colour (its leftmost
      seal); 1B: else the one using most of the row's seals (min(required, row's count of that
@@ -90,14 +90,15 @@ Action differences (how Alfred resolves board actions; anything else as a player
   stamps, topmost. Emptying a stack performs that stack's icon (alfred_boards.json
   stamp_stack_actions).
 - prolific: one stamp (topmost stack) on each of the three envelopes, top to bottom.
-- navigate n: the full distance, at a branch the successor with the longest way to the end; every
-  space passed or reached performs its actions in order (a specimen there is researched); silver
-  bands place explorers; the ocean's end stops the ship (excess lost).
+- navigate n: the full distance, at a branch the successor with the longest way to the end; silver
+  bands place explorers on the way; then ("Apos avancar") every space passed or reached performs
+  its actions in crossing order (a specimen there is researched); the ocean's end stops the ship
+  (excess lost).
 - explore n: the explorer on the rightmost island that is not at its end (else the next island to
   the left); full distance, occupied spaces skipped (not counted), longest route, excess lost at
-  the end; every specimen passed is researched, golden ribbons as usual; then "as duas ultimas
-  acoes" among the actions of the spaces passed or reached (research actions count but are skipped,
-  not replaced).
+  the end; every specimen passed is researched (CHOICE: a skipped occupied space counts as passed),
+  golden ribbons as usual; then "as duas ultimas acoes" among the actions of the spaces passed or
+  reached (research actions count but are skipped, not replaced).
 - campsite: the top tent into the cheapest empty slot he can pay (CHOICE: first slot on ties); none
   / no tent / cannot pay -> skipped, nothing instead; then the campsite's actions and the icon
   uncovered on his board (tent_actions).
@@ -243,8 +244,7 @@ def gain_coins(state: Any, n: int, events: list[dict[str, Any]]) -> None:
     if n <= 0:
         return
     room = max(0, AD.coin_max - state.coins[ALFRED])
-    state.coins[ALFRED] += min(n, room)
-    events.append({"type": "coins", "seat": ALFRED, "n": min(n, room)})
+    effects.gain_coins(state, ALFRED, min(n, room), events)
     if n > room:
         bonus_steps(state, n - room, events)
 
@@ -252,8 +252,7 @@ def gain_coins(state: Any, n: int, events: list[dict[str, Any]]) -> None:
 def pay(state: Any, n: int, events: list[dict[str, Any]]) -> None:
     """Alfred pays n coins (callers check he can)."""
     if n > 0:
-        state.coins[ALFRED] -= n
-        events.append({"type": "pay", "seat": ALFRED, "n": n})
+        effects.pay_coins(state, ALFRED, n, events)
 
 
 def normalize_coins(state: Any, events: list[dict[str, Any]]) -> None:
@@ -264,7 +263,10 @@ def normalize_coins(state: Any, events: list[dict[str, Any]]) -> None:
         bonus_steps(state, excess, events)
 
 
-def bonus_steps(state: Any, n: int, events: list[dict[str, Any]], depth: int = 0) -> None:
+_TRIGGER_DEPTH = 0
+
+
+def bonus_steps(state: Any, n: int, events: list[dict[str, Any]]) -> None:
     """Move the bonus worker n spaces: lap VP on reaching the right end, triggers 5 and 10 after."""
     if n <= 0:
         return
@@ -274,41 +276,44 @@ def bonus_steps(state: Any, n: int, events: list[dict[str, Any]], depth: int = 0
     for _ in range(n):
         al["bonus"] = 1 if al["bonus"] >= length else al["bonus"] + 1
         if al["bonus"] == length:
-            vp = board(state)["lap_vp"]
-            state.vp[ALFRED] += vp
-            events.append({"type": "alfred_lap", "vp": vp})
+            events.append({"type": "alfred_lap"})
+            effects.gain_vp(state, ALFRED, board(state)["lap_vp"], events)
         if al["bonus"] in AD.triggers:
             crossed.append(AD.triggers.index(al["bonus"]))
     events.append({"type": "alfred_bonus", "steps": n, "space": al["bonus"]})
-    if depth > 8:  # a trigger chain can't loop in practice; this guard keeps it finite anyway
+    global _TRIGGER_DEPTH
+    if _TRIGGER_DEPTH > 8:  # a trigger chain can't loop in practice; this keeps it finite anyway
         return
-    for which in crossed:
-        card = al["bonus_cards"][which]
-        actions = AD.bonus_cards[al["board"]][card][min(state.round, 5) - 1]
-        events.append({"type": "alfred_bonus_card", "card": card, "round": state.round})
-        for action in actions:
-            do_action(state, action, events, depth + 1)
+    _TRIGGER_DEPTH += 1
+    try:
+        for which in crossed:
+            card = al["bonus_cards"][which]
+            actions = AD.bonus_cards[al["board"]][card][min(state.round, 5) - 1]
+            events.append({"type": "alfred_bonus_card", "card": card, "round": state.round})
+            for action in actions:
+                do_action(state, action, events)
+    finally:
+        _TRIGGER_DEPTH -= 1
 
 
 # ---------------------------------------------------------------- the action interpreter
 
-def do_action(state: Any, action: Action, events: list[dict[str, Any]], depth: int = 0) -> None:
+def do_action(state: Any, action: Action, events: list[dict[str, Any]]) -> None:
     """Resolve one board/card action for Alfred with the solo rules' differences."""
     kind = action[0]
     if kind == "coins":
         gain_coins(state, action[1], events)
     elif kind == "vp":
-        state.vp[ALFRED] += action[1]
-        events.append({"type": "vp", "seat": ALFRED, "n": action[1]})
+        effects.gain_vp(state, ALFRED, action[1], events)
     elif kind == "evo":
         effects.advance_evolution(state, ALFRED, action[1], events)
     elif kind == "tk":
         gain_coins(state, TK_COINS * action[1], events)
     elif kind == "bonus":
-        bonus_steps(state, action[1], events, depth)
+        bonus_steps(state, action[1], events)
     elif kind == "objective":
         discard_objective(state, events)
-        bonus_steps(state, AD.objective_bonus, events, depth)
+        bonus_steps(state, AD.objective_bonus, events)
     elif kind == "academy":
         academy(state, events, discount=action[1])
     elif kind == "free_seal":
@@ -328,7 +333,7 @@ def do_action(state: Any, action: Action, events: list[dict[str, Any]], depth: i
     elif kind == "choice":
         # CHOICE: Alfred has no choice procedure for "a / b" icons; he takes the first.
         for sub in action[1][0]:
-            do_action(state, sub, events, depth)
+            do_action(state, sub, events)
     elif kind == "research":
         research(state, action[1], events)
     # Distinction bonuses, turn order, museum research and unlock icons never reach Alfred.
@@ -346,6 +351,7 @@ def discard_objective(state: Any, events: list[dict[str, Any]]) -> None:
     for pile in (gold, silver):
         if pile:
             tile = pile.pop(0)
+            state.obj_gone.append(tile)  # out of the game, like the tiles cleanup removes
             events.append({"type": "alfred_discard_objective", "objective": tile})
             return
 
@@ -525,18 +531,20 @@ def _space_specimen(state: Any, space_id: str) -> int | None:
 
 
 def navigate(state: Any, n: int, events: list[dict[str, Any]]) -> None:
-    """Full-distance navigation on the longest route, doing every passed space's actions."""
+    """Full-distance navigation on the longest route, then every passed space's actions in order."""
+    passed: list[Action] = []
     for _ in range(n):
         nxt = _step("O", state.ship[ALFRED])
         if nxt is None:
-            return
-        effects.move_ship(state, ALFRED, (nxt,), events)
+            break
+        effects.move_ship(state, ALFRED, (nxt,), events)  # silver bands, first at the end
         space = DATA.ocean[nxt]
         specimen = _space_specimen(state, space.id)
         if specimen is not None:
-            research(state, specimen, events)
-        for action in space.actions:
-            do_action(state, action, events)
+            passed.append(("research", specimen))
+        passed.extend(space.actions)
+    for action in passed:
+        do_action(state, action, events)
 
 
 def _explorer_island(state: Any) -> int | None:
@@ -640,7 +648,9 @@ def main_diary_choice(state: Any, priority: list[str]) -> dict[str, Any] | None:
 
 def unlockable(state: Any) -> list[str]:
     """Locked Main Diary locations Alfred may unlock now (topmost locked per page, affordable)."""
-    out = []
+    out: list[str] = []
+    if state.lenses[ALFRED] >= 6:  # his six personal lens markers are all on the board
+        return out
     for page in MAIN_PAGES:
         for k in (1, 2, 3):
             loc = f"{page}.{k}"

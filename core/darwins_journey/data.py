@@ -98,6 +98,7 @@ class CrewCard:
     needs: tuple[tuple[str, int], ...]
     actions: tuple[Action, ...]
     seq: bool
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +109,7 @@ class BeagleGoal:
     kind: str
     what: Any
     vp: int
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +119,7 @@ class CorrespondenceTile:
     id: int
     first: tuple[Action, ...]
     second: tuple[Action, ...]
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,13 +247,13 @@ def load_data() -> Data:
                        for t in comp["special_tiles"]},
         first_game_special=tuple(comp["first_game_special"]),
         crew={c["id"]: CrewCard(c["id"], c["seal"], _seals(c["needs"]), _actions(c["actions"]),
-                                bool(c.get("seq", False)))
+                                bool(c.get("seq", False)), c["text"])
               for c in comp["crew_cards"]},
-        beagle_goals={g["id"]: BeagleGoal(g["id"], g["kind"], g["what"], g["vp"])
+        beagle_goals={g["id"]: BeagleGoal(g["id"], g["kind"], g["what"], g["vp"], g["text"])
                       for g in comp["beagle_goals"]},
         first_game_goals=tuple(comp["first_game_goals"]),
         corr_tiles={t["id"]: CorrespondenceTile(t["id"], _actions(t["first"]),
-                                                _actions(t["second"]))
+                                                _actions(t["second"]), t["text"])
                     for t in comp["correspondence_tiles"]},
         first_game_corr=tuple(comp["first_game_correspondence"]),
         first_game_crew=tuple(tuple(x) for x in comp["first_game_crew"]),

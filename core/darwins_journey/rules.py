@@ -517,8 +517,8 @@ def acts_options(s: State, frame: tuple[Any, ...]) -> list[Move]:
         seen.add(action)
         if param_options(s, seat, param_frame(seat, action)):
             moves.append({"type": "act", "index": i, "label": f"Do: {_action_label(action)}"})
-        if seq:
-            break
+            if seq:
+                break  # in order: an impossible action is passed over, the next waits
     return moves
 
 
@@ -553,7 +553,7 @@ def decision_moves(s: State) -> list[Move]:
     if kind in AUTO_FRAMES:
         return []
     opts = param_options(s, seat, frame)
-    return [*opts, SKIP] if opts else []
+    return [*opts, *fulfil_moves(s, seat), SKIP] if opts else []
 
 
 def param_frame(seat: int, action: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -734,7 +734,8 @@ def _play(s: State, m: Move, ev: Events) -> None:
     if kind == "acts":
         actions = frame[2]
         action = actions[m["index"]]
-        rest = actions[: m["index"]] + actions[m["index"] + 1:]
+        i = m["index"]
+        rest = actions[i + 1:] if frame[3] else actions[:i] + actions[i + 1:]
         if rest:
             s.stack.append(("acts", seat, rest, frame[3]))
         s.stack.append(param_frame(seat, action))

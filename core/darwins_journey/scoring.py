@@ -58,10 +58,7 @@ def places(s: State, scores: list[int]) -> list[int]:
 
 
 def result(s: State) -> dict[str, Any]:
-    """Final scores with breakdown and ranking; None-valued while the game runs."""
-    if s.phase != "over":
-        return {"finished": False, "scores": None, "breakdown": None, "ranking": None,
-                "places": None, "winners": None}
+    """Scores with breakdown and ranking; mid-game, the final scoring as if the game ended now."""
     parts = [breakdown(s, p) for p in range(s.n)]
     scores = [b["total"] for b in parts]
     order = ranking(s, scores)
@@ -73,11 +70,12 @@ def result(s: State) -> dict[str, Any]:
         if solo is not None and hasattr(solo, "ranking"):
             order = solo.ranking(s, scores)
             place = [order.index(p) + 1 for p in range(s.n)]
+    finished = s.phase == "over"
     return {
-        "finished": True,
+        "finished": finished,
         "scores": scores,
         "breakdown": parts,
         "ranking": order,
         "places": place,
-        "winners": [p for p in range(s.n) if place[p] == 1],
+        "winners": [p for p in range(s.n) if place[p] == 1] if finished else None,
     }

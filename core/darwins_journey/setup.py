@@ -50,6 +50,9 @@ def new_game(options: dict[str, Any], seed: int) -> State:
     board_players = 2 if solo else players
     s = State()
     s.n, s.players, s.solo, s.first_game = n, players, solo, first_game
+    s.options = {"players": players, "first_game": first_game}
+    if solo:
+        s.options["alfred"] = alfred
     s.alfred = {"board": alfred, "colour": alfred} if solo else None
     s.rng = seed_value(seed)
     s.round, s.phase, s.turn, s.placed = 1, "draft", 0, 0

@@ -12,7 +12,7 @@ from typing import Any
 from core.contract import IllegalMove, InvalidOptions, canonical
 from core.darwins_journey import alfred, rng
 from core.darwins_journey.alfred import AD, ALFRED, HUMAN
-from core.darwins_journey.data import DATA
+from core.darwins_journey.data import DATA, SPECIMEN_COLOURS, SPECIMEN_KINDS
 
 Events = list[dict[str, Any]]
 
@@ -62,7 +62,6 @@ def legal_moves(state: Any) -> list[dict[str, Any]] | None:
     """Alfred's single move, the player's tie-break choices, or None (the engine's moves)."""
     pending = state.alfred and state.alfred.get("pending")
     if pending and "options" in pending:
-        from core.darwins_journey.data import SPECIMEN_COLOURS, SPECIMEN_KINDS
         return [{"type": "alfred_choice", "specimen": k,
                  "label": f"Alfred delivers the {SPECIMEN_COLOURS[k // 4]} {SPECIMEN_KINDS[k % 4]}"}
                 for k in pending["options"]]
@@ -129,6 +128,14 @@ def cleanup(state: Any) -> None:
     """Alfred's workers leave the Rest area; the bonus cards' visible row follows the round."""
     state.alfred["rest"] = []
     state.alfred["card"] = None
+
+
+def clone_alfred(alfred_state: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A copy of `state.alfred` for `clone`, cheaper than deepcopy (its values are flat lists)."""
+    if alfred_state is None:
+        return None
+    return {k: list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v
+            for k, v in alfred_state.items()}
 
 
 def view(state: Any, seat: int | None) -> dict[str, Any]:

@@ -16,7 +16,7 @@ _FIELDS: dict[str, int] = {
     "beagle": 0, "academy": 1, "seal_bag": 1, "purple": 0, "box_seals": 1, "museum": 0,
     "museum_coins": 1, "specimens": -1, "obj_decks": 2, "obj_display": 2, "obj_gone": 1,
     "campsites": -2, "ribbons": 1, "ends": -1, "reserved_order": 1, "hands": 2, "kept": 2,
-    "start_pairs": 2, "crew_pool": 1, "alfred": 9,
+    "start_pairs": 2, "crew_pool": 1, "alfred": 9, "options": -1,
 }
 FIELDS = tuple(_FIELDS)
 

@@ -6,7 +6,13 @@ import copy
 from typing import Any
 
 from core.darwins_journey import rules
-from core.darwins_journey.data import COLOURS, DATA
+from core.darwins_journey.data import (
+    COLOUR_NAMES,
+    COLOURS,
+    DATA,
+    SPECIMEN_COLOURS,
+    SPECIMEN_KINDS,
+)
 from core.darwins_journey.rng import seed_value, shuffle
 from core.darwins_journey.state import FIELDS, State, from_json, to_json
 
@@ -24,7 +30,9 @@ def _draft_round(s: State) -> int:
 def view(s: State, seat: int | None) -> dict[str, Any]:
     """The state as `seat` (None: a spectator) may see it; no hidden order, no RNG."""
     data = to_json(s)
-    out: dict[str, Any] = {"game": "darwins-journey", "seat": seat, "to_act": rules.to_act(s)}
+    out: dict[str, Any] = {"game": "darwins-journey", "seat": seat, "to_act": rules.to_act(s),
+                           "seat_count": s.n,
+                           "automa_seats": {"1": "alfred"} if s.solo else {}}
     for name in FIELDS:
         if name not in _HIDDEN:
             out[name] = data[name]
@@ -50,7 +58,46 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         else:
             alfred = copy.deepcopy(s.alfred)
     out["alfred"] = alfred
+    out["catalog"] = catalog(s, out["hand"] + out["kept"])
     return out
+
+
+def _need_text(need: tuple[Any, ...]) -> str:
+    kind = need[0]
+    if kind == "ship_beagle":
+        return "ship at or past the HMS Beagle"
+    if kind == "kind":
+        return f"{need[2]} {SPECIMEN_KINDS[need[1]]} specimen(s) researched"
+    if kind == "color":
+        return f"{need[2]} {SPECIMEN_COLOURS[need[1]]} specimen(s) researched"
+    if kind == "seals":
+        return f"{need[2]} {COLOUR_NAMES[need[1]]} wax seal(s)"
+    names = {"tk": "temporary knowledge", "empty_stacks": "empty stamp stack(s)", "vp": "points",
+             "coins": "coins", "lenses": "lenses used", "evo": "evolution steps",
+             "tents": "tents on campsites"}
+    return f"{need[1]} {names[kind]}"
+
+
+def catalog(s: State, own_cards: list[int]) -> dict[str, Any]:
+    """Texts and requirements of the components in play, for clients that draw the board."""
+    objectives = set(s.obj_gone) | {t for d in s.obj_display for t in d}
+    for p in range(s.n):
+        objectives.update(s.reserve[p])
+        objectives.update(abs(x) for x in s.obj_slots[p] if x)
+    objectives.update(t for pair in s.start_pairs for t in pair)
+    crew = sorted({c for p in range(s.n) for c, _ in s.crew[p]} | set(own_cards))
+    return {
+        "special": [{"position": i, "tile": t, "text": DATA.special_tiles[t].text,
+                     "seals": dict(DATA.special_tiles[t].seals)}
+                    for i, t in enumerate(s.special) if t],
+        "correspondence": [{"tile": t, "text": DATA.corr_tiles[t].text} for t in s.corr],
+        "beagle_goals": [{"tile": t, "text": DATA.beagle_goals[t].text} for t in s.goals],
+        "crew": [{"card": c, "seal": DATA.crew[c].seal, "needs": dict(DATA.crew[c].needs),
+                  "text": DATA.crew[c].text} for c in crew],
+        "objectives": [{"tile": t, "gold": DATA.objectives[t].gold,
+                        "needs": [_need_text(n) for n in DATA.objectives[t].needs]}
+                       for t in sorted(objectives)],
+    }
 
 
 def determinize(v: dict[str, Any], seat: int, seed: int) -> State:

@@ -125,5 +125,5 @@ def test_wrong_methods_are_405(client: FlaskClient, method: str, path: str) -> N
 def test_bad_query_parameters(client: FlaskClient) -> None:
     created = create(client)
     for query in ("wait_version=abc", "wait_version=0&timeout=31", "timeout=-1",
-                  "wait_version=-5"):
+                  "wait_version=-5", "wait_version=99999999999999999999999", "timeout=nan"):
         problem(client.get(f"/v1/games/{created.id}?{query}"), 422, "validation-error")

@@ -72,3 +72,11 @@ def test_metrics(client: FlaskClient) -> None:
     assert 'bgb_http_requests_total{endpoint="games.Moves",method="POST",status="200"}' in text
     assert "bgb_http_request_duration_seconds_bucket" in text
     assert 'endpoint="unmatched",method="GET",status="404"' in text
+
+
+def test_docs_assets_are_served_offline_when_bundled(client: FlaskClient) -> None:
+    pytest.importorskip("swagger_ui_bundle")
+    response = client.get("/docs/assets/swagger-ui-bundle.js")
+    assert response.status_code == 200 and len(response.data) > 10_000
+    response.close()
+    problem(client.get("/docs/assets/../../api/__init__.py"), 404, "not-found")

@@ -57,6 +57,7 @@ def test_bad_seats_are_422(client: FlaskClient) -> None:
         [{"kind": "human", "bot": "random"}, {"kind": "human"}],
         [{"kind": "alien"}, {"kind": "human"}],
         [{"kind": "human"}, {"kind": "bot", "bot": "random", "params": {"nope": 1}}],
+        [{"kind": "human"}, {"kind": "bot", "bot": "alfred"}],  # toy-pontoon has no automa
     ]
     for seats in cases:
         response = client.post("/v1/games", json={"game": "toy-pontoon", "seats": seats})
@@ -147,6 +148,8 @@ def test_move_log_pages(client: FlaskClient) -> None:
     assert empty == {"moves": [], "next": None}
     problem(client.get(f"/v1/games/{created.id}/moves?limit=201"), 422, "validation-error")
     problem(client.get(f"/v1/games/{created.id}/moves?after=x"), 422, "validation-error")
+    problem(client.get(f"/v1/games/{created.id}/moves?after=99999999999999999999999"), 422,
+            "validation-error")
 
 
 def test_log_is_redacted_for_each_seat(client: FlaskClient) -> None:

@@ -188,7 +188,7 @@ def test_idempotency_keys_are_per_seat(client: FlaskClient) -> None:
 def _race(apps: list[Flask], created: Created, rounds: int,
           key: str | None = None) -> list[list[tuple[int, Any]]]:
     """Every app's client posts the same draw on the same version at once, round by round."""
-    barrier = threading.Barrier(len(apps))
+    barrier = threading.Barrier(len(apps), timeout=30)
     outcomes: list[list[tuple[int, Any]]] = [[] for _ in range(rounds)]
     lock = threading.Lock()
 

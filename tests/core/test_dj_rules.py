@@ -360,8 +360,9 @@ def test_deliver_first_and_last_in_row_and_second_costs_three() -> None:
     s.research[0] = 0b1001 | (1 << 4)
     s.coins[0] = 0
     do(s, type="place", worker=0, location="deliver")
-    do(s, type="deliver", specimen=0)  # row coin + 2 empty in row (fossil) ... see below
-    # row: plant, bird filled (2 steps), fossil empty (1 coin); column: 3 empty (3 coins); +1 row coin
+    # row: plant and bird filled (2 steps), fossil empty (1 coin); column: 3 empty (3 coins);
+    # and the row's coin (first delivery of the row)
+    do(s, type="deliver", specimen=0)
     assert (s.coins[0], s.evo[0]) == (5, 2)
     do(s, type="deliver", specimen=3)  # completes the row: 3 row steps + 1 last; column 3 coins
     assert s.coins[0] == 5 - 3 + 3 and s.evo[0] == 2 + 3 + 1
@@ -548,7 +549,7 @@ def test_each_special_tile(tile: int) -> None:
     s.obj_display = [[5], [17]]
     assert moves(s, type="place", worker=1, location="special.0", knowledge=0)
     do(s, type="place", worker=1, location="special.0")
-    c, vp, evo, tk = s.coins[0], s.vp[0], s.evo[0], s.tk[0]
+    c, evo, tk = s.coins[0], s.evo[0], s.tk[0]
     if tile == 1:
         do(s, type="deliver", specimen=4)  # again: 6 empty spaces and the row coin
         assert s.coins[0] == c + 7 and s.evo[0] == 0
@@ -580,7 +581,7 @@ def test_each_special_tile(tile: int) -> None:
         do(s, type="navigate", to="O2")
         do(s, type="explore", island="A", to="IA2")
     elif tile == 11:
-        do(s, type="tent", campsite="O19")
+        do(s, type="tent", campsite="O19")  # cost 3; explore 2 (declined) and 5 points
         assert s.coins[0] == 12 - 3 and s.vp[0] == 5
     elif tile == 12:
         do(s, type="objective", tile=5, slot=-1)

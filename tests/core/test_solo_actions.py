@@ -210,8 +210,11 @@ def test_navigation_does_every_passed_action_in_order_and_silver_bands() -> None
     assert state.ship[ALFRED] == 10
     assert state.campsites["O6"][0] == ALFRED  # free slot, then objective + 3 coins
     assert state.explorers[ALFRED][1] == 0
-    kinds = [e["type"] for e in events if e["type"] in ("tent", "explorer", "navigate")]
-    assert kinds.index("tent") < kinds.index("explorer")
+    # "Apos avancar, o Navio realiza todas as acoes ... na ordem em que foram cruzadas"
+    order = [e["type"] for e in events if e["type"] in ("tent", "navigate")
+             or (e["type"] == "coins" and e.get("n") == 4)]
+    assert order.index("tent") > max(i for i, t in enumerate(order) if t == "navigate")
+    assert order.index("tent") < order.index("coins")
 
 
 def test_navigation_excess_lost_at_the_end() -> None:
@@ -349,3 +352,22 @@ def test_bonus_card_row_follows_the_round() -> None:
     vp = state.vp[ALFRED]
     alfred.bonus_steps(state, 1, [])
     assert state.vp[ALFRED] == vp + 4  # B1's round-5 row: 4 VP
+
+
+def test_rewards_phase_pays_alfred_majority_and_beagle_formula() -> None:
+    from core.darwins_journey import rules
+
+    state = start("white")
+    state.corr = [2, 7, 3]
+    state.envelopes = [[0, 3], [0, 0], [0, 0]]
+    state.stamps[ALFRED] = [1, 4, 4]
+    state.home = [[], []]
+    coins, vp = state.coins[ALFRED], state.vp[ALFRED]
+    events: list[dict[str, Any]] = []
+    rules.next_turn(state, events)
+    rules.settle(state, events)
+    assert state.coins[ALFRED] == coins + 4  # tile 2, first place
+    assert state.envelopes[0][ALFRED] == 1 and state.tray[ALFRED] == 2  # half, rounded up
+    beagle = AD.boards["white"]["beagle"] * 1 - DATA.delay_penalties[0]  # ship behind the Beagle
+    assert state.vp[ALFRED] == vp + max(0, beagle)
+    assert state.round == 2 and GAME.to_act(state) == ALFRED

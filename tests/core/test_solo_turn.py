@@ -55,6 +55,8 @@ def test_solo_setup_central_board_and_player() -> None:
     while GAME.to_act(state) == HUMAN:
         GAME.apply(state, GAME.legal_moves(state)[0])
     assert len(state.crew[HUMAN]) == 3 and state.crew[ALFRED] == []
+    assert [len(state.seals[HUMAN][r]) for r in (1, 2, 3)] == [1, 1, 1]  # one seal per crew card
+    assert state.coins[HUMAN] == 4 and state.tk[HUMAN] == 1  # personal setup unchanged
     assert sum(1 for x in state.obj_slots[HUMAN] if x) + len(state.reserve[HUMAN]) == 2
 
 
@@ -423,6 +425,9 @@ def test_small_diary_never_special_and_fails_when_unaffordable_or_busy() -> None
     assert alfred.alfred_move(state)["kind"] == "small_diary"
     assert not alfred.alfred_move(state)["unlock"].startswith("special")
     state.loc_workers["unlock"] = [HUMAN]
+    assert alfred.alfred_move(state)["kind"] != "small_diary"
+    state.loc_workers["unlock"] = []
+    state.lenses[ALFRED] = 6  # no lens marker left
     assert alfred.alfred_move(state)["kind"] != "small_diary"
 
 

@@ -45,9 +45,9 @@ class Stack:
         self.client = Client(self.api_url)
 
     def _spawn(self, command: list[str], name: str) -> subprocess.Popen[bytes]:
-        log = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115  (closed with the process)
-        return subprocess.Popen(command, cwd=REPO, env=self.env, stdout=log,
-                                stderr=subprocess.STDOUT, start_new_session=True)
+        with open(self.log_dir / f"{name}.log", "ab") as log:
+            return subprocess.Popen(command, cwd=REPO, env=self.env, stdout=log,
+                                    stderr=subprocess.STDOUT, start_new_session=True)
 
     def start_api(self) -> None:
         """Start gunicorn and wait for /healthz."""

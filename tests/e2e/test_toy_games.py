@@ -79,3 +79,32 @@ def test_bgb_play_interactive_choices(stack: Stack, capsys: pytest.CaptureFixtur
     assert cli.play(args, Console(), ask=lambda prompt: next(answers)) == 0
     out = capsys.readouterr().out
     assert "pick a number" in out and "Result" in out
+
+
+def test_sdk_raises_typed_errors_from_the_real_api(stack: Stack) -> None:
+    from clients import sdk
+
+    client = stack.client
+    created = client.create_game("toy-pontoon", {"players": 2},
+                                 [{"kind": "human"}, {"kind": "human"}], seed=1)
+    game_id, first, second = created["id"], seat_token(created, 0), seat_token(created, 1)
+    draw = {"type": "draw"}
+    with pytest.raises(sdk.NotYourTurn):
+        client.move(game_id, second, draw, 0)
+    with pytest.raises(sdk.Unauthorized):
+        client.move(game_id, "not-a-token", draw, 0)
+    with pytest.raises(sdk.IllegalMoveError) as illegal:
+        client.move(game_id, first, {"type": "fly"}, 0)
+    assert [m["type"] for m in illegal.value.legal_moves] == ["draw", "stop"]
+    answer = client.move(game_id, first, draw, 0, idempotency_key="same-key")
+    assert client.move(game_id, first, draw, 0, idempotency_key="same-key") == answer
+    with pytest.raises(sdk.StaleVersion) as stale:
+        client.move(game_id, second, draw, 0)
+    assert stale.value.current["version"] == 1
+    with pytest.raises(sdk.NotFound):
+        client.get_game("no-such-game")
+    with pytest.raises(sdk.ValidationError):
+        client.create_game("toy-pontoon", {"players": 9})
+    assert client.legal_moves(game_id, second) == [
+        {"type": "draw", "label": "Draw the top card"}, {"type": "stop", "label": "Stop drawing"}]
+    assert [g["name"] for g in client.catalog()] and [b["name"] for b in client.bots()]

@@ -1,0 +1,197 @@
+"""The Darwin's Journey evaluation: points now plus a fair estimate of what the position holds.
+
+Points now are the engine's own final scoring applied to the current position
+(`scoring.breakdown`: game VP, objectives, 5th/6th seals, tents, books x museum
+modifier, coins/5, knowledge). On top come estimates, in VP, of what will still turn
+into points, weighted by the share `t` of the game's action rounds still to come:
+
+- the Beagle goals still to be scored, counted with what the seat holds now (counts
+  only grow), minus the delay penalties its ship would suffer (Alfred: his board
+  value x round, as his procedure scores it);
+- coins, knowledge, regular seals (and rows close to their 5th/6th seal), researched
+  specimens, stamps in envelopes, reserve objectives, lenses, tents, explorers and
+  ship progress, the 5th worker, progress toward the next evolution book;
+- workers still at home this round and the actions already earned but not yet
+  resolved (frames on the decision stack), so that a one-ply search sees the worth of
+  a placement before its actions are chosen.
+
+The weights are hand-set estimates (not fitted); they are the knobs to tune with
+bench/strength.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ai_worker.bots.evaluation import Evaluation, register_evaluation
+from core.contract import Game
+from core.darwins_journey import scoring
+from core.darwins_journey.data import DATA
+from core.darwins_journey.rules import regular_seals
+from core.darwins_journey.state import State
+
+ROUNDS = 5
+# VP-equivalents of resources at the start of the game (scaled down as rounds pass).
+COIN = 0.3
+KNOWLEDGE = 0.4
+SEAL = 1.2
+SEAL_ROW_NEAR_BONUS = {4: 1.0, 5: 2.0}  # a row that will soon score its 5th / 6th seal
+RESEARCH = 0.8
+STAMP = 1.0
+RESERVE_OBJECTIVE = 1.5
+LENS = 0.8
+TENT = 0.8
+EXPLORER = 0.8
+TRACK_STEP = 0.1
+WORKER5_PER_ROUND = 3.0
+WORKER_AT_HOME = 2.0
+BOOK_PROGRESS = 0.7
+FUTURE_DELAY_WEIGHT = 0.5  # the ship usually catches up before later goals are scored
+PENDING_WEIGHT = 0.8  # an earned action may turn out weaker than hoped, or be skipped
+# What an action earned but not yet resolved is worth, in VP, by kind (x its size if sized).
+PENDING_ACTION = {
+    "explore": 0.9, "navigate": 0.7, "correspond": 0.8,  # per step / stamp
+    "academy": 2.5, "free_seal": 3.0, "campsite": 2.5, "campsite_any": 2.5, "unlock": 2.0,
+    "deliver": 3.0, "repeat_delivery": 3.0, "research_museum": 2.5, "research_any": 2.5,
+    "research_island": 2.5, "objective": 2.0, "auto_fulfil": 2.0, "place_explorer": 1.5,
+    "locked": 1.5, "purple": 2.0, "tk_convert": 1.0, "choice": 1.5, "copy_crew": 2.0,
+    "reactivate": 2.0,
+}
+_SIZED = {"explore", "navigate", "correspond"}
+_NEXT_BOOK = [next((j for j in range(i, len(DATA.books)) if DATA.books[j] > DATA.books[i]), i)
+              for i in range(len(DATA.books))]
+
+
+def _action_value(action: tuple[Any, ...]) -> float:
+    kind = action[0]
+    value = PENDING_ACTION.get(kind, 1.0)
+    if kind in _SIZED and len(action) > 1 and isinstance(action[1], int):
+        value *= action[1]
+    return value
+
+
+def pending_value(s: State, seat: int) -> float:
+    """The worth of the seat's actions earned but not yet resolved (decision stack frames)."""
+    total = 0.0
+    for frame in s.stack:
+        if frame[1] != seat:
+            continue
+        kind = frame[0]
+        if kind == "acts":
+            actions = frame[2]
+            total += sum(_action_value(a) for a in actions)
+        elif kind in PENDING_ACTION:
+            size = frame[2] if kind in _SIZED and isinstance(frame[2], int) else 1
+            total += PENDING_ACTION[kind] * (size if kind in _SIZED else 1)
+    return PENDING_WEIGHT * total
+
+
+def _rounds_left(s: State) -> int:
+    """Action phases still to come, the current one included."""
+    if s.phase == "over":
+        return 0
+    current = 1 if s.phase in ("draft", "start_objectives", "actions") else 0
+    return ROUNDS - s.round + current
+
+
+def _first_unscored_goal(s: State) -> int:
+    if s.phase == "over":
+        return ROUNDS
+    if s.phase == "rewards" and not any(f[0] == "beagle" for f in s.stack):
+        return s.beagle + 1
+    return s.beagle
+
+
+def _goal_count(s: State, seat: int, goal_id: int) -> int:
+    goal = DATA.beagle_goals[goal_id]
+    kind = goal.kind
+    if kind == "seals":
+        return regular_seals(s, seat, goal.what)
+    if kind == "specimen_kind":
+        return sum(1 for c in range(4) if s.research[seat] >> (c * 4 + goal.what) & 1)
+    if kind == "empty_stacks":
+        return s.stamps[seat].count(0)
+    if kind == "lenses":
+        return s.lenses[seat]
+    if kind == "objectives":
+        return sum(1 for x in s.obj_slots[seat] if x < 0)
+    return s.tents[seat]
+
+
+def _delay(s: State, seat: int, goal_index: int) -> int:
+    cap = 2 if s.obj_slots[seat][8] < 0 else 99
+    ship = s.ship[seat]
+    return sum(min(cap, DATA.delay_penalties[j]) for j in range(goal_index + 1)
+               if ship < DATA.beagle_spaces[j])
+
+
+def beagle_future(s: State, seat: int) -> float:
+    """The Beagle goal points still to come for the seat, from what it holds now."""
+    first = _first_unscored_goal(s)
+    alfred_value = None
+    if s.solo and seat == 1 and s.alfred is not None:
+        from core.darwins_journey import alfred
+
+        alfred_value = alfred.board(s)["beagle"]
+    total = 0.0
+    for j in range(first, min(ROUNDS, len(s.goals))):
+        weight = 1.0 if j == s.beagle else FUTURE_DELAY_WEIGHT
+        delay = weight * _delay(s, seat, j)
+        if alfred_value is not None:
+            gross = alfred_value * (j + 1)  # goal j is scored in round j + 1
+        else:
+            gross = _goal_count(s, seat, s.goals[j]) * DATA.beagle_goals[s.goals[j]].vp
+        total += max(0.0, gross - delay)
+    return total
+
+
+def seat_value(s: State, seat: int) -> float:
+    """The evaluation of one seat, in VP."""
+    value = float(scoring.breakdown(s, seat)["total"])
+    if s.phase == "over":
+        return value
+    rounds_left = _rounds_left(s)
+    t = rounds_left / ROUNDS
+    value += beagle_future(s, seat)
+    seals = 0
+    rows_near = 0.0
+    for row in s.seals[seat]:
+        regular = sum(1 for c in row if c != "P")
+        seals += regular
+        rows_near += SEAL_ROW_NEAR_BONUS.get(len(row), 0.0)
+    stamps = sum(env[seat] for env in s.envelopes)
+    explorers = [x for x in s.explorers[seat] if x >= 0]
+    evo = s.evo[seat]
+    nxt = _NEXT_BOOK[evo]
+    if nxt > evo:
+        # steps already taken toward the next book, as a share of the gap
+        prev = max((j for j in range(evo + 1) if DATA.books[j] < DATA.books[evo]), default=-1)
+        span = nxt - prev
+        value += BOOK_PROGRESS * (2 + scoring.completed_museum_rows(s)) * (evo - prev) / span
+    value += t * (COIN * s.coins[seat] + KNOWLEDGE * s.tk[seat] + SEAL * seals
+                  + rows_near + RESEARCH * bin(s.research[seat]).count("1")
+                  + STAMP * stamps + RESERVE_OBJECTIVE * len(s.reserve[seat])
+                  + LENS * s.lenses[seat] + TENT * s.tents[seat]
+                  + EXPLORER * len(explorers) + TRACK_STEP * (sum(explorers) + s.ship[seat]))
+    if s.worker5[seat]:
+        value += WORKER5_PER_ROUND * max(0, rounds_left - 1)
+    if s.phase == "actions":
+        value += WORKER_AT_HOME * len(s.home[seat])
+    value += pending_value(s, seat)
+    return value
+
+
+def evaluate(game: Game, state: State, seat: int) -> float:
+    """The seat's estimated final score (points now plus the worth of what it holds)."""
+    return seat_value(state, seat)
+
+
+def evaluate_all(game: Game, state: State) -> list[float]:
+    """Every seat's estimated final score."""
+    return [seat_value(state, p) for p in range(state.n)]
+
+
+EVALUATION = register_evaluation(
+    "darwins-journey",
+    Evaluation(evaluate=evaluate, scale=12.0, evaluate_all=evaluate_all),
+)
