@@ -10,6 +10,8 @@ on a live worker. Re-running a turn is harmless: `play_turn` is idempotent.
 
 Worker liveness: each bgb worker process refreshes `alive_key(name)` (a few seconds' TTL) from
 its sweeper thread; a started job whose bgb worker lost that key is abandoned.
+The elected sweeper also moves retries whose back-off is over (RQ's scheduled jobs) onto the
+queue, so workers need no forked RQ scheduler process that a killed worker would orphan.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from typing import Any
 
 import redis
 from rq import Queue
-from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.scheduler import RQScheduler
 
@@ -36,8 +37,20 @@ ALIVE_TTL = 5
 DEFAULT_GRACE = 3.0
 DEFAULT_INTERVAL = 1.0
 MAX_BACKOFF = 600.0
+# Overdue bot turns looked at per pass (the oldest first); the rest wait for the next pass.
+BATCH = 500
 
 _LIVE = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
+
+
+def _head(fields: list[Any]) -> tuple[int, int] | None:
+    """(version, seat to act) of an active game from its state hash fields, else None."""
+    version, to_act, status = fields
+    if isinstance(status, bytes):
+        status = status.decode()
+    if version is None or to_act in (None, b"", "") or status != "active":
+        return None  # gone or over; the API drops it from bot_turns itself
+    return int(version), int(to_act)
 
 
 def alive_key(worker_name: str) -> str:
@@ -91,12 +104,22 @@ class Sweeper:
         self.scheduler.prepare_registries([self.queue.name])
         self.scheduler.enqueue_scheduled_jobs()
         overdue = self.connection.zrangebyscore(keys.bot_turns(), "-inf", now - self.grace,
-                                                withscores=True)
+                                                start=0, num=BATCH, withscores=True)
+        if not overdue:
+            return []
+        game_ids = [raw.decode() if isinstance(raw, bytes) else str(raw) for raw, _ in overdue]
+        # Two round trips for the whole batch: the games' heads, then their jobs.
+        with self.connection.pipeline(transaction=False) as pipe:
+            for game_id in game_ids:
+                pipe.hmget(keys.game_state(game_id), ["version", "to_act", "status"])
+            heads = [_head(fields) for fields in pipe.execute()]
+        turns = [(game_id, since, head) for game_id, (_, since), head
+                 in zip(game_ids, overdue, heads, strict=True) if head is not None]
+        jobs = Job.fetch_many([job_id(g, h[0]) for g, _, h in turns], connection=self.connection)
         enqueued = []
-        for raw, since in overdue:
-            game_id = raw.decode() if isinstance(raw, bytes) else str(raw)
+        for (game_id, since, (version, seat)), job in zip(turns, jobs, strict=True):
             try:
-                again = self._sweep_game(game_id, now, now - since)
+                again = self._sweep_turn(game_id, version, seat, job, now, now - since)
             except redis.RedisError:
                 raise
             except Exception:  # one odd game must not stop the sweep of the others
@@ -106,19 +129,9 @@ class Sweeper:
                 enqueued.append(again)
         return enqueued
 
-    def _turn(self, game_id: str) -> tuple[int, int | None, str]:
-        version, to_act, status = self.connection.hmget(
-            keys.game_state(game_id), ["version", "to_act", "status"])
-        seat = int(to_act) if to_act not in (None, b"", "") else None
-        state = status.decode() if isinstance(status, bytes) else str(status or "")
-        return int(version or -1), seat, state
-
-    def _sweep_game(self, game_id: str, now: float, waited: float) -> str | None:
-        version, seat, status = self._turn(game_id)
-        if version < 0 or seat is None or status != "active":
-            return None  # gone or over; the API drops it from bot_turns itself
+    def _sweep_turn(self, game_id: str, version: int, seat: int, job: Job | None, now: float,
+                    waited: float) -> str | None:
         jid = job_id(game_id, version)
-        job = self._fetch(jid)
         if job is not None and self._is_live(job):
             return None
         # A turn that keeps failing (a bot bug) is retried at a doubling pace, not every pass.
@@ -126,25 +139,21 @@ class Sweeper:
         if sweeps and waited < min(self.grace * 2 ** sweeps, MAX_BACKOFF):
             return None
         if job is not None:
-            log.warning("bot turn %s: job %s, enqueued again", job.id, job.get_status())
+            status = job.get_status(refresh=False)
+            log.warning("bot turn %s: job %s, enqueued again", job.id,
+                        getattr(status, "value", status))
             job.delete()
         else:
-            log.warning("bot turn play-%s-%s had no job, enqueued again", game_id, version)
+            log.warning("bot turn %s had no job, enqueued again", jid)
         if not enqueue_turn(self.queue, game_id, seat, version):
             return None  # another sweeper was quicker
         with self.connection.pipeline() as pipe:
             pipe.incr(sweeps_key(jid))
             pipe.expire(sweeps_key(jid), 24 * 3600)
+            # Restart the clock of this turn's wait.
+            pipe.zadd(keys.bot_turns(), {game_id: now}, xx=True)
             pipe.execute()
-        # Restart the clock of this turn's wait.
-        self.connection.zadd(keys.bot_turns(), {game_id: now}, xx=True)
         return jid
-
-    def _fetch(self, jid: str) -> Job | None:
-        try:
-            return Job.fetch(jid, connection=self.connection)
-        except NoSuchJobError:
-            return None
 
     def _is_live(self, job: Job) -> bool:
         status = job.get_status(refresh=False)

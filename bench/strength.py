@@ -99,6 +99,8 @@ def solo_matchups(game: core.Game, only: set[str], games: int | None, ms: int | 
                 return table, subject
 
             label = kind if ms is None or bot != "mcts" else f"solo-mcts-{ms}"
+            if any(m.key == f"{game.name}/{difficulty}/{label}" for m in out):
+                continue  # with --ms both mcts budgets are the same matchup
             out.append(Matchup(f"{game.name}/{difficulty}/{label}", options, seats,
                                games or DEFAULT_GAMES["solo"]))
     return out
@@ -205,6 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report-only", action="store_true", help="print stored figures")
     args = parser.parse_args(argv)
     console = Console()
+    if not console.is_terminal:
+        console = Console(width=120)  # a log file still gets whole matchup names
     only = {k.strip() for k in args.only.split(",") if k.strip()}
     unknown = only - set(SOLO) - set(DUEL)
     if unknown:

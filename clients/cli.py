@@ -108,6 +108,11 @@ def plan_game(vs: list[str], players: int | None,
         if level:
             options["alfred"] = level
         return options, None
+    if not others:
+        # Only humans: let the server seat any automa the options call for (e.g. solo Alfred).
+        if players is not None:
+            options["players"] = players
+        return options, None
     total = players if players is not None else options.get("players", 1 + len(others))
     if not isinstance(total, int) or total < len(others) + 1:
         raise argparse.ArgumentTypeError(f"{len(others)} bots and you need at least "
@@ -228,7 +233,10 @@ def _port_taken(host: str, port: int) -> bool:
 
 
 def _spawn(command: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(command, env=env, preexec_fn=die_with_parent)  # noqa: PLW1509
+    # A session of its own: a Ctrl-C at the terminal reaches only us, and we stop the children
+    # in order (workers, then the API, then Redis) instead of all of them at once.
+    return subprocess.Popen(command, env=env, start_new_session=True,
+                            preexec_fn=die_with_parent)  # noqa: PLW1509
 
 
 def _stop_all(processes: list[subprocess.Popen[bytes]], timeout: float = 15.0) -> None:

@@ -114,6 +114,7 @@ class LocalRedis:
                 "--logfile", str((self.data_dir / "redis.log").resolve())]
         self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        start_new_session=True,  # stopped last, by us
                                         preexec_fn=die_with_parent)  # noqa: PLW1509
         deadline = time.monotonic() + timeout
         while not reachable(self.url):

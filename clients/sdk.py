@@ -325,11 +325,32 @@ class Client:
             after = int(page["next"])
 
     def events(self, game_id: str, *, last_event_id: int | str | None = None,
-               read_timeout: float = 60.0) -> Iterator[Json]:
+               read_timeout: float = 60.0, resume: bool = True) -> Iterator[Json]:
         """Server-sent version events of a game: yields each `data` (with "version") as a dict.
 
-        Resumes after `last_event_id`; stops when the game finishes or the stream closes.
+        Starts after `last_event_id`; when the server closes the stream (it bounds each one)
+        it reconnects with Last-Event-ID unless `resume` is False; ends when the game finishes.
         """
+        while True:
+            finished = False
+            for event in self._event_stream(game_id, last_event_id, read_timeout):
+                if event.get("id"):
+                    last_event_id = event["id"]
+                if event.get("event", "message") not in ("version", "message"):
+                    continue
+                try:
+                    data = json.loads(event.get("data") or "{}")
+                except ValueError:
+                    continue
+                yield data
+                if data.get("status") == "finished":
+                    finished = True
+                    break
+            if finished or not resume:
+                return
+
+    def _event_stream(self, game_id: str, last_event_id: int | str | None,
+                      read_timeout: float) -> Iterator[dict[str, str]]:
         headers = {"Accept": "text/event-stream"}
         if last_event_id is not None:
             headers["Last-Event-ID"] = str(last_event_id)
@@ -341,16 +362,10 @@ class Client:
         if response.status_code >= 400:
             raise error_from_response(response.status_code, response.content)
         with response:
-            for event in parse_sse(response.iter_lines(decode_unicode=True)):
-                if event.get("event", "message") not in ("version", "message"):
-                    continue
-                try:
-                    data = json.loads(event.get("data") or "{}")
-                except ValueError:
-                    continue
-                yield data
-                if data.get("status") == "finished":
-                    return
+            try:
+                yield from parse_sse(response.iter_lines(decode_unicode=True))
+            except requests.RequestException as exc:
+                raise TransportError(f"events of {game_id}: {exc}") from exc
 
 
 def parse_sse(lines: Iterator[str]) -> Iterator[dict[str, str]]:

@@ -1,4 +1,10 @@
-"""Darwin's Journey: the complete rules engine, registered as "darwins-journey"."""
+"""Darwin's Journey: the complete rules engine, registered as "darwins-journey".
+
+Modules: data (component data from data/*.json, frozen), rng (the PRNG kept in the state),
+state (State, clone, JSON), effects (low-level effects), setup (new_game), rules (decision stack,
+legal moves, apply, phases), scoring (final scoring, ranking), views (view, determinize),
+game (the contract object). Solo Alfred lives in solo.py / alfred.py and is called through hooks.
+"""
 
 from __future__ import annotations
 

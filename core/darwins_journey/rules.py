@@ -172,6 +172,8 @@ def fulfil_moves(s: State, seat: int) -> list[Move]:
         if tile > 0 and meets(s, seat, DATA.objectives[tile].needs):
             moves.append({"type": "fulfil_objective", "tile": tile, "slot": k,
                           "label": f"Fulfil objective {tile} in {SLOT_NAMES[k]}"})
+    if max(len(r) for r in s.seals[seat]) < 5:
+        return moves  # every crew card needs five seals on one worker
     for card, row in s.crew[seat]:
         if row < 0:
             for w in crew_rows(s, seat, card):
@@ -348,6 +350,17 @@ def campsite_options(s: State, seat: int, area: str, pay: bool) -> list[Move]:
 
 # ---------------------------------------------------------------- moves of the pending decision
 
+# per player count: (location id, is a lens, section, special position or -1, printed seals)
+_PLACES = {
+    players: tuple(
+        (loc, DATA.locations[loc].kind == "lens", DATA.section(loc, players),
+         int(loc[8:]) if loc.startswith("special.") else -1, DATA.locations[loc].seals)
+        for loc in DATA.location_ids
+    )
+    for players in (1, 2, 3, 4)
+}
+
+
 def place_moves(s: State, seat: int) -> list[Move]:
     """Every worker placement of the seat to act."""
     moves = []
@@ -357,28 +370,33 @@ def place_moves(s: State, seat: int) -> list[Move]:
     tk = s.tk[seat]
     seen_rows = set()
     reserve_full = len(s.reserved_order) >= s.n
+    owners = s.loc_owner
+    workers = s.loc_workers
+    special = s.special
+    open_places = []
+    for loc, lens, section, pos, needs in _PLACES[s.players]:
+        if owners[loc] == -1 or (lens and workers[loc]):
+            continue
+        if pos >= 0:
+            tile = special[pos]
+            if not tile:
+                continue
+            needs = DATA.special_tiles[tile].seals
+        elif loc == "turn_order" and reserve_full:
+            continue
+        pay = penalty if section and section in used else 0
+        if pay <= coins:
+            open_places.append((loc, needs, pay))
     for w in s.home[seat]:
         row = s.seals[seat][w]
         key = tuple(sorted(row))
         if key in seen_rows:
             continue
         seen_rows.add(key)
-        for loc in DATA.location_ids:
-            data = DATA.locations[loc]
-            owner = s.loc_owner[loc]
-            if owner == -1:
-                continue
-            if data.kind == "lens" and s.loc_workers[loc]:
-                continue
-            if loc == "turn_order" and reserve_full:
-                continue
-            if loc.startswith("special.") and not s.special[int(loc[8:])]:
-                continue
-            k = missing_seals(row, location_needs(s, loc))
+        for loc, needs, pay in open_places:
+            k = missing_seals(row, needs) if needs else 0
             if k > tk:
                 continue
-            section = DATA.section(loc, s.players)
-            pay = penalty if section and section in used else 0
             if pay > coins:
                 continue
             label = f"Worker {w + 1} to {loc}"
@@ -663,9 +681,14 @@ def apply_move(s: State, move: Move) -> Events:
                     solo.after_apply(s, ev)
                 return ev
     legal = legal_moves(s)
-    found = find_move(legal, move)
+    # bots hand back the very dicts legal_moves gave them: identity first, then by content
+    found = next((m for m in legal if m is move), None) or find_move(legal, move)
     if found is None:
-        raise IllegalMove(move, "not a legal move now" if legal else "the game is over")
+        if not legal:
+            raise IllegalMove(move, "the game is over")
+        kinds = sorted({m["type"] for m in legal})
+        raise IllegalMove(move, f"not a legal move now (seat {to_act(s)} must choose one of the"
+                                f" {len(legal)} legal moves, of types {', '.join(kinds)})")
     ev: Events = []
     s.cache = None
     _play(s, found, ev)

@@ -46,11 +46,30 @@ def _copy(value: Any, depth: int) -> Any:
     return copy.deepcopy(value)
 
 
+_alfred_copy: Any = None
+
+
+def _copy_alfred(value: Any) -> Any:
+    """Copy the solo module's data: its own flat copier when it has one (faster than deepcopy)."""
+    global _alfred_copy
+    if value is None:
+        return None
+    if _alfred_copy is None:
+        try:
+            from core.darwins_journey import solo  # type: ignore[attr-defined]
+
+            _alfred_copy = getattr(solo, "clone_alfred", copy.deepcopy)
+        except ImportError:
+            _alfred_copy = copy.deepcopy
+    return _alfred_copy(value)
+
+
 def clone(state: State) -> State:
     """An independent copy (the cached legal moves are shared: they are never mutated)."""
     new = State.__new__(State)
     for name, depth in _FIELDS.items():
-        setattr(new, name, _copy(getattr(state, name), depth))
+        value = getattr(state, name)
+        setattr(new, name, _copy(value, depth) if depth != 9 else _copy_alfred(value))
     new.cache = state.cache
     return new
 

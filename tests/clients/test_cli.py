@@ -50,6 +50,11 @@ def test_plan_game_against_bots_with_extra_human_seats() -> None:
         cli.plan_game(["random", "random"], 2, {})
 
 
+def test_plan_game_of_humans_only_lets_the_server_seat_automas() -> None:
+    assert cli.plan_game([], None, {}) == ({}, None)
+    assert cli.plan_game([], 1, {"alfred": "blue"}) == ({"players": 1, "alfred": "blue"}, None)
+
+
 def test_parser_reads_every_subcommand() -> None:
     parser = cli.build_parser()
     args = parser.parse_args(["serve"])

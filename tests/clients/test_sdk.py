@@ -187,3 +187,17 @@ def test_seat_token_reads_the_create_answer() -> None:
     assert sdk.seat_token(created, 0) == "t0"
     with pytest.raises(KeyError):
         sdk.seat_token(created, 1)
+
+
+def test_events_resume_after_the_server_closes_the_stream(server) -> None:
+    script, url = server
+    script.answers = [
+        (200, b"retry: 1000\n\nid: 1\nevent: version\ndata: {\"version\": 1, \"status\": "
+              b"\"active\"}\n\n", "text/event-stream"),
+        (200, b"id: 2\nevent: version\ndata: {\"version\": 2, \"status\": \"finished\"}\n\n",
+         "text/event-stream"),
+    ]
+    seen = list(Client(url).events("g1"))
+    assert [e["version"] for e in seen] == [1, 2]
+    assert "Last-Event-ID" not in script.requests[0]["headers"]
+    assert script.requests[1]["headers"]["Last-Event-ID"] == "1"

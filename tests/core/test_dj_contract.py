@@ -117,6 +117,24 @@ def test_replay_load_and_determinize(players: int) -> None:
         assert branch is not None and GAME.dump(branch) == GAME.dump(final)
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_determinized_states_play_to_the_end(players: int) -> None:
+    """A state sampled from a view (draft included) is a full, playable game."""
+    for seed in range(15):
+        state = GAME.new_game({"players": players}, 2000 + seed)
+        rnd = random.Random(seed)
+        for _ in range(rnd.randrange(0, 120)):
+            if GAME.to_act(state) is None:
+                break
+            GAME.apply(state, pick(rnd, GAME.legal_moves(state)))
+        seat = rnd.randrange(players)
+        det = GAME.determinize(GAME.view(state, seat), seat, seed)
+        while GAME.to_act(det) is not None:
+            GAME.apply(det, pick(rnd, GAME.legal_moves(det)))
+            check_invariants(det)
+        assert GAME.result(det)["finished"]
+
+
 def test_clone_is_independent() -> None:
     """Moves on a clone do not touch the original."""
     state = GAME.new_game({"players": 3}, 5)

@@ -736,3 +736,72 @@ def test_illegal_move_in_a_frame() -> None:
     push(s, 0, ("explore", 1))
     with pytest.raises(IllegalMove):
         GAME.apply(s, {"type": "explore", "island": "A", "to": "IA9", "stop": False})
+
+
+def test_special_diary_sections_by_player_count() -> None:
+    """Special diary: one section with 1-3 players, one per page with 4."""
+    for players, penalty in ((3, 2), (4, 0)):
+        s = started(players)
+        s.special[0], s.special[1] = 2, 4
+        s.seals[0][1] = ["P", "P"]
+        s.seals[1][1] = ["P", "P"]
+        do(s, type="place", worker=1, location="special.0")
+        finish_turn(s)
+        coins = s.coins[1]
+        do(s, type="place", worker=1, location="special.1")
+        assert s.coins[1] == coins - penalty + 3  # tile 4: +3 coins
+
+
+def test_second_place_tie_with_four_players() -> None:
+    """Two tied firsts and two tied seconds: all four rewarded."""
+    s = started(4)
+    s.corr = [7, 7, 7]
+    s.envelopes = [[4, 4, 2, 2], [0, 0, 0, 0], [0, 0, 0, 0]]
+    s.home = [[], [], [], []]
+    s.goals[0] = 12
+    s.vp = [0, 0, 0, 0]
+    s.stack.clear()
+    ev: list[dict[str, Any]] = []
+    rules._end_action_phase(s, ev)
+    rules.settle(s, ev)
+    assert s.vp == [4, 4, 2, 2]
+    assert s.envelopes[0] == [2, 2, 1, 1]
+
+
+def test_tile_12_without_objectives_on_display_still_fulfils() -> None:
+    """'Gain an objective, then fulfil': with nothing to gain, the fulfilment still comes."""
+    s = started(2)
+    s.obj_display = [[], []]
+    s.reserve[0] = [2]
+    s.stack = [("endturn", 0), ("acts", 0, (("objective",), ("auto_fulfil",)), True)]
+    rules.settle(s, [])
+    assert {m["type"] for m in GAME.legal_moves(s)} >= {"auto_fulfil"}
+    s.obj_display = [[5], []]
+    s.stack = [("endturn", 0), ("acts", 0, (("objective",), ("auto_fulfil",)), True)]
+    rules.settle(s, [])
+    assert "auto_fulfil" not in {m["type"] for m in GAME.legal_moves(s)}
+
+
+def test_no_lens_left_no_unlock() -> None:
+    """A player who used his 6 lenses cannot unlock."""
+    s = started(2)
+    s.lenses[0] = 6
+    push(s, 0, ("unlock", True))
+    assert not moves(s, type="unlock")
+
+
+def test_rewards_window_offers_fulfilment() -> None:
+    """During the Rewards phase a player who can fulfil something gets a window."""
+    s = started(2)
+    s.home = [[], []]
+    s.reserve[0] = [4]
+    s.vp[0] = 8
+    s.research[0] = 1 << 2
+    s.stack.clear()
+    ev: list[dict[str, Any]] = []
+    rules._end_action_phase(s, ev)
+    rules.settle(s, ev)
+    assert GAME.to_act(s) == 0
+    assert {m["type"] for m in GAME.legal_moves(s)} == {"fulfil_objective", "pass"}
+    do(s, type="fulfil_objective", tile=4, slot=4)
+    assert s.obj_slots[0][4] == -4
