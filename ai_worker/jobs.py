@@ -16,10 +16,12 @@ import random
 from typing import Any
 
 import redis
-from rq import Queue, Retry, get_current_job
-from rq.exceptions import DuplicateJobError
+from rq import get_current_job
 
 from api import botauth, keys
+from api.botqueue import JOB_FUNCTION as JOB_FUNC  # noqa: F401  (re-exported)
+from api.botqueue import QUEUE_NAME as QUEUE  # noqa: F401  (re-exported)
+from api.botqueue import enqueue_turn, job_id  # noqa: F401  (re-exported)
 from clients.sdk import (
     Client,
     Forbidden,
@@ -33,35 +35,10 @@ from clients.sdk import (
 
 log = logging.getLogger(__name__)
 
-QUEUE = "bots"
-JOB_FUNC = "ai_worker.jobs.play_turn"
-RETRY_INTERVALS = [1, 2, 5, 10, 30]
-# A bot's turn longer than this is killed and retried; search bots take their budget from params.
-JOB_TIMEOUT = 600
-
-
-def job_id(game_id: str, version: int) -> str:
-    """The deterministic id of the job playing `game_id` at `version` (duplicates collapse)."""
-    return f"play-{game_id}-{version}"
-
-
 def turn_seed(game_id: str, version: int) -> int:
     """The bot's seed for this turn: the same on every retry, different on every turn."""
     digest = hashlib.sha256(f"{game_id}:{version}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
-
-
-def enqueue_turn(queue: Queue, game_id: str, seat: int, version: int) -> bool:
-    """Enqueue the bot turn as the API does (same function and id); False if already there."""
-    try:
-        queue.enqueue_call(
-            JOB_FUNC, args=(game_id, seat, version), job_id=job_id(game_id, version),
-            retry=Retry(max=len(RETRY_INTERVALS), interval=RETRY_INTERVALS),
-            timeout=JOB_TIMEOUT, result_ttl=600, failure_ttl=24 * 3600, unique=True,
-            description=f"seat {seat} of {game_id} at version {version} (swept)")
-    except DuplicateJobError:
-        return False
-    return True
 
 
 def _redis() -> redis.Redis:

@@ -26,8 +26,9 @@ from rq import Queue
 from rq.job import Job, JobStatus
 from rq.scheduler import RQScheduler
 
-from ai_worker.jobs import QUEUE, enqueue_turn, job_id
 from api import keys
+from api.botqueue import QUEUE_NAME as QUEUE
+from api.botqueue import enqueue_turn, job_id
 
 log = logging.getLogger(__name__)
 
@@ -53,19 +54,9 @@ def _head(fields: list[Any]) -> tuple[int, int] | None:
     return int(version), int(to_act)
 
 
-def alive_key(worker_name: str) -> str:
-    """The key a live bgb worker process keeps refreshed."""
-    return f"{keys.PREFIX}:worker-alive:{worker_name}"
-
-
-def sweeps_key(jid: str) -> str:
-    """How many times the sweeper enqueued this job again (for its back-off)."""
-    return f"{keys.PREFIX}:sweeps:{jid}"
-
-
-def lock_key() -> str:
-    """The key electing one sweeper per interval among all worker processes."""
-    return f"{keys.PREFIX}:sweeper-lock"
+alive_key = keys.worker_alive
+sweeps_key = keys.sweeps
+lock_key = keys.sweeper_lock
 
 
 class Sweeper:
@@ -145,7 +136,8 @@ class Sweeper:
             job.delete()
         else:
             log.warning("bot turn %s had no job, enqueued again", jid)
-        if not enqueue_turn(self.queue, game_id, seat, version):
+        if not enqueue_turn(self.queue, game_id, seat, version,
+                            f"seat {seat} of {game_id} at version {version} (swept)"):
             return None  # another sweeper was quicker
         with self.connection.pipeline() as pipe:
             pipe.incr(sweeps_key(jid))

@@ -1,4 +1,8 @@
-"""Enqueueing bot turns on the RQ queue "bots" (the worker's `play_turn` posts the move back)."""
+"""Enqueueing bot turns on the RQ queue "bots" (the worker's `play_turn` posts the move back).
+
+The one definition of the job's name, id, retry policy and timeout: the API enqueues with
+`BotQueue`, the worker's sweeper re-enqueues with `enqueue_turn` (ai_worker may import this).
+"""
 
 from __future__ import annotations
 
@@ -12,7 +16,6 @@ from api import metrics
 
 QUEUE_NAME = "bots"
 JOB_FUNCTION = "ai_worker.jobs.play_turn"
-# The same retry policy and timeout as the sweeper's re-enqueue (ai_worker/jobs.py).
 RETRY_INTERVALS = [1, 2, 5, 10, 30]
 JOB_TIMEOUT = 600
 
@@ -24,6 +27,21 @@ def job_id(game_id: str, version: int) -> str:
     return f"play-{game_id}-{version}"
 
 
+def enqueue_turn(queue: Queue, game_id: str, seat: int, version: int,
+                 description: str = "") -> bool:
+    """Enqueue `play_turn(game_id, seat, version)`; False if that turn's job is already there."""
+    try:
+        queue.enqueue_call(
+            JOB_FUNCTION, args=(game_id, seat, version), job_id=job_id(game_id, version),
+            # play_turn is idempotent (a moved-on version exits quietly): retrying is safe.
+            retry=Retry(max=len(RETRY_INTERVALS), interval=RETRY_INTERVALS),
+            timeout=JOB_TIMEOUT, result_ttl=600, failure_ttl=24 * 3600, unique=True,
+            description=description or f"seat {seat} of {game_id} at version {version}")
+    except DuplicateJobError:
+        return False
+    return True
+
+
 class BotQueue:
     """Puts `play_turn(game_id, seat, version)` jobs on the "bots" queue."""
 
@@ -33,14 +51,9 @@ class BotQueue:
     def enqueue(self, game_id: str, seat: int, version: int, bot: str) -> bool:
         """Enqueue the bot turn; False (logged) if Redis refused: the sweeper re-enqueues it."""
         try:
-            self._queue.enqueue_call(
-                JOB_FUNCTION, args=(game_id, seat, version), job_id=job_id(game_id, version),
-                # play_turn is idempotent (a moved-on version exits quietly): retrying is safe.
-                retry=Retry(max=len(RETRY_INTERVALS), interval=RETRY_INTERVALS),
-                timeout=JOB_TIMEOUT, result_ttl=600, failure_ttl=24 * 3600, unique=True,
-                description=f"{bot} plays seat {seat} of {game_id} at version {version}")
-        except DuplicateJobError:
-            return True
+            if not enqueue_turn(self._queue, game_id, seat, version,
+                                f"{bot} plays seat {seat} of {game_id} at version {version}"):
+                return True  # already queued: duplicates collapse on the job id
         except redis.RedisError:
             log.warning("could not enqueue the bot turn of %s at version %s", game_id, version,
                         exc_info=True)

@@ -73,3 +73,18 @@ def bot_turns() -> str:
 def bot_secret() -> str:
     """The random bot-token secret created once when BGB_BOT_SECRET is unset."""
     return f"{PREFIX}:bot-secret"
+
+
+def worker_alive(worker_name: str) -> str:
+    """A bgb worker process's liveness mark (a few seconds' TTL, refreshed while it lives)."""
+    return f"{PREFIX}:worker-alive:{worker_name}"
+
+
+def sweeps(job_id: str) -> str:
+    """How often the sweeper re-enqueued one bot turn's job (for its back-off)."""
+    return f"{PREFIX}:sweeps:{job_id}"
+
+
+def sweeper_lock() -> str:
+    """The lock electing one sweeper per pass among all worker processes."""
+    return f"{PREFIX}:sweeper-lock"

@@ -6,6 +6,7 @@
     bgb watch <id>                                  follow a game's moves as they happen
     bgb create <game> [--option k=v] [--seat ...]   create a game, print the answer (tokens!)
     bgb show <id> [--token T]                       print a game as a seat or a spectator sees it
+    bgb tournament <game> --bot mcts:ms=250 --bot greedy --games 20   bot standings, Elo
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ import argparse
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -180,6 +183,19 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--seed", type=int, default=None)
     add_url(create)
 
+    tour = sub.add_parser("tournament", help="bots play many games; standings and ratings")
+    tour.add_argument("game")
+    tour.add_argument("--bot", action="append", required=True, metavar="BOT",
+                      help="an entrant: random, greedy, mcts[:ms=250,...]; repeat (at least "
+                           "one; an automa such as Alfred is seated by the game's options)")
+    tour.add_argument("--games", type=int, default=10)
+    tour.add_argument("--players", type=int, default=None)
+    tour.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    tour.add_argument("--seed", type=int, default=0)
+    tour.add_argument("--parallel", type=int, default=4, help="games in progress at once")
+    tour.add_argument("--json", action="store_true", help="print the standings as JSON")
+    add_url(tour)
+
     show = sub.add_parser("show", help="print a game as a seat or a spectator sees it")
     show.add_argument("game_id")
     show.add_argument("--token", default=None)
@@ -276,13 +292,19 @@ def serve(args: argparse.Namespace, console: Console) -> int:
     env["REDIS_URL"] = redis_url
     api_url = f"http://{connect_host(args.host)}:{args.port}"
     env["BGB_API_URL"] = api_url
+    api_env = dict(env)
+    metrics_dir = None
+    if not env.get("PROMETHEUS_MULTIPROC_DIR"):
+        # /metrics then adds up every gunicorn process, not just the one that answers.
+        metrics_dir = tempfile.mkdtemp(prefix="bgb-metrics-")
+        api_env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
     signal.signal(signal.SIGTERM, _raise_stop)
     # Even when started with SIGINT ignored (a background job of a script).
     signal.signal(signal.SIGINT, _raise_stop)
     api: subprocess.Popen[bytes] | None = None
     workers: list[subprocess.Popen[bytes]] = []
     try:
-        api = _spawn(gunicorn_command(args.host, args.port, args.workers, args.threads), env)
+        api = _spawn(gunicorn_command(args.host, args.port, args.workers, args.threads), api_env)
         client = Client(api_url)
         deadline = time.monotonic() + 30
         while not client.health():
@@ -313,6 +335,8 @@ def serve(args: argparse.Namespace, console: Console) -> int:
             _stop_all([api])
         if local is not None:
             local.stop()
+        if metrics_dir is not None:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
 
 
 def worker(args: argparse.Namespace) -> int:
@@ -456,6 +480,45 @@ def show(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def tournament(args: argparse.Namespace, console: Console) -> int:
+    """Run a bot tournament on the server and print the standings."""
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from clients import tournament as tour
+
+    entrants = []
+    for spec in args.bot:
+        name, params, _ = parse_bot(spec)
+        entrants.append(tour.Entrant(spec, name, params))
+    options = parse_pairs(args.option)
+    if args.players is not None:
+        options["players"] = args.players
+    client = Client(args.url)
+    with Progress(console=console, transient=True, disable=args.json) as bar:
+        task = bar.add_task(f"{args.game}: {args.games} games", total=args.games)
+        standings = tour.run(client, args.game, entrants, games=args.games, options=options,
+                             seed=args.seed, parallel=args.parallel,
+                             progress=lambda _: bar.advance(task))
+    rows = [{"entrant": label, "games": r.games, "win_rate": round(r.win_rate, 3),
+             "mean_score": round(r.mean_score, 2), "mean_margin": round(r.mean_margin, 2),
+             "elo": round(r.rating)} for label, r in standings.ordered()]
+    if args.json:
+        console.print_json(data={"standings": rows, "errors": standings.errors})
+    else:
+        table = Table(title=f"{args.game}: {len(standings.games)} games")
+        for column in ("entrant", "games", "win %", "mean score", "mean margin", "Elo"):
+            table.add_column(column, justify="left" if column == "entrant" else "right")
+        for row in rows:
+            table.add_row(row["entrant"], str(row["games"]), f"{100 * row['win_rate']:.1f}",
+                          f"{row['mean_score']:.1f}", f"{row['mean_margin']:+.1f}",
+                          str(row["elo"]))
+        console.print(table)
+        for error in standings.errors:
+            console.print(f"[red]game failed:[/] {error}")
+    return 1 if standings.errors and not standings.games else 0
+
+
 def create(args: argparse.Namespace, console: Console) -> int:
     """Create a game and print the server's answer (it holds the human seats' tokens)."""
     created = Client(args.url).create_game(args.game, parse_pairs(args.option), args.seat,
@@ -482,6 +545,8 @@ def main(argv: list[str] | None = None) -> int:
             return create(args, console)
         if args.command == "show":
             return show(args, console)
+        if args.command == "tournament":
+            return tournament(args, console)
     except argparse.ArgumentTypeError as exc:
         parser.error(str(exc))
     except ApiError as exc:

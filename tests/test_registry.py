@@ -31,7 +31,8 @@ def test_toy_game_contract_round_trip() -> None:
         det = game.determinize(view, game.to_act(state), seed=1)
         assert game.view(det, game.to_act(state)) == view
         assert game.dump(game.load(game.dump(state))) == game.dump(state)
-        game.apply(state, game.legal_moves(state)[0 if sum(state["hands"][state["turn"]]) < 15 else 1])
+        hand_total = sum(state["hands"][state["turn"]])
+        game.apply(state, game.legal_moves(state)[0 if hand_total < 15 else 1])
     assert game.result(state)["finished"]
     with pytest.raises(core.IllegalMove):
         game.apply(state, {"type": "draw"})

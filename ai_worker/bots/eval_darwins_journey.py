@@ -46,13 +46,13 @@ TRACK_STEP = 0.1
 WORKER5_PER_ROUND = 3.0
 WORKER_AT_HOME = 2.0
 BOOK_PROGRESS = 0.7
-FUTURE_DELAY_WEIGHT = 0.5  # the ship usually catches up before later goals are scored
+FUTURE_DELAY_WEIGHT = 0.8  # the ship may catch up before later goals are scored
 PENDING_WEIGHT = 0.8  # an earned action may turn out weaker than hoped, or be skipped
 # What an action earned but not yet resolved is worth, in VP, by kind (x its size if sized).
 PENDING_ACTION = {
     "explore": 0.9, "navigate": 0.7, "correspond": 0.8,  # per step / stamp
     "academy": 2.5, "free_seal": 3.0, "campsite": 2.5, "campsite_any": 2.5, "unlock": 2.0,
-    "deliver": 3.0, "repeat_delivery": 3.0, "research_museum": 2.5, "research_any": 2.5,
+    "deliver": 3.0, "repeat_delivery": 3.0, "research_museum": 1.5, "research_any": 2.5,
     "research_island": 2.5, "objective": 2.0, "auto_fulfil": 2.0, "place_explorer": 1.5,
     "locked": 1.5, "purple": 2.0, "tk_convert": 1.0, "choice": 1.5, "copy_crew": 2.0,
     "reactivate": 2.0,
@@ -135,13 +135,17 @@ def beagle_future(s: State, seat: int) -> float:
         alfred_value = alfred.board(s)["beagle"]
     total = 0.0
     for j in range(first, min(ROUNDS, len(s.goals))):
-        weight = 1.0 if j == s.beagle else FUTURE_DELAY_WEIGHT
-        delay = weight * _delay(s, seat, j)
+        delay = _delay(s, seat, j)
         if alfred_value is not None:
             gross = alfred_value * (j + 1)  # goal j is scored in round j + 1
         else:
             gross = _goal_count(s, seat, s.goals[j]) * DATA.beagle_goals[s.goals[j]].vp
-        total += max(0.0, gross - delay)
+        if j == s.beagle and s.phase == "rewards":
+            total += max(0, gross - delay)  # about to be scored as it stands
+        else:
+            # Not clamped at 0: a ship left behind costs points on every later goal, and
+            # the goal counts keep growing, so catching up is worth it even while behind.
+            total += gross - FUTURE_DELAY_WEIGHT * delay
     return total
 
 
@@ -193,5 +197,5 @@ def evaluate_all(game: Game, state: State) -> list[float]:
 
 EVALUATION = register_evaluation(
     "darwins-journey",
-    Evaluation(evaluate=evaluate, scale=12.0, evaluate_all=evaluate_all),
+    Evaluation(evaluate=evaluate, scale=15.0, evaluate_all=evaluate_all),
 )

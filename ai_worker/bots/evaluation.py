@@ -125,9 +125,24 @@ def margins(values: list[float]) -> list[float]:
     return out
 
 
+def shares(values: list[float]) -> list[float]:
+    """Each seat's share of the points held by it and its best rival (0.5 when both hold 0)."""
+    out = []
+    for s, v in enumerate(values):
+        mine = max(v, 0.0)
+        rival = max(max(values[:s] + values[s + 1:]), 0.0)
+        out.append(mine / (mine + rival) if mine + rival > 0 else 0.5)
+    return out
+
+
 def rewards(game: Game, state: Any, evaluation: Evaluation, seats: int) -> list[float]:
-    """Per-seat rewards in [0, 1]: a win probability estimate from the lead, blended with
-    the real outcome once the game is over."""
+    """Per-seat rewards in [0, 1].
+
+    Mostly a win-probability estimate from the lead (tanh of the margin over the best
+    rival), plus a smaller term from the seat's share of the points, which keeps a
+    gradient when a seat is far behind or far ahead and the tanh is flat. Once the game
+    is over, the real outcome (win, tie-breaks included) dominates.
+    """
     values = seat_values(game, state, evaluation, seats)
     scale = evaluation.scale
     if seats == 1:
@@ -135,10 +150,11 @@ def rewards(game: Game, state: Any, evaluation: Evaluation, seats: int) -> list[
         v = max(values[0], 0.0)
         return [v / (v + scale)]
     lead = [0.5 + 0.5 * math.tanh(m / scale) for m in margins(values)]
+    estimate = [0.7 * x + 0.3 * y for x, y in zip(lead, shares(values), strict=True)]
     if game.to_act(state) is not None:
-        return lead
-    # Winning matters most; the margin still separates good wins from narrow ones.
-    return [0.8 * w + 0.2 * x for w, x in zip(win_shares(game, state, seats), lead, strict=True)]
+        return estimate
+    return [0.5 * w + 0.5 * x for w, x in zip(win_shares(game, state, seats), estimate,
+                                                strict=True)]
 
 
 def advantage(game: Game, state: Any, evaluation: Evaluation, seats: int, seat: int) -> float:

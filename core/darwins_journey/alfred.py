@@ -33,18 +33,20 @@ Options:
 - MAIN DIARY [letters]: the first letter whose worker is at home and has a legal Main Diary
   location ("Se nao houver nenhuma maneira de alocar esse Trabalhador ... utiliza o proximo").
   Candidates: explore/navigate/correspond/academy .1-.3 that are unlocked and EMPTY ("o local ...
-  mais baixo, desbloqueado e vazio") for which the row has at least one seal of the required colour
-  (purple counts as any colour). Missing seals are bought as temporary knowledge at 3 coins each,
-  all or nothing ("Se Alfred nao tiver dinheiro suficiente ... nenhuma Moeda e gasta e Alfred
-  escolhe o proximo local mais forte"); a section already holding a worker costs the 3-coin penalty
-  and "Se Alfred nao puder pagar a penalidade ... o Trabalhador nao pode ser alocado" - so a
-  candidate is legal iff coins >= 3 x missing + penalty. Order: strongest first (the LOWEST
-  location: engine strength 3 > 2 > 1), then "Custo Prioritario" (fewest coins for temporary
-  knowledge), then "Cor Prioritaria" (the location whose colour is the leftmost seal of the row),
-  then board order (CHOICE, never reached). Academy: if the chosen location is an Academy whose
-  seal cannot be taken (see ACADEMY), "esta acao nao pode ser realizada e ele tentara a proxima
-  opcao de acao da Carta" - the option fails (literal). A human lens on the chosen location gives
-  the human 1 coin. No distinctions ever ("Os Trabalhadores de Alfred nunca ganharao Distincoes").
+  mais baixo, desbloqueado e vazio"; CHOICE, literal: also the printed circle of a page, which a
+  player could share, is skipped once the player stands on it) for which the row has at least one
+  seal of the required colour (purple counts as any colour). Missing seals are bought as temporary
+  knowledge at 3 coins each, all or nothing ("Se Alfred nao tiver dinheiro suficiente ... nenhuma
+  Moeda e gasta e Alfred escolhe o proximo local mais forte"); a section already holding a worker
+  costs the 3-coin penalty and "Se Alfred nao puder pagar a penalidade ... o Trabalhador nao pode
+  ser alocado" - so a candidate is legal iff coins >= 3 x missing + penalty. Order: strongest
+  first (the LOWEST location: engine strength 3 > 2 > 1), then "Custo Prioritario" (fewest coins
+  for temporary knowledge), then "Cor Prioritaria" (the location whose colour is the leftmost seal
+  of the row), then board order (CHOICE, never reached). Academy: if the chosen location is an
+  Academy whose seal cannot be taken (see ACADEMY), "esta acao nao pode ser realizada e ele
+  tentara a proxima opcao de acao da Carta" - the option fails (literal). A human lens on the
+  chosen location gives the human 1 coin. No distinctions ever ("Os Trabalhadores de Alfred nunca
+  ganharao Distincoes").
 - SPECIAL DIARY (left/right): only when no worker is anywhere in the Special Diary; the lowest
   worker at home goes to the top-left (special.0) or top-right (special.1) location, no seals, no
   penalty, the tile's action is NOT done; bonus track +4 ("move o Trabalhador de Bonus 4 vezes").
@@ -66,7 +68,10 @@ Options:
   tile's row and column + the row's first-delivery coin); then "mais ao topo esquerdo": CHOICE
   smallest row + column (a strict reading order would never tie, and the rules expect ties); still
   tied -> the player picks (seat 0 decides, `alfred_choice` moves). The second pick is recomputed
-  after the first delivery.
+  after the first delivery. CHOICE: the priority list is for "mais de dois Especimes validos";
+  with exactly two and 3 coins in hand both are delivered whatever the order, so the player is not
+  asked (lower index first); with fewer than 3 coins the order decides whether the second can be
+  paid, so a tie still goes to the player.
 
 Action differences (how Alfred resolves board actions; anything else as a player would):
 - coins: the coin track holds at most 12, "cada Moeda excedente recebida move o Trabalhador de
@@ -98,7 +103,10 @@ Action differences (how Alfred resolves board actions; anything else as a player
   the left); full distance, occupied spaces skipped (not counted), longest route, excess lost at
   the end; every specimen passed is researched (CHOICE: a skipped occupied space counts as passed),
   golden ribbons as usual; then "as duas ultimas acoes" among the actions of the spaces passed or
-  reached (research actions count but are skipped, not replaced).
+  reached (research actions count but are skipped, not replaced). CHOICE: an action is one icon,
+  so a space printing two icons (e.g. 2 VP + 1 temporary knowledge) gives both of the last two
+  ("realiza imediatamente as acoes mostradas no local" calls a space's icons actions); the actions
+  of an occupied space jumped over count as passed.
 - campsite: the top tent into the cheapest empty slot he can pay (CHOICE: first slot on ties); none
   / no tent / cannot pay -> skipped, nothing instead; then the campsite's actions and the icon
   uncovered on his board (tent_actions).
@@ -839,6 +847,17 @@ def play(state: Any, move: dict[str, Any], events: list[dict[str, Any]]) -> None
     raise ValueError(f"unknown Alfred option {kind!r}")
 
 
+def both_delivered(state: Any, stage: int) -> bool:
+    """Whether Alfred's two valid specimens will both be delivered whatever the order.
+
+    CHOICE: the priority list (and its "o jogador escolhe") only applies when "Alfred tiver mais
+    de dois Especimes validos"; with exactly two and 3 coins for the second delivery both go to
+    the museum, with the same coins and evolution in total whatever the order, so the player is
+    not asked (lower index first).
+    """
+    return stage == 1 and len(valid_specimens(state)) == 2 and state.coins[ALFRED] >= 3
+
+
 def continue_delivery(state: Any, events: list[dict[str, Any]], chosen: int | None = None) -> None:
     """Deliver (first free, second for 3 coins), pausing when the player must break a tie."""
     al = state.alfred
@@ -850,7 +869,7 @@ def continue_delivery(state: Any, events: list[dict[str, Any]], chosen: int | No
                 tied = []
             if not tied:
                 break
-            if len(tied) > 1:
+            if len(tied) > 1 and not both_delivered(state, stage):
                 al["pending"] = {"stage": stage, "worker": row, "options": tied}
                 return
             chosen = tied[0]

@@ -27,7 +27,7 @@ SKIP: Move = {"type": "skip", "label": "Skip this action"}
 DONE: Move = {"type": "done", "label": "Do none of the remaining actions"}
 END_TURN: Move = {"type": "end_turn", "label": "End your turn"}
 PASS: Move = {"type": "pass", "label": "Fulfil nothing more now"}
-AUTO_KINDS = ("coins", "vp", "tk", "evo", "turn_order", "move_to_beagle", "research_at")
+AUTO_KINDS = ("coins", "vp", "tk", "evo", "turn_order", "research_at")
 SILVER_SLOTS = range(5)
 GOLD_SLOTS = range(5, 10)
 SLOT_NAMES = tuple(f"silver{i + 1}" for i in range(5)) + tuple(f"gold{i + 1}" for i in range(5))
@@ -184,6 +184,9 @@ def fulfil_moves(s: State, seat: int) -> list[Move]:
 
 # ---------------------------------------------------------------- option generators
 
+_LOCKED_ONLY = (("locked",),)
+_SIDES = ("left", "middle", "right")
+
 Path = tuple[int, ...]
 
 
@@ -249,16 +252,25 @@ def academy_options(s: State, seat: int, discount: int) -> list[Move]:
     seen = set()
     coins = s.coins[seat]
     rows = [w for w in (1, 2, 3) if len(s.seals[seat][w]) < 6]
-    for idx, colour in enumerate(s.academy):
-        if not colour or (idx // 3, colour) in seen:
+    academy = s.academy
+    for idx, colour in enumerate(academy):
+        if not colour:
             continue
-        seen.add((idx // 3, colour))
+        # which seal of a scroll is taken matters only through its column (the Cleanup shifts
+        # columns up): two seals of one scroll whose columns hold the same seals are the same
+        column = idx % 3
+        key = (idx // 3, academy[column], academy[column + 3], academy[column + 6],
+               academy[column + 9])
+        if key in seen:
+            continue
+        seen.add(key)
         for w in rows:
             cost = 0 if discount >= 99 else max(0, fx.seal_cost(s, seat, idx, w) - discount)
             if cost <= coins:
-                moves.append({"type": "seal", "scroll": idx // 3, "colour": colour, "worker": w,
+                moves.append({"type": "seal", "scroll": idx // 3, "position": column,
+                              "colour": colour, "worker": w,
                               "label": f"Take a {COLOUR_NAMES[colour]} seal"
-                                       f" from scroll {idx // 3 + 1}"
+                                       f" from scroll {idx // 3 + 1} ({_SIDES[column]})"
                                        f" onto worker {w + 1} ({cost} coins)"})
     return moves
 
@@ -387,9 +399,12 @@ def place_moves(s: State, seat: int) -> list[Move]:
         pay = penalty if section and section in used else 0
         if pay <= coins:
             open_places.append((loc, needs, pay))
+    # two workers are interchangeable only if their seals are the same and both or neither
+    # already carry a fulfilled crew card (that row can fulfil no other card later)
+    tied = {row for _, row in s.crew[seat] if row >= 0}
     for w in s.home[seat]:
         row = s.seals[seat][w]
-        key = tuple(sorted(row))
+        key = (tuple(sorted(row)), w in tied)
         if key in seen_rows:
             continue
         seen_rows.add(key)
@@ -476,7 +491,7 @@ def param_options(s: State, seat: int, frame: tuple[Any, ...]) -> list[Move]:
     if kind == "locked":
         return [{"type": "locked", "location": loc, "label": f"Perform locked location {loc}"}
                 for loc in DATA.location_ids
-                if s.loc_owner[loc] == -1 and location_actions(s, loc)]
+                if s.loc_owner[loc] == -1 and location_actions(s, loc) not in ((), _LOCKED_ONLY)]
     if kind == "unlock":
         if s.lenses[seat] >= 6:
             return []
@@ -488,6 +503,13 @@ def param_options(s: State, seat: int, frame: tuple[Any, ...]) -> list[Move]:
                 moves.append({"type": "unlock", "location": loc,
                               "label": f"Unlock {loc} ({cost} coins)"})
         return moves
+    if kind == "move_to_beagle":
+        target = beagle_space(s)
+        if s.ship[seat] == target:
+            return []
+        way = "ahead" if s.ship[seat] < target else "back"
+        return [{"type": "beagle", "label": f"Move your ship {way} to the HMS Beagle"
+                                            f" ({DATA.ocean[target].id})"}]
     if kind == "research_any":
         return research_options(s, seat, range(16), "Research")
     if kind == "research_island":
@@ -571,7 +593,13 @@ def decision_moves(s: State) -> list[Move]:
     if kind in AUTO_FRAMES:
         return []
     opts = param_options(s, seat, frame)
-    return [*opts, *fulfil_moves(s, seat), SKIP] if opts else []
+    if not opts:
+        return []
+    if kind == "correspond" and frame[5] >= 0:
+        # between two stamps of one action: fulfilling could start a nested correspondence
+        # and pay an emptied stack twice; before the first stamp and after the last it is fine
+        return [*opts, SKIP]
+    return [*opts, *fulfil_moves(s, seat), SKIP]
 
 
 def param_frame(seat: int, action: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -631,12 +659,6 @@ def auto_action(s: State, seat: int, action: tuple[Any, ...], ev: Events) -> Non
     elif kind == "turn_order":
         s.reserved_order.append(seat)
         fx.gain_coins(s, seat, DATA.reserve_coins[s.players], ev)
-    elif kind == "move_to_beagle":
-        target = beagle_space(s)
-        if s.ship[seat] < target:
-            # the shortest way there, so that silver bands crossed place explorers
-            reach = _reach(lambda p: DATA.ocean[p].next, s.ship[seat], 99, lambda q: False, -1)
-            fx.move_ship(s, seat, reach[target], ev)
 
 
 def apply_slot_reward(s: State, seat: int, slot: int, ev: Events) -> None:
@@ -877,9 +899,16 @@ def _stack_rewards(s: State, seat: int, mask: int, ev: Events) -> None:
 def _h_seal(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
     _, _, discount, extra = frame
     scroll = m["scroll"]
-    idx = next(i for i in range(scroll * 3, scroll * 3 + 3) if s.academy[i] == m["colour"])
+    idx = scroll * 3 + m["position"]
     w = m["worker"]
-    cost = 0 if discount >= 99 else max(0, fx.seal_cost(s, seat, idx, w) - discount)
+    if discount >= 99:
+        cost = 0
+    else:
+        full = fx.seal_cost(s, seat, idx, w)
+        cost = max(0, full - discount)
+        # the discount is for the whole Academy action: what this seal did not use is left
+        # for the extra seal of a silver distinction
+        discount -= full - cost
     fx.take_seal(s, seat, idx, w, cost, ev)
     if extra:
         s.stack.append(("academy", seat, discount, extra - 1))
@@ -889,7 +918,9 @@ def _h_tent(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) ->
     area = m["campsite"]
     removed = s.tents[seat]  # index of the tent taken from the personal board
     fx.place_tent(s, seat, area, m["slot"], ev)
-    push_acts(s, seat, DATA.tent_rewards[removed], False, ev)
+    # the personal-board reward comes after the campsite's actions (rulebook p.15)
+    if DATA.tent_rewards[removed]:
+        s.stack.append(("defer", seat, DATA.tent_rewards[removed], False))
     push_acts(s, seat, DATA.campsites[area].actions, False, ev)
 
 
@@ -951,6 +982,18 @@ def _h_deliver(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events)
     fx.deliver(s, seat, m["specimen"], ev, repeat=frame[0] == "repeat_delivery")
 
 
+def _h_beagle(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    target = beagle_space(s)
+    if s.ship[seat] < target:
+        # the shortest way there, so that silver bands crossed place explorers
+        reach = _reach(lambda p: DATA.ocean[p].next, s.ship[seat], 99, lambda q: False, -1)
+        fx.move_ship(s, seat, reach[target], ev)
+    else:
+        # back to the Beagle (the card says "move to", not "advance"): nothing is crossed
+        s.ship[seat] = target
+        ev.append({"type": "navigate", "seat": seat, "to": DATA.ocean[target].id})
+
+
 def _h_purple(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
     fx.add_purple_seal(s, seat, m["worker"], ev)
 
@@ -995,7 +1038,8 @@ _HANDLERS = {
     "auto_fulfil": _h_auto_fulfil, "place_explorer": _h_explorer, "locked": _h_locked,
     "unlock": _h_unlock, "research_any": _h_research, "research_island": _h_research,
     "research_museum": _h_research, "deliver": _h_deliver, "repeat_delivery": _h_deliver,
-    "purple": _h_purple, "tk_convert": _h_convert, "choice": _h_choose, "copy_crew": _h_copy,
+    "purple": _h_purple, "move_to_beagle": _h_beagle, "tk_convert": _h_convert,
+    "choice": _h_choose, "copy_crew": _h_copy,
     "draft": _h_draft, "pair": _h_pair,
 }
 
@@ -1004,6 +1048,10 @@ _HANDLERS = {
 
 def _auto_stack_rewards(s: State, frame: tuple[Any, ...], ev: Events) -> None:
     _stack_rewards(s, frame[1], frame[2], ev)
+
+
+def _auto_defer(s: State, frame: tuple[Any, ...], ev: Events) -> None:
+    push_acts(s, frame[1], frame[2], frame[3], ev)
 
 
 def _auto_envelope(s: State, frame: tuple[Any, ...], ev: Events) -> None:
@@ -1024,7 +1072,8 @@ def _auto_envelope(s: State, frame: tuple[Any, ...], ev: Events) -> None:
             if s.solo and p == 1:
                 s.stack.append(("alfred_reward", -1, e, place))
             else:
-                push_acts(s, p, tile.first if place == 1 else tile.second, False, ev)
+                # deferred: even the automatic gains come in turn, after the earlier rewards
+                s.stack.append(("defer", p, tile.first if place == 1 else tile.second, False))
 
 
 def _auto_discard(s: State, frame: tuple[Any, ...], ev: Events) -> None:
@@ -1092,7 +1141,8 @@ def _auto_rewards_end(s: State, frame: tuple[Any, ...], ev: Events) -> None:
 
 
 AUTO_FRAMES = {
-    "stack_rewards": _auto_stack_rewards, "envelope": _auto_envelope, "discard": _auto_discard,
+    "defer": _auto_defer, "stack_rewards": _auto_stack_rewards, "envelope": _auto_envelope,
+    "discard": _auto_discard,
     "alfred_reward": _auto_alfred_reward, "beagle": _auto_beagle, "rewards_end": _auto_rewards_end,
 }
 
@@ -1114,8 +1164,8 @@ def _end_action_phase(s: State, ev: Events) -> None:
     s.stack.append(("rewards_end", -1))
     s.stack.extend(windows)
     s.stack.append(("beagle", -1))
-    s.stack.extend(windows)
     for e in (2, 1, 0):
+        s.stack.extend(windows)
         s.stack.append(("envelope", e))
     s.stack.extend(windows)
     ev.append({"type": "phase", "phase": "rewards", "round": s.round})

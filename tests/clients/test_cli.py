@@ -70,6 +70,9 @@ def test_parser_reads_every_subcommand() -> None:
     args = parser.parse_args(["create", "toy-pontoon", "--seat", "human", "--seat", "bot:random",
                               "--option", "players=2"])
     assert args.seat == [{"kind": "human"}, {"kind": "bot", "bot": "random", "params": {}}]
+    args = parser.parse_args(["tournament", "darwins-journey", "--bot", "mcts:ms=250",
+                              "--bot", "greedy", "--games", "40", "--option", "players=2"])
+    assert args.bot == ["mcts:ms=250", "greedy"] and args.games == 40 and args.parallel == 4
     with pytest.raises(SystemExit):
         parser.parse_args([])
 

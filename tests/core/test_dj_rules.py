@@ -194,7 +194,7 @@ def test_distinction_gold_explore_extra_stop() -> None:
 
 
 def test_distinction_academy_extra_seal_and_discount() -> None:
-    """Silver: one more seal in the same Academy action; gold: 1 coin less per seal."""
+    """Silver: one more seal in the same Academy action; gold: 1 coin less per action (p.19)."""
     s = started(2)
     s.seals[0][1] = ["R", "G", "G", "G", "G", "G"]
     s.academy = ["G", "G", "G", "B", "B", "B", "Y", "Y", "Y", "R", "R", "R"]
@@ -202,8 +202,8 @@ def test_distinction_academy_extra_seal_and_discount() -> None:
     do(s, type="place", worker=1, location="academy.1")
     do(s, type="seal", scroll=3, colour="R", worker=2)  # scroll 3 + slot 0 - 1 = 2
     assert s.coins[0] == 8
-    do(s, type="seal", scroll=1, colour="B", worker=2)  # 1 + 0 - 1 = 0
-    assert s.coins[0] == 8 and s.seals[0][2] == ["R", "B"]
+    do(s, type="seal", scroll=1, colour="B", worker=2)  # 1 + 0: the discount is used up
+    assert s.coins[0] == 7 and s.seals[0][2] == ["R", "B"]
     assert len(s.seals[0][1]) == 6
     assert not s.stack or s.stack[-1][0] == "endturn"
 
@@ -306,8 +306,10 @@ def test_campsite_cost_actions_and_tent_reward() -> None:
     push(s, 0, ("campsite", "O6"))
     do(s, type="tent", campsite="O6")
     assert s.campsites["O6"] == [1, 0]
-    assert s.coins[0] == 5 - 1 + 3 + 2  # slot cost 1, campsite +3 coins, tent reward +2
+    assert s.coins[0] == 5 - 1 + 3  # slot cost 1, campsite +3 coins
     assert s.stack[-1][0] == "objective"  # the campsite's "gain an objective"
+    do(s, type="skip")
+    assert s.coins[0] == 5 - 1 + 3 + 2  # then the personal-board tent reward: +2 coins
 
 
 def test_tent_reward_choice() -> None:
@@ -508,6 +510,7 @@ def test_each_crew_card(card: int) -> None:
         s.crew[0] = [[8, -1]]
         s.seals[0][2] = ["P"] * 5
         do(s, type="fulfil_crew", card=8, worker=2)
+        do(s, type="beagle")
         assert s.ship[0] == DATA.beagle_spaces[2] and s.explorers[0][1] == 0
     elif card == 9:
         assert top == "locked"

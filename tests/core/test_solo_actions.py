@@ -321,14 +321,15 @@ def test_alfred_correspondence_reward() -> None:
 
 def test_alfred_beagle_value_times_round_minus_delay() -> None:
     state = start("blue")
+    value = AD.boards["blue"]["beagle"]
     state.round, state.beagle = 2, 1
     state.ship[ALFRED] = DATA.beagle_spaces[1]
-    assert solo.alfred_beagle(state) == 3 * 2
+    assert solo.alfred_beagle(state) == value * 2
     state.ship[ALFRED] = 0
     delay = DATA.delay_penalties[0] + DATA.delay_penalties[1]
-    assert solo.alfred_beagle(state) == max(0, 6 - delay)
+    assert solo.alfred_beagle(state) == max(0, value * 2 - delay)
     state.round = 5
-    assert solo.alfred_beagle(state) == 15 - delay
+    assert solo.alfred_beagle(state) == value * 5 - delay
 
 
 def test_rewards_and_cleanup_of_a_round() -> None:

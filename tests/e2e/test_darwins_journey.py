@@ -93,3 +93,14 @@ def test_mcts_against_alfred_solo_game(stack: Stack) -> None:
     final = wait_finished(client, created["id"], timeout=180)
     assert final["result"]["scores"]
     check_log(client, created["id"], final["version"])
+
+
+@needs_solo
+def test_solo_tournament_seats_alfred_itself(stack: Stack) -> None:
+    from clients import tournament
+
+    standings = tournament.run(stack.client, GAME, [tournament.Entrant("random", "random")],
+                               games=2, options=SOLO, seed=5)
+    assert not standings.errors
+    assert {label: r.games for label, r in standings.records.items()} == {
+        "random": 2, "alfred": 2}

@@ -56,6 +56,8 @@ def test_serve_on_local_defaults_keeps_games_across_restarts(tmp_path: Path) -> 
         bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
         created = client.create_game("toy-pontoon", {"players": 2}, bots, seed=4)
         final = wait_finished(client, created["id"], timeout=60)
+        metrics = client.session.get(f"{client.base_url}/metrics", timeout=10)
+        assert metrics.status_code == 200 and "# TYPE" in metrics.text
     finally:
         code = _stop(server)
     assert code == 0, log.read_text()

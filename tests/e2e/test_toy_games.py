@@ -108,3 +108,18 @@ def test_sdk_raises_typed_errors_from_the_real_api(stack: Stack) -> None:
     assert client.legal_moves(game_id, second) == [
         {"type": "draw", "label": "Draw the top card"}, {"type": "stop", "label": "Stop drawing"}]
     assert [g["name"] for g in client.catalog()] and [b["name"] for b in client.bots()]
+
+
+def test_tournament_between_bots(stack: Stack, capsys: pytest.CaptureFixture[str]) -> None:
+    from clients import tournament
+
+    entrants = [tournament.Entrant("greedy", "greedy"), tournament.Entrant("random", "random")]
+    standings = tournament.run(stack.client, "toy-pontoon", entrants, games=6,
+                               options={"players": 2}, seed=1)
+    assert not standings.errors
+    assert {label: r.games for label, r in standings.records.items()} == {
+        "greedy": 6, "random": 6}
+    code = cli.main(["tournament", "toy-pontoon", "--bot", "random", "--bot", "greedy",
+                     "--games", "4", "--json", "--url", stack.api_url])
+    assert code == 0
+    assert '"entrant"' in capsys.readouterr().out
