@@ -172,9 +172,13 @@ def fulfil_moves(s: State, seat: int) -> list[Move]:
         if tile > 0 and meets(s, seat, DATA.objectives[tile].needs):
             moves.append({"type": "fulfil_objective", "tile": tile, "slot": k,
                           "label": f"Fulfil objective {tile} in {SLOT_NAMES[k]}"})
-    if max(len(r) for r in s.seals[seat]) < 5:
+    crew = s.crew[seat]
+    if not crew:
+        return moves
+    rows = s.seals[seat]
+    if len(rows[1]) < 5 and len(rows[2]) < 5 and len(rows[3]) < 5 and len(rows[0]) < 5:
         return moves  # every crew card needs five seals on one worker
-    for card, row in s.crew[seat]:
+    for card, row in crew:
         if row < 0:
             for w in crew_rows(s, seat, card):
                 moves.append({"type": "fulfil_crew", "card": card, "worker": w,
@@ -313,8 +317,9 @@ def auto_fulfil_options(s: State, seat: int) -> list[Move]:
     moves = []
     slots = s.obj_slots[seat]
     for tile in s.reserve[seat]:
-        gold = DATA.objectives[tile].gold
-        for k in (GOLD_SLOTS if gold else SILVER_SLOTS):
+        # p.18: "place it face down onto ANY empty Objective space" (a normal fulfilment
+        # names the objective's own colour, this one does not)
+        for k in range(10):
             if slots[k] == 0 and DATA.objective_slots[k].cost <= s.coins[seat]:
                 moves.append({"type": "auto_fulfil", "tile": tile, "slot": k,
                               "label": f"Fulfil objective {tile} into {SLOT_NAMES[k]} for free"})
@@ -408,12 +413,18 @@ def place_moves(s: State, seat: int) -> list[Move]:
         if key in seen_rows:
             continue
         seen_rows.add(key)
+        purple = row.count("P")
+        have = {c: row.count(c) for c in "GBRY"}
         for loc, needs, pay in open_places:
-            k = missing_seals(row, needs) if needs else 0
-            if k > tk:
-                continue
-            if pay > coins:
-                continue
+            # missing_seals inlined (the hot loop of move generation)
+            k = 0
+            for colour, n in needs:
+                if have[colour] < n:
+                    k += n - have[colour]
+            if k:
+                k = k - purple if k > purple else 0
+                if k > tk:
+                    continue
             label = f"Worker {w + 1} to {loc}"
             if k:
                 label += f", spending {k} knowledge"
@@ -425,9 +436,28 @@ def place_moves(s: State, seat: int) -> list[Move]:
 
 
 def _action_label(action: tuple[Any, ...]) -> str:
+    """A short human text for a data action."""
     kind = action[0]
     if kind == "choice":
-        return "choose: " + " / ".join(",".join(a[0] for a in opt) for opt in action[1])
+        return "choose: " + " / ".join(", ".join(_action_label(a) for a in opt)
+                                       for opt in action[1])
+    if kind in ("explore", "navigate"):
+        text = f"{kind} up to {action[1]}"
+        stops = action[2] if len(action) > 2 else 0
+        return text + (f" ({stops} extra stop)" if stops else "")
+    if kind == "correspond":
+        return f"up to {action[1]} stamps" + (" to any envelopes" if action[2] else "")
+    if kind == "academy":
+        text = "academy"
+        if action[1]:
+            text += f", {action[1]} coins less"
+        if len(action) > 2 and action[2]:
+            text += f", {action[2]} extra seal"
+        return text
+    if kind == "unlock":
+        return "unlock a lens location" + (" for free" if action[1] else "")
+    if kind == "campsite":
+        return f"tent on campsite {action[1]}"
     return " ".join(str(x) for x in action if not isinstance(x, tuple))
 
 
@@ -504,12 +534,12 @@ def param_options(s: State, seat: int, frame: tuple[Any, ...]) -> list[Move]:
                               "label": f"Unlock {loc} ({cost} coins)"})
         return moves
     if kind == "move_to_beagle":
+        # "Mover até o HMS Beagle" (p.18, "move up to"): only a ship behind the Beagle moves
         target = beagle_space(s)
-        if s.ship[seat] == target:
+        if s.ship[seat] >= target:
             return []
-        way = "ahead" if s.ship[seat] < target else "back"
-        return [{"type": "beagle", "label": f"Move your ship {way} to the HMS Beagle"
-                                            f" ({DATA.ocean[target].id})"}]
+        return [{"type": "beagle",
+                 "label": f"Move your ship up to the HMS Beagle ({DATA.ocean[target].id})"}]
     if kind == "research_any":
         return research_options(s, seat, range(16), "Research")
     if kind == "research_island":
@@ -814,7 +844,12 @@ def _place(s: State, seat: int, m: Move, ev: Events) -> None:
         bonuses.extend(data.gold)
     for bonus in bonuses:
         b = bonus[0]
-        if b in ("bonus_step", "bonus_stop", "bonus_split", "bonus_seal", "bonus_discount"):
+        if b == "bonus_seal":
+            # "one more seal in the associated Academy action": the first academy action only
+            i = next((i for i, a in enumerate(actions) if a[0] == "academy"), -1)
+            if i >= 0:
+                actions[i] = _boost(actions[i], b)
+        elif b in ("bonus_step", "bonus_stop", "bonus_split", "bonus_discount"):
             actions = [_boost(a, b) for a in actions]
         else:
             actions.append(bonus)
@@ -983,15 +1018,10 @@ def _h_deliver(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events)
 
 
 def _h_beagle(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
+    # the shortest way there, so that silver bands crossed place explorers
     target = beagle_space(s)
-    if s.ship[seat] < target:
-        # the shortest way there, so that silver bands crossed place explorers
-        reach = _reach(lambda p: DATA.ocean[p].next, s.ship[seat], 99, lambda q: False, -1)
-        fx.move_ship(s, seat, reach[target], ev)
-    else:
-        # back to the Beagle (the card says "move to", not "advance"): nothing is crossed
-        s.ship[seat] = target
-        ev.append({"type": "navigate", "seat": seat, "to": DATA.ocean[target].id})
+    reach = _reach(lambda p: DATA.ocean[p].next, s.ship[seat], 99, lambda q: False, -1)
+    fx.move_ship(s, seat, reach[target], ev)
 
 
 def _h_purple(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:

@@ -102,9 +102,10 @@ def catalog(s: State, own_cards: list[int]) -> dict[str, Any]:
 
 def determinize(v: dict[str, Any], seat: int, seed: int) -> State:
     """A full state consistent with view `v` of `seat`, the hidden parts sampled from `seed`."""
-    data = {name: copy.deepcopy(v[name]) for name in FIELDS if name not in _HIDDEN}
+    # from_json copies every field as deep as it is nested, so the view is never aliased
+    data = {name: v[name] for name in FIELDS if name not in _HIDDEN}
     data["rng"] = seed_value(seed)
-    data["alfred"] = copy.deepcopy(v.get("alfred"))
+    data["alfred"] = v.get("alfred")
     data["seal_bag"] = []
     data["obj_decks"] = [[], []]
     data["hands"] = [[] for _ in v["hand_sizes"]]

@@ -18,10 +18,10 @@ GAME = get_game("darwins-journey")
 
 # (players, seed, first_game, legal moves at start, decisions, final scores, dump digest)
 FIXTURES = [
-    (2, 1, False, 4, 82, [16, 9], "66caf82d5a4ad3e2"),
-    (3, 2, False, 4, 112, [1, 0, 10], "c2af1feda0055eb6"),
-    (4, 3, False, 4, 140, [3, 11, 5, 13], "881c5e476f47df62"),
-    (2, 4, True, 2, 80, [12, 21], "5dbe875ffa97c3d1"),
+    (2, 1, False, 4, 74, [5, 6], "b9738de030ce033c"),
+    (3, 2, False, 4, 121, [6, 0, 9], "963026ef0396fbaf"),
+    (4, 3, False, 4, 146, [4, 6, 3, 11], "dcdf59c9b10daad5"),
+    (2, 4, True, 2, 79, [7, 24], "b30029ae585392a9"),
 ]
 
 

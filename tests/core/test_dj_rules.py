@@ -515,7 +515,8 @@ def test_each_crew_card(card: int) -> None:
     elif card == 9:
         assert top == "locked"
         do(s, type="locked", location="academy.3")
-        assert s.stack[-1][:3] == ("academy", 0, 3) and s.loc_owner["academy.3"] == -1
+        assert s.stack[-1][:3] == ("acts", 0, (("academy", 0), ("academy", 3)))
+        assert s.loc_owner["academy.3"] == -1
     elif card == 10:
         do(s, type="tent", campsite="IC3")
         assert s.campsites["IC3"][0] == 0 and s.vp[0] == 8
