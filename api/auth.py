@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from typing import Any
 
@@ -13,6 +14,8 @@ from api.botauth import BotTokenVerifier
 from api.problems import Problem
 
 MAX_TOKEN_LENGTH = 256
+# RFC 6750's b64token: every token this server issues (url-safe base64, hex) has this form.
+_TOKEN = re.compile(r"[A-Za-z0-9._~+/-]+=*")
 
 
 def new_human_token() -> tuple[str, str]:
@@ -39,7 +42,8 @@ def bearer_token() -> str | None:
         return None
     scheme, _, token = header.strip().partition(" ")
     token = token.strip()
-    if scheme.lower() != "bearer" or not token or len(token) > MAX_TOKEN_LENGTH:
+    if (scheme.lower() != "bearer" or not token or len(token) > MAX_TOKEN_LENGTH
+            or not _TOKEN.fullmatch(token)):
         raise unauthorized("the Authorization header must be 'Bearer <seat token>'")
     return token
 

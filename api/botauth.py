@@ -70,7 +70,9 @@ class BotTokenVerifier:
 
 
 def _match(secret: bytes, token: str, game_id: str, seats: list[int]) -> int | None:
+    # Compared as bytes: compare_digest refuses a str with non-ASCII characters (TypeError).
+    presented = token.encode("utf-8", "replace")
     for seat in seats:
-        if hmac.compare_digest(derive(secret, game_id, seat), token):
+        if hmac.compare_digest(derive(secret, game_id, seat).encode("ascii"), presented):
             return seat
     return None

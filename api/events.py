@@ -44,10 +44,12 @@ class VersionWatcher:
         threading.Thread(target=self._listen, name="bgb-version-listener", daemon=True).start()
 
     def _listen(self) -> None:
+        pause = 0.5
         while True:
             try:
                 pubsub = self._client.pubsub(ignore_subscribe_messages=True)
                 pubsub.psubscribe(keys.version_channel_pattern())
+                pause = 0.5
                 for message in pubsub.listen():
                     channel = message.get("channel")
                     if isinstance(channel, bytes):
@@ -55,8 +57,14 @@ class VersionWatcher:
                     game_id = keys.game_id_from_channel(channel or "")
                     if game_id is not None:
                         self._wake(game_id)
-            except Exception:  # noqa: BLE001 - the listener must outlive any Redis hiccup
-                log.warning("version listener lost its Redis connection; retrying", exc_info=True)
+            except redis.RedisError as exc:
+                # One line per attempt, backing off to 5 s: a Redis outage must not flood logs.
+                log.warning("version listener: Redis unavailable (%s); retrying in %.1f s",
+                            exc, pause)
+                time.sleep(pause)
+                pause = min(pause * 2, 5.0)
+            except Exception:  # noqa: BLE001 - the listener must outlive anything
+                log.warning("version listener failed; retrying", exc_info=True)
                 time.sleep(0.5)
 
     def _wake(self, game_id: str) -> None:
@@ -102,8 +110,18 @@ def _sse(version: int, status: str, to_act: int | None) -> str:
 def event_stream(store: Store, watcher: VersionWatcher, game_id: str, last_id: int | None,
                  max_seconds: float, heartbeat_seconds: float) -> Iterator[str]:
     """Server-sent events of a game's versions after `last_id` (all of them, in order), then
-    each new one; heartbeat comments while idle; ends when the game is over or after
-    `max_seconds` (clients resume with Last-Event-ID)."""
+    each new one; heartbeat comments while idle; ends when the game is over, after
+    `max_seconds`, or when Redis stops answering (clients resume with Last-Event-ID)."""
+    try:
+        yield from _versions(store, watcher, game_id, last_id, max_seconds, heartbeat_seconds)
+    except redis.RedisError as exc:
+        # The answer has started: no error status can be sent any more. Ending the stream
+        # makes the client reconnect with Last-Event-ID, and lose nothing.
+        log.warning("event stream of %s ended: Redis unavailable (%r)", game_id, exc)
+
+
+def _versions(store: Store, watcher: VersionWatcher, game_id: str, last_id: int | None,
+              max_seconds: float, heartbeat_seconds: float) -> Iterator[str]:
     deadline = time.monotonic() + max_seconds
     yield "retry: 1000\n\n"
     head = store.head(game_id)

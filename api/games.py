@@ -6,6 +6,7 @@ import json
 import logging
 import re
 import secrets
+import string
 import time
 from typing import Any
 
@@ -41,8 +42,22 @@ blp = Blueprint("games", __name__, url_prefix="/v1",
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MAX_IDEMPOTENCY_KEY = 255
+# A version in a header: ASCII digits only (str.isdigit also accepts "²", which int() refuses).
+_VERSION_TEXT = re.compile(r"[0-9]{1,18}")
 SEAT_AUTH = [{"seatToken": []}]
 OPTIONAL_SEAT_AUTH = [{}, {"seatToken": []}]
+
+
+_ID_ALPHABET = string.ascii_letters + string.digits
+
+
+def new_game_id() -> str:
+    """A fresh random game id: 16 letters and digits (95 bits).
+
+    Never url-safe base64: an id starting with "-" reads as an option on command lines
+    (`bgb watch -x...` failed now and then).
+    """
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(16))
 
 
 def _not_found(game_id: str) -> Problem:
@@ -145,6 +160,22 @@ def _validate_seats(game: core.Game, options: dict[str, Any],
             {"kind": "human"} for spec in seats]
 
 
+def _link(path: str, method: str, description: str) -> dict[str, Any]:
+    ref = "#/paths/" + path.replace("/", "~1") + "/" + method
+    return {"operationRef": ref, "parameters": {"game_id": "$response.body#/id"},
+            "description": description}
+
+
+# OpenAPI links from a created game to what can be done with it (clients and stateful
+# testers such as schemathesis follow them).
+CREATED_LINKS = {
+    "ReadGame": _link("/v1/games/{game_id}", "get", "read the game (as a seat or a spectator)"),
+    "PlayMove": _link("/v1/games/{game_id}/moves", "post", "play a move"),
+    "ReadLog": _link("/v1/games/{game_id}/moves", "get", "read the move log"),
+    "FollowGame": _link("/v1/games/{game_id}/events", "get", "follow new versions"),
+}
+
+
 @blp.route("/games")
 class Games(MethodView):
     """The collection of games."""
@@ -155,6 +186,8 @@ class Games(MethodView):
     @blp.problem(400, "the body is not valid JSON")
     @blp.problem(413, "the body is larger than 64 KiB")
     @blp.problem(415, "not JSON")
+    @blp.unavailable()
+    @blp.doc(responses={201: {"links": CREATED_LINKS}})
     def post(self, body: dict[str, Any]) -> Response:
         """Start a game: each human seat gets a secret token, shown only in this answer."""
         require_json_body()
@@ -178,7 +211,7 @@ class Games(MethodView):
             log.warning("%s.new_game raised %r on options %r", game.name, exc, options)
             raise validation_error({"json": {"options": [str(exc)]}},
                                    "the game rejected these options") from None
-        game_id = secrets.token_urlsafe(12)
+        game_id = new_game_id()
         shown_seats: list[dict[str, Any]] = []
         stored_seats: list[dict[str, Any]] = []
         for seat, spec in enumerate(specs):
@@ -218,6 +251,7 @@ class GameResource(MethodView):
     @blp.alt_response(304, description="If-None-Match named the current version")
     @blp.problem(401, "a token of no seat of this game")
     @blp.problem(404, "no such game")
+    @blp.unavailable()
     @blp.doc(security=OPTIONAL_SEAT_AUTH)
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """The game for the caller's seat (Bearer token) or a spectator; with `wait_version`,
@@ -231,9 +265,22 @@ class GameResource(MethodView):
         head, state, _ = _state(svc, game, game_id)
         etag = f'"{head.version}"'
         headers = {"ETag": etag, "Vary": "Authorization"}
-        if request.headers.get("If-None-Match", "").strip() == etag:
+        if _none_match(request.headers.get("If-None-Match", ""), head.version):
             return Response(status=304, headers=headers)
         return _json(game_body(game, game_id, meta, head.version, state, seat), 200, headers)
+
+
+def _none_match(header: str, version: int) -> bool:
+    """Whether If-None-Match names `version` (a list of ETags, weak or strong, or "*")."""
+    for tag in header.split(","):
+        tag = tag.strip()
+        if tag == "*":
+            return True
+        if tag.startswith("W/"):
+            tag = tag[2:]  # If-None-Match compares weakly (RFC 9110 13.1.2)
+        if tag == f'"{version}"':
+            return True
+    return False
 
 
 def _expected_version(body: dict[str, Any]) -> int:
@@ -243,7 +290,7 @@ def _expected_version(body: dict[str, Any]) -> int:
         text = header.strip()
         if text.startswith('"') and text.endswith('"') and len(text) >= 2:
             text = text[1:-1]
-        if not text.isdigit() or len(text) > 18:
+        if not _VERSION_TEXT.fullmatch(text):
             raise validation_error({"headers": {"If-Match": ['expected "<version>"']}},
                                    "If-Match must be a strong ETag of a version")
         from_header = int(text)
@@ -295,6 +342,7 @@ class Moves(MethodView):
     @blp.problem(413, "the body is larger than 64 KiB")
     @blp.problem(415, "not JSON")
     @blp.problem(422, "illegal-move (with `legal_moves`) or validation-error")
+    @blp.unavailable()
     @blp.doc(security=SEAT_AUTH, parameters=[
         {"in": "header", "name": "If-Match", "schema": {"type": "string"},
          "description": 'the version as "<version>" (instead of the version field)'},
@@ -366,6 +414,7 @@ class Moves(MethodView):
     @blp.response(200, MoveLogSchema)
     @blp.problem(401, "a token of no seat of this game")
     @blp.problem(404, "no such game")
+    @blp.unavailable()
     @blp.doc(security=OPTIONAL_SEAT_AUTH)
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """The move log with events, oldest first, redacted for the caller's seat."""
@@ -379,6 +428,25 @@ class Moves(MethodView):
                       "next": last if last is not None and last < length - 1 else None})
 
 
+# One server-sent event as clients parse it (OpenAPI 3.0 has no standard for streams; tools
+# such as schemathesis read the schema of a text/event-stream answer as one event's).
+SSE_EVENT_SCHEMA: dict[str, Any] = {
+    "type": "object", "required": ["data"],
+    "properties": {
+        "id": {"type": "string", "description": "the version"},
+        "event": {"type": "string", "enum": ["version"]},
+        "data": {"type": "string",
+                 "description": 'JSON {"version": int, "status": str, "to_act": int|null}'},
+        "retry": {"type": "string"},
+    },
+}
+
+
+def _problem_doc(description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/problem+json": {
+        "schema": {"$ref": "#/components/schemas/Problem"}}}}
+
+
 @blp.route("/games/<game_id>/events")
 class GameEvents(MethodView):
     """New versions of one game as server-sent events."""
@@ -388,18 +456,17 @@ class GameEvents(MethodView):
                      "description": "resume after this version"}],
         responses={"200": {"description": "`id: <version>`, `event: version`, `data: "
                                           '{"version", "status", "to_act"}` per new version; '
-                                          "comment heartbeats",
-                           "content": {"text/event-stream": {"schema": {"type": "string"}}}},
-                   "404": {"description": "no such game",
-                           "content": {"application/problem+json": {
-                               "schema": {"$ref": "#/components/schemas/Problem"}}}}})
+                                          "comment heartbeats. The schema describes one event.",
+                           "content": {"text/event-stream": {"schema": SSE_EVENT_SCHEMA}}},
+                   "404": _problem_doc("no such game"),
+                   "503": _problem_doc("service-unavailable: the game store does not answer")})
     def get(self, game_id: str) -> Response:
         """A stream of the game's versions; resumable with Last-Event-ID; ends when over."""
         svc = services()
         _game_meta(svc, game_id)
         last_id: int | None = None
         raw = request.headers.get("Last-Event-ID", "").strip()
-        if raw.isdigit() and len(raw) <= 18:
+        if _VERSION_TEXT.fullmatch(raw):
             last_id = int(raw)
         stream = event_stream(svc.store, svc.watcher, game_id, last_id,
                               float(svc.config["SSE_MAX_SECONDS"]),

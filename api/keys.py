@@ -15,6 +15,10 @@ What each key holds:
 - `bot_turns()`: sorted set, member game id, score the time its bot turn was recorded;
   present exactly while a bot seat is to act (written by the same script as the move).
 - `bot_secret()`: the HMAC secret of derived bot tokens when BGB_BOT_SECRET is unset.
+
+Retention: games (meta, state, move log) never expire; nothing deletes them. Idempotency
+records expire after a day. An operator who needs to reclaim space deletes a finished
+game's three `bgb:game:{<id>}:*` keys (meta, state, moves); the API then answers 404 for it.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from flask.views import MethodView
 
 from api import metrics
 from api.parsing import Blueprint
-from api.problems import Problem, problem_response
+from api.problems import problem_response, service_unavailable
 from api.schemas import HealthSchema
 from api.services import services
 
@@ -20,14 +20,14 @@ class Health(MethodView):
     """Liveness."""
 
     @blp.response(200, HealthSchema)
-    @blp.problem(503, "Redis does not answer")
+    @blp.unavailable()
     def get(self) -> Response | dict[str, str]:
         """200 when the API and its Redis answer; 503 otherwise."""
         try:
             services().store.ping()
         except redis.RedisError as exc:
-            return problem_response(Problem(503, "unavailable", "Service unavailable",
-                                            f"Redis does not answer: {type(exc).__name__}"))
+            return problem_response(service_unavailable(
+                f"Redis does not answer: {type(exc).__name__}"))
         return {"status": "ok", "redis": "ok"}
 
 

@@ -17,14 +17,41 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+MAX_DEPTH = 32
+
+
+def _too_deep(document: Any, limit: int) -> bool:
+    """Whether arrays/objects nest deeper than `limit` (iterative: no recursion to exhaust)."""
+    pending = [(document, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, dict):
+            children = list(value.values())
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth > limit:
+            return True
+        pending.extend((child, depth + 1) for child in children)
+    return False
+
+
 def parse_json_body(raw: bytes) -> Any:
-    """The JSON document in `raw`; 400 bad-request for anything that is not strict JSON."""
+    """The JSON document in `raw`; 400 bad-request for anything that is not strict JSON or
+    nests deeper than MAX_DEPTH."""
     try:
-        return json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+        document = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         # RecursionError: absurdly nested arrays must be a 400, not a crash.
         raise Problem(400, "bad-request", "Bad request",
                       f"the request body is not valid JSON ({type(exc).__name__})") from None
+    # Deep documents would reach recursive code later (json.dumps of stored options, a game's
+    # move matching) near Python's recursion limit; no request of this API needs them.
+    if _too_deep(document, MAX_DEPTH):
+        raise Problem(400, "bad-request", "Bad request",
+                      f"the request body nests deeper than {MAX_DEPTH} levels")
+    return document
 
 
 def require_json_body() -> None:
@@ -41,6 +68,12 @@ class StrictJSONParser(FlaskParser):
 
     def _raw_load_json(self, req: flask.Request) -> Any:
         data = req.get_data(cache=True)
+        limit = req.max_content_length
+        if req.content_length is None and limit is not None and len(data) >= limit:
+            # A chunked body is cut at the limit without an error (werkzeug stops reading
+            # there), so a reaching-the-limit body without Content-Length is too large.
+            raise Problem(413, "payload-too-large", "Payload too large",
+                          "the request body is larger than this server accepts")
         if not data:
             return core.missing
         if not core.is_json(req.mimetype):
@@ -54,9 +87,17 @@ class Blueprint(flask_smorest.Blueprint):
 
     ARGUMENTS_PARSER = StrictJSONParser()
 
-    def problem(self, status: int, description: str) -> Any:
+    def problem(self, status: int, description: str,
+                headers: dict[str, Any] | None = None) -> Any:
         """Document an error answer of a view as problem+json."""
         from api.schemas import ProblemSchema
 
         return self.alt_response(status, schema=ProblemSchema, description=description,
-                                 content_type=PROBLEM_MIMETYPE)
+                                 content_type=PROBLEM_MIMETYPE, headers=headers)
+
+    def unavailable(self) -> Any:
+        """Document the 503 of a view that needs Redis."""
+        return self.problem(503, "service-unavailable: the game store does not answer; "
+                                 "retry after Retry-After seconds",
+                            headers={"Retry-After": {"description": "seconds to wait",
+                                                     "schema": {"type": "integer"}}})

@@ -47,11 +47,14 @@ def game_body(game: Game, game_id: str, meta: dict[str, Any], version: int, stat
 
 
 def redact_event(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """An event as `seat` may see it: one addressed with "to" is hidden from everyone else."""
+    """An event as `seat` may see it: one addressed with "to": [seats] is hidden from
+    everyone else."""
     audience = event.get("to")
-    if audience is None:
+    # Only a list is an audience (the contract's form); games also use "to" for a destination
+    # (Darwin's Journey: {"type": "navigate", "to": <ocean space>}), which everyone may see.
+    if not isinstance(audience, list):
         return event
-    if seat is not None and isinstance(audience, list) and seat in audience:
+    if seat is not None and seat in audience:
         return event
     return {"type": event.get("type"), "redacted": True}
 

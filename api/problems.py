@@ -6,6 +6,7 @@ import json
 import logging
 from typing import Any
 
+import redis
 from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
 
@@ -14,7 +15,22 @@ PROBLEM_MIMETYPE = "application/problem+json"
 
 log = logging.getLogger(__name__)
 
+# Seconds a client should wait before retrying when Redis does not answer.
+RETRY_AFTER_SECONDS = 2
+
+# Redis failures that mean "not reachable now" (a retry may succeed), answered 503; any other
+# Redis error (a bad command, a script bug) is the server's fault, answered 500.
+_REDIS_UNAVAILABLE = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError,
+                      redis.ReadOnlyError)
+
 # Slug and title of the HTTP statuses werkzeug (routing, body limits) or webargs raise.
+#
+# 403 choice: the seat is always the token's own (no request names a seat), so a valid token
+# can only ever be refused for its timing: "not-your-turn" (a human posting while a bot seat
+# is to act, a bot token of a seat not to act, any seat not to act). A token of no seat of
+# this game, including a token of another game, is 401 "unauthorized" (telling them apart
+# would confirm that the token opens some other game). So the API never sends "forbidden";
+# it stays here only as the slug of a bare 403, should a framework ever raise one.
 _BY_STATUS: dict[int, tuple[str, str]] = {
     400: ("bad-request", "Bad request"),
     401: ("unauthorized", "Unauthorized"),
@@ -26,6 +42,7 @@ _BY_STATUS: dict[int, tuple[str, str]] = {
     415: ("unsupported-media-type", "Unsupported media type"),
     422: ("validation-error", "Validation error"),
     500: ("internal-error", "Internal error"),
+    503: ("service-unavailable", "Service unavailable"),
 }
 
 
@@ -60,6 +77,12 @@ def problem_response(problem: Problem) -> Response:
 def validation_error(errors: dict[str, Any], detail: str = "the request is not valid") -> Problem:
     """A 422 validation-error naming each bad field."""
     return Problem(422, "validation-error", "Validation error", detail, errors=errors)
+
+
+def service_unavailable(detail: str) -> Problem:
+    """A 503 asking the client to retry a little later (Redis does not answer)."""
+    return Problem(503, "service-unavailable", "Service unavailable", detail,
+                   headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 def from_http_exception(error: HTTPException) -> Problem:
@@ -101,6 +124,12 @@ def install(app: Flask) -> None:
     def _unexpected(error: Exception) -> Response:
         if isinstance(error, HTTPException):
             return problem_response(from_http_exception(error))
+        if isinstance(error, _REDIS_UNAVAILABLE):
+            # A move is one atomic script: it was stored entirely or not at all, so a retry is
+            # safe (with the same Idempotency-Key it replays the answer if it was stored).
+            log.warning("Redis unavailable: %r", error)
+            return problem_response(service_unavailable(
+                "the game store does not answer; retry after a moment"))
         log.exception("unhandled error", exc_info=error)
         return problem_response(Problem(500, "internal-error", "Internal error",
                                         "the server failed to answer; the request may be retried"))

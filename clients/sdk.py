@@ -112,6 +112,11 @@ class ServerError(ApiError):
     """5xx: the server failed; safe requests were already retried."""
 
 
+class ServiceUnavailable(ServerError):
+    """503 service-unavailable: the server's store does not answer; safe requests were
+    already retried (after the server's Retry-After)."""
+
+
 class TransportError(Exception):
     """The server could not be reached (after the retries a safe request allows)."""
 
@@ -130,6 +135,7 @@ _BY_SLUG: dict[str, type[ApiError]] = {
     "unsupported-media-type": UnsupportedMediaType,
     "method-not-allowed": MethodNotAllowed,
     "internal-error": ServerError,
+    "service-unavailable": ServiceUnavailable,
 }
 
 _BY_STATUS: dict[int, type[ApiError]] = {
@@ -148,6 +154,15 @@ _BY_STATUS: dict[int, type[ApiError]] = {
 def _slug(problem_type: Any) -> str:
     text = str(problem_type or "")
     return text[len(PROBLEM_BASE):] if text.startswith(PROBLEM_BASE) else text.rsplit("/", 1)[-1]
+
+
+MAX_RETRY_AFTER = 10.0
+
+
+def _retry_after(response: requests.Response) -> float:
+    """The server's Retry-After in seconds (a number only; capped), else 0."""
+    text = response.headers.get("Retry-After", "").strip()
+    return min(float(text), MAX_RETRY_AFTER) if text.isascii() and text.isdigit() else 0.0
 
 
 def error_from_response(status: int, body: bytes | str, content_type: str = "") -> ApiError:
@@ -200,10 +215,11 @@ class Client:
         all_headers.update(headers or {})
         attempts = 1 + (self.retries if safe else 0)
         last: Exception | None = None
+        wait_hint = 0.0
         for attempt in range(attempts):
             if attempt:
                 delay = RETRY_DELAYS[min(attempt - 1, len(RETRY_DELAYS) - 1)]
-                time.sleep(delay * (0.5 + random.random()))
+                time.sleep(max(delay * (0.5 + random.random()), wait_hint))
             try:
                 response = self.session.request(
                     method, self._url(path), json=json_body, params=params,
@@ -213,6 +229,7 @@ class Client:
                 continue
             if response.status_code >= 500 and attempt + 1 < attempts:
                 last = error_from_response(response.status_code, response.content)
+                wait_hint = _retry_after(response)
                 continue
             if response.status_code >= 400:
                 raise error_from_response(response.status_code, response.content,

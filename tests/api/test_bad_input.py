@@ -65,6 +65,25 @@ def test_huge_bodies_are_413(client: FlaskClient, redis_client: redis.Redis) -> 
     assert snapshot(redis_client, created.id) == before
 
 
+def test_huge_chunked_bodies_are_413(client: FlaskClient, redis_client: redis.Redis) -> None:
+    # Without Content-Length werkzeug cuts the body at the limit silently: it was a 400.
+    # (gunicorn marks a chunked body wsgi.input_terminated; the test client must be told.)
+    import io
+
+    chunked = {"wsgi.input_terminated": True}
+
+    huge = b'{"game": "toy-pontoon", "options": {"pad": "' + b"x" * 70_000 + b'"}}'
+    response = client.post("/v1/games", input_stream=io.BytesIO(huge), environ_overrides=chunked,
+                           headers={"Content-Type": JSON, "Transfer-Encoding": "chunked"})
+    problem(response, 413, "payload-too-large")
+    assert redis_client.dbsize() == 0
+    small = b'{"game": "toy-pontoon", "options": {"players": 2}}'
+    response = client.post("/v1/games", input_stream=io.BytesIO(small),
+                           environ_overrides=chunked,
+                           headers={"Content-Type": JSON, "Transfer-Encoding": "chunked"})
+    assert response.status_code == 201, response.text
+
+
 MOVE_CASES = [
     ("{oops", JSON, 400, "bad-request"),
     ('{"move": {"type": "draw"}, "version": 0}', "text/plain", 415, "unsupported-media-type"),
@@ -127,3 +146,40 @@ def test_bad_query_parameters(client: FlaskClient) -> None:
     for query in ("wait_version=abc", "wait_version=0&timeout=31", "timeout=-1",
                   "wait_version=-5", "wait_version=99999999999999999999999", "timeout=nan"):
         problem(client.get(f"/v1/games/{created.id}?{query}"), 422, "validation-error")
+
+
+def test_odd_header_characters_are_4xx(client: FlaskClient, redis_client: redis.Redis) -> None:
+    # Found by fuzzing: each of these was a 500 (hmac.compare_digest refuses non-ASCII str;
+    # str.isdigit accepts "²", which int() refuses).
+    created = create(client, seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    before = snapshot(redis_client, created.id)
+    url = f"/v1/games/{created.id}"
+    for token in ("caf\u00e9", "a\u00b2", "tok en", "x" * 300, "abc=def"):
+        headers = {"Authorization": f"Bearer {token}"}
+        problem(client.get(url, headers=headers), 401, "unauthorized")
+        problem(client.post(f"{url}/moves", json={"move": {"type": "draw"}, "version": 0},
+                            headers=headers), 401, "unauthorized")
+    for if_match in ('"\u00b2"', "\u00b9", '"1\u00b3"'):
+        problem(client.post(f"{url}/moves", json={"move": {"type": "draw"}},
+                            headers={**created.auth(0), "If-Match": if_match}),
+                422, "validation-error")
+    stream = client.get(f"{url}/events", headers={"Last-Event-ID": "\u00b2"}, buffered=False)
+    assert stream.status_code == 200
+    stream.close()
+    assert snapshot(redis_client, created.id) == before
+
+
+@pytest.mark.parametrize("depth", [33, 200, 900])
+def test_deeply_nested_bodies_are_400(client: FlaskClient, redis_client: redis.Redis,
+                                      depth: int) -> None:
+    nested = "[" * depth + "]" * depth
+    problem(_post(client, "/v1/games",
+                  '{"game": "toy-pontoon", "options": {"players": 2, "x": ' + nested + "}}"),
+            400, "bad-request")
+    assert redis_client.dbsize() == 0
+    created = create(client)
+    before = snapshot(redis_client, created.id)
+    problem(_post(client, f"/v1/games/{created.id}/moves",
+                  '{"version": 0, "move": {"type": ' + nested + "}}", headers=created.auth(0)),
+            400, "bad-request")
+    assert snapshot(redis_client, created.id) == before

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -33,6 +34,19 @@ def test_openapi_lists_every_endpoint(app: Flask, client: FlaskClient) -> None:
     assert {"200", "401", "403", "404", "409", "422"} <= set(move_post["responses"])
     assert "application/problem+json" in move_post["responses"]["409"]["content"]
     assert "seatToken" in spec["components"]["securitySchemes"]
+    # Every endpoint that needs Redis documents its 503 (with Retry-After).
+    for path, method in (("/v1/games", "post"), ("/v1/games/{game_id}", "get"),
+                         ("/v1/games/{game_id}/moves", "post"),
+                         ("/v1/games/{game_id}/moves", "get"),
+                         ("/v1/games/{game_id}/events", "get"), ("/healthz", "get")):
+        assert "503" in spec["paths"][path][method]["responses"], (path, method)
+    # The creation answer links to what can be done with the new game.
+    links = spec["paths"]["/v1/games"]["post"]["responses"]["201"]["links"]
+    for link in links.values():
+        ref = link["operationRef"].removeprefix("#/paths/").replace("~1", "/")
+        path, _, method = ref.rpartition("/")
+        assert method in spec["paths"][path], ref
+        assert link["parameters"] == {"game_id": "$response.body#/id"}
 
 
 def test_openapi_document_is_valid(client: FlaskClient) -> None:
@@ -53,13 +67,55 @@ def test_health(client: FlaskClient) -> None:
 
 def test_health_without_redis_is_503() -> None:
     app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "TESTING": True})
-    problem(app.test_client().get("/healthz"), 503, "unavailable")
+    response = app.test_client().get("/healthz")
+    problem(response, 503, "service-unavailable")
+    assert response.headers["Retry-After"].isdigit()
 
 
-def test_redis_down_is_a_problem_not_a_crash() -> None:
+def test_redis_down_is_503_on_every_endpoint_that_needs_it() -> None:
     app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "TESTING": True})
-    response = app.test_client().post("/v1/games", json={"game": "toy-pontoon"})
-    problem(response, 500, "internal-error")
+    client = app.test_client()
+    auth = {"Authorization": "Bearer abc"}
+    for response in (
+            client.post("/v1/games", json={"game": "toy-pontoon"}),
+            client.get("/v1/games/abc"),
+            client.get("/v1/games/abc?wait_version=0&timeout=1"),
+            client.get("/v1/games/abc/moves"),
+            client.get("/v1/games/abc/events"),
+            client.post("/v1/games/abc/moves", json={"move": {"type": "draw"}, "version": 0},
+                        headers=auth)):
+        problem(response, 503, "service-unavailable")
+        assert response.headers["Retry-After"].isdigit()
+    # What needs no Redis still answers.
+    assert client.get("/v1/games-catalog").status_code == 200
+    assert client.get("/v1/openapi.json").status_code == 200
+
+
+def test_redis_failing_mid_request_is_503(client: FlaskClient, app: Flask,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    created = create(client, players=1)
+    store = app.extensions["bgb"].store
+
+    def timeout(*_: object, **__: object) -> None:
+        raise redis.TimeoutError("injected")
+
+    monkeypatch.setattr(store, "commit_move", timeout)
+    problem(move(client, created, 0, 0), 503, "service-unavailable")
+    monkeypatch.undo()
+    # Nothing was stored; the same move goes through once Redis answers.
+    assert move(client, created, 0, 0).status_code == 200
+
+
+def test_other_redis_errors_are_500(client: FlaskClient, app: Flask,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    store = app.extensions["bgb"].store
+
+    def broken(*_: object, **__: object) -> None:
+        raise redis.ResponseError("ERR injected script bug")
+
+    created = create(client, players=1)
+    monkeypatch.setattr(store, "read", broken)
+    problem(client.get(f"/v1/games/{created.id}"), 500, "internal-error")
 
 
 def test_metrics(client: FlaskClient) -> None:
@@ -80,3 +136,23 @@ def test_docs_assets_are_served_offline_when_bundled(client: FlaskClient) -> Non
     assert response.status_code == 200 and len(response.data) > 10_000
     response.close()
     problem(client.get("/docs/assets/../../api/__init__.py"), 404, "not-found")
+
+
+def test_event_stream_ends_cleanly_when_redis_fails(client: FlaskClient, app: Flask,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    created = create(client, players=1)
+    store = app.extensions["bgb"].store
+    real_head = store.head
+    calls = [0]
+
+    def flaky(game_id: str) -> object:
+        calls[0] += 1
+        if calls[0] > 1:
+            raise redis.ConnectionError("injected")
+        return real_head(game_id)
+
+    monkeypatch.setattr(store, "head", flaky)
+    # The answer has begun (200): the stream just ends, and the client resumes later.
+    response = client.get(f"/v1/games/{created.id}/events")
+    assert response.status_code == 200
+    assert b"id: 0\n" in response.data and calls[0] == 2

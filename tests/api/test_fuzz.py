@@ -1,12 +1,38 @@
-"""Every registered game, fed odd options and mangled moves through the API: 4xx, never 500."""
+"""Fuzzing: every registered game fed odd options and mangled moves; schemathesis over the
+whole OpenAPI document. Always a documented 4xx problem+json, never a 5xx, state unchanged.
+
+The schemathesis part (skipped when schemathesis is not installed) sends, for each operation,
+schema-valid and schema-violating requests (hypothesis, derandomized, EXAMPLES each), with a
+made-up game id and aimed at a real game (Darwin's Journey when registered) with the token of
+the seat to act, of the other seat, or none. It checks each answer against the document
+(status, content type, headers, body schema), that errors are problem+json, and that no
+refused request changed the game. A deeper run: BGB_FUZZ_EXAMPLES=150 (about 2 minutes).
+A manual run against a real server (stateful phase, long polls, links) is:
+    gunicorn -k gthread --threads 32 -b 127.0.0.1:18765 'api:create_app()' &
+    printf '[parameters]\ngame_id = "<id>"\n' > st.toml   # a game created with curl
+    schemathesis --config-file st.toml run http://127.0.0.1:18765/v1/openapi.json \
+        --checks all --exclude-checks positive_data_acceptance --max-response-time 40 \
+        -H "Authorization: Bearer <token of a seat>" --seed 3
+(positive_data_acceptance is excluded: a schema-valid creation can still name options or
+seats the game refuses, a 422 by design; long polls wait up to 30 s by design.)
+"""
 
 from __future__ import annotations
 
+import json
+import os
 import random
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
+import redis
+from flask import Flask
 from flask.testing import FlaskClient
 
+import core
+from api import create_app, keys
+from api.problems import PROBLEM_BASE, PROBLEM_MIMETYPE
 from core import find_move
 
 ODD_VALUES: list[Any] = [None, "x", "", -1, 0, 10**12, 1.5, True, False, [], {}, [1], {"a": 1}]
@@ -56,3 +82,111 @@ def test_mangled_moves_are_illegal_not_errors(client: FlaskClient) -> None:
                                    headers=auth)
             assert response.status_code == 422, (game["name"], move, response.data[:300])
         assert client.get(url).get_json()["version"] == 0
+
+
+# Per operation, mode and target (about 600 requests in all); raise it for a deeper manual run.
+EXAMPLES = int(os.environ.get("BGB_FUZZ_EXAMPLES", "12"))
+GAME = "darwins-journey" if "darwins-journey" in core.game_names() else "toy-pontoon"
+
+
+@pytest.fixture
+def fuzz_app(redis_client: redis.Redis, redis_url: str) -> Iterator[Flask]:
+    """The app with event streams cut short (a fuzzed stream would otherwise run for minutes)."""
+    yield create_app({"REDIS_URL": redis_url, "TESTING": True, "SSE_MAX_SECONDS": 0.2,
+                      "SSE_HEARTBEAT_SECONDS": 0.1})
+
+
+def _problem_checks(status: int, content_type: str, body: bytes) -> None:
+    if status < 400:
+        return
+    assert content_type.split(";")[0].strip() == PROBLEM_MIMETYPE, (status, content_type)
+    problem = json.loads(body)
+    assert problem["type"].startswith(PROBLEM_BASE) and problem["status"] == status, problem
+    assert isinstance(problem["title"], str) and isinstance(problem["detail"], str), problem
+
+
+def _quick_long_polls(case: Any) -> None:
+    # A schema-valid long poll waits up to 30 s for a move that never comes: ask for 0 s.
+    query = case.query
+    if isinstance(query, dict) and "wait_version" in query:
+        timeout = query.get("timeout", 20)
+        if isinstance(timeout, int | float) and not isinstance(timeout, bool):
+            query["timeout"] = 0
+
+
+def test_schemathesis_every_operation(fuzz_app: Flask, redis_client: redis.Redis) -> None:
+    schemathesis = pytest.importorskip("schemathesis")
+    import hypothesis
+    from schemathesis import GenerationMode
+    from schemathesis.checks import (
+        content_type_conformance,
+        not_a_server_error,
+        response_headers_conformance,
+        status_code_conformance,
+    )
+    from schemathesis.specs.openapi.checks import (
+        negative_data_rejection,
+        response_schema_conformance,
+    )
+
+    common = [not_a_server_error, status_code_conformance, content_type_conformance,
+              response_headers_conformance, response_schema_conformance]
+    client = fuzz_app.test_client()
+    created = client.post("/v1/games", json={"game": GAME, "options": {"players": 2},
+                                             "seed": 5}).get_json()
+    game_id = created["id"]
+    to_act = created["to_act"]
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    targets: list[tuple[str, dict[str, Any] | None, dict[str, str] | None]] = [
+        ("made-up game", None, None),
+        ("seat to act", {"game_id": game_id}, {"Authorization": f"Bearer {tokens[to_act]}"}),
+        ("other seat", {"game_id": game_id},
+         {"Authorization": f"Bearer {tokens[1 - to_act]}"}),
+        ("spectator", {"game_id": game_id}, None),
+    ]
+    schema = schemathesis.openapi.from_wsgi("/v1/openapi.json", fuzz_app)
+    settings = hypothesis.settings(max_examples=EXAMPLES, derandomize=True, database=None,
+                                   deadline=None, suppress_health_check=list(
+                                       hypothesis.HealthCheck))
+    calls = [0]
+    operations = [result.ok() for result in schema.get_all_operations()]
+    assert len(operations) >= 9
+    for operation in operations:
+        has_game = any(p.name == "game_id" for p in operation.path_parameters)
+        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+            checks = common + ([negative_data_rejection] if mode == GenerationMode.NEGATIVE
+                               else [])
+            for label, path, headers in (targets if has_game else targets[:1]):
+                strategy = operation.as_strategy(mode, path_parameters=path, headers=headers)
+                _run(strategy, settings, checks, label, redis_client, game_id, calls)
+    assert calls[0] > 20 * len(operations), calls
+
+
+def _header(response: Any, name: str) -> str:
+    value = response.headers.get(name.lower(), response.headers.get(name, ""))
+    return value[0] if isinstance(value, list) else str(value or "")
+
+
+def _run(strategy: Any, settings: Any, checks: list[Any], label: str,
+         redis_client: redis.Redis, game_id: str, calls: list[int]) -> None:
+    """Fuzz one strategy: the schema's checks, problem+json errors, the game unchanged."""
+    import hypothesis
+
+    @settings
+    @hypothesis.given(case=strategy)
+    def fuzz(case: Any) -> None:
+        _quick_long_polls(case)
+        before = redis_client.hget(keys.game_state(game_id), "snapshot")
+        response = case.call_and_validate(checks=checks)
+        calls[0] += 1
+        _problem_checks(response.status_code, _header(response, "Content-Type"),
+                        response.content)
+        if response.status_code >= 400:
+            after = redis_client.hget(keys.game_state(game_id), "snapshot")
+            assert after == before, f"{label}: a refused request changed the game"
+
+    try:
+        fuzz()
+    except hypothesis.errors.Unsatisfiable:
+        # An operation without parameters or body has no schema-violating request to make.
+        assert len(checks) > 5, label  # only in the schema-violating mode

@@ -104,6 +104,12 @@ def test_etag_and_if_none_match(client: FlaskClient) -> None:
     move(client, created, 0, 0)
     response = client.get(f"/v1/games/{created.id}", headers={"If-None-Match": '"0"'})
     assert response.status_code == 200 and response.headers["ETag"] == '"1"'
+    for listed in ('"0", "1"', 'W/"1"', "*", ' "7" ,"1" '):
+        response = client.get(f"/v1/games/{created.id}", headers={"If-None-Match": listed})
+        assert response.status_code == 304 and response.headers["ETag"] == '"1"', listed
+    for other in ('"11"', "1", '"0", W/"2"', ""):
+        response = client.get(f"/v1/games/{created.id}", headers={"If-None-Match": other})
+        assert response.status_code == 200, other
 
 
 def test_play_to_the_end_then_game_over(client: FlaskClient) -> None:
@@ -192,3 +198,12 @@ def test_catalog_and_bots(client: FlaskClient) -> None:
     assert {"random", "alfred"} <= names
     assert all(isinstance(b["description"], str) and isinstance(b["params"], dict)
                for b in bots)
+
+
+def test_game_ids_are_letters_and_digits() -> None:
+    from api.games import new_game_id
+
+    ids = {new_game_id() for _ in range(2000)}
+    assert len(ids) == 2000
+    # Never "-..." (an option on a command line) nor "_": letters and digits only.
+    assert all(len(i) == 16 and i.isascii() and i.isalnum() for i in ids)

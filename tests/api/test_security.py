@@ -93,3 +93,17 @@ def test_a_token_moves_only_its_seat_of_its_game(client: FlaskClient) -> None:
         assert response.status_code in (401, 403)
     assert client.get(f"/v1/games/{one.id}").get_json()["version"] == 0
     assert client.get(f"/v1/games/{two.id}").get_json()["version"] == 0
+
+
+def test_only_a_list_under_to_is_an_audience() -> None:
+    from api.presenters import redact_event
+
+    addressed = {"type": "card", "seat": 1, "card": 9, "to": [1]}
+    assert redact_event(addressed, 1) == addressed
+    for seat in (0, None):
+        assert redact_event(addressed, seat) == {"type": "card", "redacted": True}
+    # A destination (Darwin's Journey's navigate/explore) is public: it was redacted for all.
+    for public in ({"type": "navigate", "seat": 0, "to": 12},
+                   {"type": "explore", "seat": 0, "island": "A", "to": "a3"}):
+        for seat in (0, 1, None):
+            assert redact_event(public, seat) == public
