@@ -110,7 +110,7 @@ def move_explorer(s: State, seat: int, island: int, path: tuple[int, ...], ev: E
             gain_vp(s, seat, space.ribbon, ev)
     dest = path[-1]
     s.explorers[seat][island] = dest
-    ev.append({"type": "explore", "seat": seat, "island": ISLANDS[island], "to": track[dest].id})
+    ev.append({"type": "explore", "seat": seat, "island": ISLANDS[island], "space": track[dest].id})
     key = ISLANDS[island]
     if dest == ISLAND_ENDS[island] and not s.ends[key]:
         s.ends[key] = True
@@ -125,7 +125,7 @@ def move_ship(s: State, seat: int, path: tuple[int, ...], ev: Events) -> None:
             place_explorer(s, seat, ISLANDS.index(band), ev)
     dest = path[-1]
     s.ship[seat] = dest
-    ev.append({"type": "navigate", "seat": seat, "to": DATA.ocean[dest].id})
+    ev.append({"type": "navigate", "seat": seat, "space": DATA.ocean[dest].id})
     if dest == OCEAN_END and not s.ends["ocean"]:
         s.ends["ocean"] = True
         gain_vp(s, seat, DATA.end_bonus, ev)

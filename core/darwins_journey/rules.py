@@ -469,10 +469,10 @@ def param_options(s: State, seat: int, frame: tuple[Any, ...]) -> list[Move]:
         moves = []
         for i, dest, _path, left in explore_options(s, seat, steps, island):
             sid = DATA.islands[i][dest].id
-            moves.append({"type": "explore", "island": ISLANDS[i], "to": sid, "stop": False,
+            moves.append({"type": "explore", "island": ISLANDS[i], "space": sid, "stop": False,
                           "label": f"Explorer on island {ISLANDS[i]} to {sid}"})
             if stops and left > 0 and dest != len(DATA.islands[i]) - 1:
-                moves.append({"type": "explore", "island": ISLANDS[i], "to": sid, "stop": True,
+                moves.append({"type": "explore", "island": ISLANDS[i], "space": sid, "stop": True,
                               "label": f"Explorer on island {ISLANDS[i]} stops at {sid}"
                                        " and goes on"})
         return moves
@@ -481,10 +481,10 @@ def param_options(s: State, seat: int, frame: tuple[Any, ...]) -> list[Move]:
         moves = []
         for dest, _path, left in navigate_options(s, seat, steps):
             sid = DATA.ocean[dest].id
-            moves.append({"type": "navigate", "to": sid, "stop": False,
+            moves.append({"type": "navigate", "space": sid, "stop": False,
                           "label": f"Ship to {sid}"})
             if stops and left > 0 and dest != fx.OCEAN_END:
-                moves.append({"type": "navigate", "to": sid, "stop": True,
+                moves.append({"type": "navigate", "space": sid, "stop": True,
                               "label": f"Ship stops at {sid} and goes on"})
         return moves
     if kind == "correspond":
@@ -894,7 +894,7 @@ def next_turn(s: State, ev: Events) -> None:
 def _h_explore(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
     _, _, steps, stops, island = frame
     i = ISLANDS.index(m["island"])
-    dest = DATA.island_index[m["to"]][1]
+    dest = DATA.island_index[m["space"]][1]
     path, left = next((p, left) for oi, od, p, left in explore_options(s, seat, steps, island)
                       if oi == i and od == dest)
     fx.move_explorer(s, seat, i, path, ev)
@@ -905,7 +905,7 @@ def _h_explore(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events)
 
 def _h_navigate(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
     _, _, steps, stops = frame
-    dest = DATA.ocean_index[m["to"]]
+    dest = DATA.ocean_index[m["space"]]
     path, left = next((p, left) for od, p, left in navigate_options(s, seat, steps) if od == dest)
     fx.move_ship(s, seat, path, ev)
     if m["stop"]:

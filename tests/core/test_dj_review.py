@@ -246,7 +246,7 @@ def test_ribbon_scores_when_passed_through() -> None:
     s = started(2)
     s.explorers[0][0] = DATA.island_index["IA3"][1]
     push(s, 0, ("explore", 2))
-    do(s, type="explore", island="A", to="IA5")
+    do(s, type="explore", island="A", space="IA5")
     assert s.vp[0] == 1 and "IA4" in s.ribbons
 
 
@@ -256,12 +256,12 @@ def test_start_and_end_spaces_hold_many_explorers() -> None:
     s.explorers[0][2] = DATA.island_index["IC9"][1]
     s.explorers[1][2] = DATA.island_index["IC10"][1]
     push(s, 0, ("explore", 1))
-    assert {m["to"] for m in moves(s, type="explore", island="C")} == {"IC10"}
+    assert {m["space"] for m in moves(s, type="explore", island="C")} == {"IC10"}
     s.stack.clear()
     s.explorers[1][2] = DATA.island_index["IC2"][1]
     s.explorers[0][2] = DATA.island_index["IC1"][1]
     push(s, 0, ("explore", 1))
-    assert {m["to"] for m in moves(s, type="explore", island="C")} == {"IC3", "IC4"}
+    assert {m["space"] for m in moves(s, type="explore", island="C")} == {"IC3", "IC4"}
 
 
 def test_objective_seal_requirement_counts_regular_seals_only() -> None:

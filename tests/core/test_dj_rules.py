@@ -186,9 +186,9 @@ def test_distinction_gold_explore_extra_stop() -> None:
     s.seals[0][1] = ["G", "G", "G", "G", "G", "G"]
     s.specimens = {"IA2": 5}
     do(s, type="place", worker=1, location="explore.1")
-    do(s, type="explore", island="A", to="IA2", stop=True)
+    do(s, type="explore", island="A", space="IA2", stop=True)
     assert s.research[0] >> 5 & 1
-    do(s, type="explore", island="A", to="IA3", stop=False)  # 3 steps in all: 2 + silver 1
+    do(s, type="explore", island="A", space="IA3", stop=False)  # 3 steps in all: 2 + silver 1
     assert s.explorers[0][0] == DATA.island_index["IA3"][1]
     assert not s.stack or s.stack[-1][0] == "endturn"
 
@@ -244,18 +244,18 @@ def test_navigation_band_places_explorer_and_end_bonus() -> None:
     s = started(2)
     s.ship[0] = DATA.ocean_index["O7"]
     push(s, 0, ("navigate", 2))
-    do(s, type="navigate", to="O9")
+    do(s, type="navigate", space="O9")
     assert s.explorers[0][1] == 0
     s.ship[0] = DATA.ocean_index["O25"]
     s.ship[1] = DATA.ocean_index["O25"]
     push(s, 0, ("navigate", 1))
     vp = s.vp[0]
-    do(s, type="navigate", to="O26")
+    do(s, type="navigate", space="O26")
     assert s.vp[0] == vp + 3 + 3  # the space's 3 points and the first-to-end bonus
     s.stack.clear()
     push(s, 1, ("navigate", 1))
     vp = s.vp[1]
-    do(s, type="navigate", to="O26")
+    do(s, type="navigate", space="O26")
     assert s.vp[1] == vp + 3
 
 
@@ -264,7 +264,7 @@ def test_navigation_branches() -> None:
     s = started(2)
     s.ship[0] = DATA.ocean_index["O5"]
     push(s, 0, ("navigate", 1))
-    assert {m["to"] for m in moves(s, type="navigate")} == {"O6", "O7"}
+    assert {m["space"] for m in moves(s, type="navigate")} == {"O6", "O7"}
 
 
 def test_exploration_skips_occupied_spaces() -> None:
@@ -273,7 +273,7 @@ def test_exploration_skips_occupied_spaces() -> None:
     s.explorers[0][0] = DATA.island_index["IA1"][1]
     s.explorers[1][0] = DATA.island_index["IA2"][1]
     push(s, 0, ("explore", 2))
-    assert {m["to"] for m in moves(s, type="explore")} == {"IA3", "IA4"}
+    assert {m["space"] for m in moves(s, type="explore")} == {"IA3", "IA4"}
 
 
 def test_golden_ribbon_first_only_and_island_end() -> None:
@@ -282,18 +282,18 @@ def test_golden_ribbon_first_only_and_island_end() -> None:
     s.explorers[0][0] = DATA.island_index["IA3"][1]
     s.explorers[1][0] = DATA.island_index["IA3"][1]
     push(s, 0, ("explore", 1))
-    do(s, type="explore", island="A", to="IA4")
+    do(s, type="explore", island="A", space="IA4")
     assert s.vp[0] == 1
     finish_turn(s)
     s.stack.clear()
     push(s, 1, ("explore", 2))
-    do(s, type="explore", island="A", to="IA8")
+    do(s, type="explore", island="A", space="IA8")
     assert s.vp[1] == 0
     s.stack.clear()
     s.explorers[0][2] = DATA.island_index["IC9"][1]
     push(s, 0, ("explore", 1))
     vp = s.vp[0]
-    do(s, type="explore", island="C", to="IC10")
+    do(s, type="explore", island="C", space="IC10")
     assert s.vp[0] == vp + 8 + 3
 
 
@@ -486,7 +486,7 @@ def test_each_crew_card(card: int) -> None:
         assert c == 18
     elif card == 2:
         assert top == "acts" or top == "explore"
-        do(s, type="explore", island="A", to="IA2")
+        do(s, type="explore", island="A", space="IA2")
         assert s.stack[-1][0] in ("explore", "acts")
     elif card == 3:
         assert evo == 5
@@ -582,8 +582,8 @@ def test_each_special_tile(tile: int) -> None:
     elif tile == 10:
         assert {m["type"] for m in GAME.legal_moves(s)} >= {"act", "done"}
         do(s, type="act", index=1)
-        do(s, type="navigate", to="O2")
-        do(s, type="explore", island="A", to="IA2")
+        do(s, type="navigate", space="O2")
+        do(s, type="explore", island="A", space="IA2")
     elif tile == 11:
         do(s, type="tent", campsite="O19")  # cost 3; explore 2 (declined) and 5 points
         assert s.coins[0] == 12 - 3 and s.vp[0] == 5
@@ -739,7 +739,7 @@ def test_illegal_move_in_a_frame() -> None:
     s = started(2)
     push(s, 0, ("explore", 1))
     with pytest.raises(IllegalMove):
-        GAME.apply(s, {"type": "explore", "island": "A", "to": "IA9", "stop": False})
+        GAME.apply(s, {"type": "explore", "island": "A", "space": "IA9", "stop": False})
 
 
 def test_special_diary_sections_by_player_count() -> None:
