@@ -8,28 +8,12 @@ from core import get_game
 from core.darwins_journey import alfred, solo
 from core.darwins_journey.alfred import AD, ALFRED, HUMAN
 from core.darwins_journey.data import DATA
+from tests.core.solo_helpers import do, rows, start
 
 GAME = get_game("darwins-journey")
 
 
-def start(colour: str = "white", seed: int = 1) -> Any:
-    """A solo game whose player has drafted and chosen objectives: Alfred is to draw."""
-    state = GAME.new_game({"players": 1, "alfred": colour}, seed)
-    while GAME.to_act(state) == HUMAN:
-        GAME.apply(state, GAME.legal_moves(state)[0])
-    return state
 
-
-def rows(state: Any, *seals: str) -> None:
-    """Set Alfred's worker rows A-D ("GB" = green, blue)."""
-    for r, text in enumerate(seals):
-        state.seals[ALFRED][r] = list(text)
-
-
-def do(state: Any, *action: Any) -> list[dict[str, Any]]:
-    events: list[dict[str, Any]] = []
-    alfred.do_action(state, tuple(action), events)
-    return events
 
 
 # ---------------------------------------------------------------- objective and knowledge
