@@ -13,9 +13,6 @@ from tests.core.solo_helpers import do, rows, start
 GAME = get_game("darwins-journey")
 
 
-
-
-
 # ---------------------------------------------------------------- objective and knowledge
 
 def test_gain_objective_discards_gold_first_and_always_moves_bonus() -> None:

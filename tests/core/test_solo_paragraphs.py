@@ -15,11 +15,6 @@ from tests.core.solo_helpers import events_of as kinds
 GAME = get_game("darwins-journey")
 
 
-
-
-
-
-
 # ---------------------------------------------------------------- Trilha de Bonus
 
 def test_bonus_triggers_in_crossing_order_across_the_cycle() -> None:

@@ -15,10 +15,6 @@ GAME = get_game("darwins-journey")
 MAIN1 = ("explore.1", "navigate.1")
 
 
-
-
-
-
 # ---------------------------------------------------------------- setup
 
 def test_solo_setup_central_board_and_player() -> None:
