@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from operator import itemgetter
 from typing import Any, Protocol, runtime_checkable
 
 from core.contract import Game, Move, View
@@ -20,6 +19,7 @@ class Bot(Protocol):
 
     name: str
     description: str
+    automa_only: bool  # True: only for the game's automa seats (`alfred`)
 
     def params_schema(self) -> ParamsSchema:
         """Parameter name -> {type, default, min, max, description}."""
@@ -70,7 +70,9 @@ def check_legal_moves(bot_name: str, legal_moves: list[Move]) -> None:
 
 def move_key(move: Move) -> Any:
     """A hashable identity of a move, label ignored, independent of key order."""
-    items = sorted(((k, v) for k, v in move.items() if k != "label"), key=itemgetter(0))
+    # Keys are unique, so sorting the (key, value) pairs never compares two values.
+    items = [kv for kv in move.items() if kv[0] != "label"]
+    items.sort()
     key = tuple(items)
     try:
         hash(key)

@@ -21,10 +21,11 @@ bench/strength.py.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from ai_worker.bots.evaluation import Evaluation, register_evaluation
-from core.contract import Game
+from core.contract import Game, Move
 from core.darwins_journey import scoring
 from core.darwins_journey.data import DATA
 from core.darwins_journey.rules import regular_seals
@@ -32,7 +33,7 @@ from core.darwins_journey.state import State
 
 ROUNDS = 5
 # VP-equivalents of resources at the start of the game (scaled down as rounds pass).
-COIN = 0.3
+COIN = 0.6
 KNOWLEDGE = 0.4
 SEAL = 1.2
 SEAL_ROW_NEAR_BONUS = {4: 1.0, 5: 2.0}  # a row that will soon score its 5th / 6th seal
@@ -50,7 +51,7 @@ FUTURE_DELAY_WEIGHT = 0.8  # the ship may catch up before later goals are scored
 PENDING_WEIGHT = 0.8  # an earned action may turn out weaker than hoped, or be skipped
 # What an action earned but not yet resolved is worth, in VP, by kind (x its size if sized).
 PENDING_ACTION = {
-    "explore": 0.9, "navigate": 0.7, "correspond": 0.8,  # per step / stamp
+    "explore": 1.5, "navigate": 1.2, "correspond": 0.8,  # per step / stamp
     "academy": 2.5, "free_seal": 3.0, "campsite": 2.5, "campsite_any": 2.5, "unlock": 2.0,
     "deliver": 3.0, "repeat_delivery": 3.0, "research_museum": 1.5, "research_any": 2.5,
     "research_island": 2.5, "objective": 2.0, "auto_fulfil": 2.0, "place_explorer": 1.5,
@@ -77,7 +78,7 @@ def pending_value(s: State, seat: int) -> float:
         if frame[1] != seat:
             continue
         kind = frame[0]
-        if kind == "acts":
+        if kind in ("acts", "defer"):  # defer: rewards queued behind the current actions
             actions = frame[2]
             total += sum(_action_value(a) for a in actions)
         elif kind in PENDING_ACTION:
@@ -169,9 +170,9 @@ def seat_value(s: State, seat: int) -> float:
     nxt = _NEXT_BOOK[evo]
     if nxt > evo:
         # steps already taken toward the next book, as a share of the gap
-        prev = max((j for j in range(evo + 1) if DATA.books[j] < DATA.books[evo]), default=-1)
-        span = nxt - prev
-        value += BOOK_PROGRESS * (2 + scoring.completed_museum_rows(s)) * (evo - prev) / span
+        level = DATA.books.index(DATA.books[evo])  # first step of the current book count
+        value += (BOOK_PROGRESS * (2 + scoring.completed_museum_rows(s))
+                  * (evo - level) / (nxt - level))
     value += t * (COIN * s.coins[seat] + KNOWLEDGE * s.tk[seat] + SEAL * seals
                   + rows_near + RESEARCH * bin(s.research[seat]).count("1")
                   + STAMP * stamps + RESERVE_OBJECTIVE * len(s.reserve[seat])
@@ -195,7 +196,23 @@ def evaluate_all(game: Game, state: State) -> list[float]:
     return [seat_value(state, p) for p in range(state.n)]
 
 
+# Moves that give up something already earned (an action, the rest of a location).
+_PASSIVE = frozenset(("skip", "done", "pass", "end_turn"))
+ROLLOUT_PASSIVE_CHANCE = 0.1
+
+
+def rollout_move(game: Game, state: State, legal: list[Move], rng: random.Random) -> Move:
+    """Cheap rollout policy: uniform, but rarely throwing away an action already earned."""
+    if len(legal) == 1:
+        return legal[0]
+    active = [m for m in legal if m["type"] not in _PASSIVE]
+    if active and (len(active) == len(legal) or rng.random() >= ROLLOUT_PASSIVE_CHANCE):
+        return active[rng.randrange(len(active))]
+    return legal[rng.randrange(len(legal))]
+
+
 EVALUATION = register_evaluation(
     "darwins-journey",
-    Evaluation(evaluate=evaluate, scale=15.0, evaluate_all=evaluate_all),
+    Evaluation(evaluate=evaluate, scale=15.0, evaluate_all=evaluate_all,
+               rollout_policy=rollout_move),
 )

@@ -98,7 +98,9 @@ def win_shares(game: Game, state: Any, seats: int) -> list[float]:
     result = game.result(state)
     ranking = result.get("ranking") or []
     winners: list[int]
-    if ranking and isinstance(ranking[0], list):
+    if isinstance(result.get("winners"), list) and result["winners"]:
+        winners = list(result["winners"])  # the game says who shares the win
+    elif ranking and isinstance(ranking[0], list):
         winners = list(ranking[0])  # tied groups, best first
     elif ranking and isinstance(ranking[0], dict):
         winners = [r["seat"] for r in ranking if r.get("rank", 1) == 1]

@@ -16,6 +16,9 @@ Search"), one tree for the whole search, seen from the searching seat:
   with the game's pluggable evaluation, turned into per-seat rewards in [0, 1]
   (see `evaluation.rewards`); every node backs up the reward of the seat that chose
   its move, so any number of seats (and automa seats) is handled;
+- progressive widening at the root: the root moves are ranked once by a one-ply
+  evaluation (on one sample) and only the best `widening + sqrt(root visits)` of them
+  are searched, so a small budget is not spread thin over 30+ placements;
 - the move played is the most visited root child.
 
 Budget: `iterations` and/or `ms` (wall clock, checked before every iteration). With
@@ -40,15 +43,16 @@ from ai_worker.bots.base import (
     validate_params,
 )
 from ai_worker.bots.evaluation import Evaluation, get_evaluation, rewards
-from core.contract import Game, Move, View
+from core.contract import Game, IllegalMove, Move, View
 
 DEFAULT_ITERATIONS = 1000
+TREE_WIDENING = False  # widen every node too: measured weaker (fewer iterations), so root only
 
 
 class _Node:
     """A tree node: the move that led here, seen by the seat that chose it."""
 
-    __slots__ = ("seat", "visits", "avail", "total", "children")
+    __slots__ = ("seat", "visits", "avail", "total", "children", "rank")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat  # who chose the move leading here; `total` is in their reward
@@ -56,6 +60,7 @@ class _Node:
         self.avail = 1
         self.total = 0.0
         self.children: dict[Any, _Node] = {}
+        self.rank: dict[Any, int] | None = None  # move key -> one-ply rank (widening)
 
 
 @dataclass
@@ -76,23 +81,28 @@ class MCTSBot:
     """Information-set Monte Carlo tree search over sampled determinizations."""
 
     name = "mcts"
+    automa_only = False
     description = ("Information-set Monte Carlo tree search (SO-ISMCTS): samples the hidden parts "
                    "from its own view each iteration, UCT selection, short random rollouts cut "
                    "off by the game's evaluation. Budget in iterations and/or milliseconds.")
 
     def params_schema(self) -> ParamsSchema:
-        """iterations, ms, c, rollout_depth."""
+        """iterations, ms, c, rollout_depth, widening."""
         return {
             "iterations": {"type": "int", "default": 0, "min": 0, "max": 10_000_000,
                            "description": "iterations per decision; 0 = no iteration cap "
                                           f"(if ms is 0 too, {DEFAULT_ITERATIONS} iterations)"},
             "ms": {"type": "int", "default": 0, "min": 0, "max": 600_000,
                    "description": "wall-clock milliseconds per decision; 0 = no time limit"},
-            "c": {"type": "float", "default": 0.7, "min": 0.0, "max": 10.0,
+            "c": {"type": "float", "default": 0.15, "min": 0.0, "max": 10.0,
                   "description": "UCT exploration constant (rewards are in [0, 1])"},
             "rollout_depth": {"type": "int", "default": 10, "min": 0, "max": 100_000,
                               "description": "decisions played by the rollout policy before "
                                              "the evaluation scores the position"},
+            "widening": {"type": "int", "default": 4, "min": 0, "max": 1000,
+                         "description": "progressive widening at the root: the moves are "
+                                        "ranked by a one-ply evaluation and only the best "
+                                        "widening + sqrt(root visits) are searched; 0 = off"},
         }
 
     def choose(self, game: Game, view: View, seat: int, legal_moves: list[Move],
@@ -111,7 +121,8 @@ class MCTSBot:
         iterations = p["iterations"]
         if iterations == 0 and p["ms"] == 0:
             iterations = DEFAULT_ITERATIONS
-        search = _Search(game, view, seat, legal_moves, p["c"], p["rollout_depth"], seed)
+        search = _Search(game, view, seat, legal_moves, p["c"], p["rollout_depth"],
+                         p["widening"], seed)
         start = time.perf_counter()
         deadline = start + p["ms"] / 1000.0 if p["ms"] else math.inf
         while True:
@@ -131,7 +142,7 @@ class _Search:
     """One decision's tree and the loop that grows it."""
 
     def __init__(self, game: Game, view: View, seat: int, legal_moves: list[Move],
-                 c: float, rollout_depth: int, seed: int) -> None:
+                 c: float, rollout_depth: int, widening: int, seed: int) -> None:
         self.game = game
         self.view = view
         self.seat = seat
@@ -148,6 +159,7 @@ class _Search:
         if self.policy is None and callable(hook):
             self.policy = lambda _game, state, legal, rng: hook(state, legal, rng)
         self.seats: int | None = None
+        self.widening = widening
 
     def iterate(self) -> None:
         """One determinization, selection, expansion, rollout and backup."""
@@ -170,6 +182,16 @@ class _Search:
                 legal, keys = [m for m, _ in pairs], [k for _, k in pairs]
                 if not legal:
                     break  # a sample at odds with the view: score it as it stands
+            if self.widening and len(keys) > self.widening and (node is self.root or TREE_WIDENING):
+                if node.rank is None:
+                    node.rank = self._rank(state, legal, keys, actor)
+                width = self.widening + int(math.sqrt(node.visits))
+                if width < len(keys):
+                    # the best-ranked moves legal in this sample (another sample may lack some)
+                    rank, last = node.rank, len(node.rank)
+                    order = sorted(range(len(keys)), key=lambda i: rank.get(keys[i], last))
+                    kept = sorted(order[:width])
+                    legal, keys = [legal[i] for i in kept], [keys[i] for i in kept]
             children = node.children
             untried: list[int] = []
             for i, key in enumerate(keys):
@@ -204,6 +226,22 @@ class _Search:
         for visited in path[1:]:
             visited.visits += 1
             visited.total += reward[visited.seat]
+
+    def _rank(self, state: Any, legal: list[Move], keys: list[Any], actor: int) -> dict[Any, int]:
+        """The moves ranked best first for `actor` by a one-ply evaluation on this sample."""
+        game = self.game
+        scored = []
+        for i, move in enumerate(legal):
+            after = game.clone(state)
+            try:
+                game.apply(after, move)
+                value = rewards(game, after, self.evaluation, self.seats or 1)[actor]
+            except IllegalMove:
+                value = -1.0
+            # ties keep a random order: no bias toward the engine's generation order
+            scored.append((-value, self.rng.random(), i))
+        scored.sort()
+        return {keys[i]: r for r, (_, _, i) in enumerate(scored)}
 
     def _rollout(self, state: Any) -> None:
         """Play the cheap policy for at most `rollout_depth` decisions."""

@@ -28,7 +28,8 @@ def test_descriptions_carry_full_param_schemas() -> None:
         for spec in entry["params"].values():
             assert spec["type"] in {"int", "float", "bool"}
             assert {"default", "description"} <= set(spec)
-    assert set(described["mcts"]["params"]) == {"iterations", "ms", "c", "rollout_depth"}
+    assert set(described["mcts"]["params"]) == {"iterations", "ms", "c", "rollout_depth",
+                                                "widening"}
 
 
 @pytest.mark.parametrize(

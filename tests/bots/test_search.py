@@ -95,3 +95,11 @@ def test_single_legal_move_needs_no_search() -> None:
     state = NIM.new_game({"pile": 1}, seed=0)
     move, stats = MCTSBot().search(NIM, NIM.view(state, 0), 0, NIM.legal_moves(state), {}, 0)
     assert move["stones"] == 1 and stats.iterations == 0
+
+
+def test_widening_still_reaches_the_move_the_one_ply_ranking_puts_last() -> None:
+    # The one-ply ranking prefers the grab; widening 1 starts with it alone, then widens.
+    for seed in range(5):
+        move = choose("mcts", TRAP, TRAP.new_game({}, 0), {"iterations": 100, "widening": 1},
+                      seed)
+        assert move["type"] == "safe"

@@ -1,0 +1,36 @@
+"""bench/strength.py plays, records and resumes (on the toy game, tiny budgets)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_strength", ROOT / "bench" / "strength.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_strength"] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_strength_bench_records_and_resumes(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    bench = _bench()
+    state = tmp_path / "strength.jsonl"
+    args = ["--game", "toy-pontoon", "--games", "2", "--ms", "5", "--state", str(state)]
+    assert bench.main(args) == 0
+    records = [json.loads(line) for line in state.read_text().splitlines()]
+    assert len(records) == 4  # two 2-player matchups x 2 games
+    assert {r["matchup"] for r in records} == {"toy-pontoon/2p/mcts-vs-greedy@5ms",
+                                               "toy-pontoon/2p/greedy-vs-random"}
+    assert [r["subject"] for r in records[:2]] == [0, 1]  # seats alternate
+    out = capsys.readouterr().out
+    assert "skip solo" in out
+    assert bench.main(args) == 0  # resumed: nothing left to play
+    assert len(state.read_text().splitlines()) == 4
