@@ -10,17 +10,9 @@ import pytest
 
 from core import IllegalMove, InvalidOptions, get_game
 from core.contract import BadSnapshot, canonical
+from tests.core.random_play import pick
 
 GAME = get_game("darwins-journey")
-PASSIVE = {"skip", "done", "end_turn", "pass"}
-
-
-def pick(rnd: random.Random, moves: list[dict[str, Any]]) -> dict[str, Any]:
-    """A random move, rarely a skip, so that games use many rules."""
-    active = [m for m in moves if m["type"] not in PASSIVE]
-    if active and rnd.random() < 0.9:
-        return rnd.choice(active)
-    return rnd.choice(moves)
 
 
 def check_invariants(state: Any) -> None:

@@ -9,18 +9,10 @@ import pytest
 
 from core import IllegalMove, get_game
 from core.darwins_journey.alfred import AD
+from tests.core.random_play import pick
 
 GAME = get_game("darwins-journey")
 GAMES_PER_DIFFICULTY = 500
-PASSIVE = {"skip", "done", "end_turn", "pass"}
-
-
-def pick(rnd: random.Random, moves: list[dict[str, Any]]) -> dict[str, Any]:
-    """A random move of the player, rarely a skip."""
-    active = [m for m in moves if m["type"] not in PASSIVE]
-    if active and rnd.random() < 0.9:
-        return rnd.choice(active)
-    return rnd.choice(moves)
 
 
 def check_alfred(state: Any) -> None:
