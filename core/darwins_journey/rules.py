@@ -39,10 +39,9 @@ def specimen_name(k: int) -> str:
 
 
 def _solo() -> Any:
-    try:
-        from core.darwins_journey import solo  # type: ignore[attr-defined]
-    except ImportError:
-        return None
+    """The solo module (imported late: it builds on this one)."""
+    from core.darwins_journey import solo
+
     return solo
 
 
@@ -724,14 +723,12 @@ def apply_move(s: State, move: Move) -> Events:
     """Validate and play `move`; IllegalMove leaves the state untouched."""
     if s.solo:
         solo = _solo()
-        if solo is not None and hasattr(solo, "apply"):
-            ev = solo.apply(s, move)
-            if ev is not None:
-                s.cache = None
-                settle(s, ev)
-                if hasattr(solo, "after_apply"):
-                    solo.after_apply(s, ev)
-                return ev
+        ev = solo.apply(s, move)  # Alfred's own moves; None: an ordinary move
+        if ev is not None:
+            s.cache = None
+            settle(s, ev)
+            solo.after_apply(s, ev)
+            return ev
     legal = legal_moves(s)
     # bots hand back the very dicts legal_moves gave them: identity first, then by content
     found = next((m for m in legal if m is move), None) or find_move(legal, move)
@@ -746,9 +743,7 @@ def apply_move(s: State, move: Move) -> Events:
     _play(s, found, ev)
     settle(s, ev)
     if s.solo:
-        solo = _solo()
-        if solo is not None and hasattr(solo, "after_apply"):
-            solo.after_apply(s, ev)
+        _solo().after_apply(s, ev)
     return ev
 
 
@@ -756,11 +751,9 @@ def legal_moves(s: State) -> list[Move]:
     """Every legal move of the seat to act (cached until the next move)."""
     if s.cache is None:
         if s.solo:
-            solo = _solo()
-            if solo is not None and hasattr(solo, "legal_moves"):
-                moves = solo.legal_moves(s)
-                if moves is not None:
-                    return moves
+            moves = _solo().legal_moves(s)  # Alfred's procedure; None: an ordinary decision
+            if moves is not None:
+                return moves
         s.cache = decision_moves(s) if s.phase != "over" else []
     return s.cache
 
@@ -770,11 +763,9 @@ def to_act(s: State) -> int | None:
     if s.phase == "over":
         return None
     if s.solo:
-        solo = _solo()
-        if solo is not None and hasattr(solo, "to_act"):
-            seat = solo.to_act(s)
-            if seat is not NotImplemented:
-                return seat
+        seat = _solo().to_act(s)
+        if seat is not NotImplemented:
+            return seat
     if s.stack:
         return s.stack[-1][1]
     return s.order[s.turn]
@@ -1116,9 +1107,7 @@ def _auto_discard(s: State, frame: tuple[Any, ...], ev: Events) -> None:
 
 
 def _auto_alfred_reward(s: State, frame: tuple[Any, ...], ev: Events) -> None:
-    solo = _solo()
-    if solo is not None and hasattr(solo, "alfred_reward"):
-        ev.extend(solo.alfred_reward(s, frame[2], frame[3]) or [])
+    ev.extend(_solo().alfred_reward(s, frame[2], frame[3]) or [])
 
 
 def beagle_points(s: State, seat: int) -> tuple[int, int]:
@@ -1153,9 +1142,7 @@ def delay_penalty(s: State, seat: int) -> int:
 def _auto_beagle(s: State, frame: tuple[Any, ...], ev: Events) -> None:
     for p in s.order:
         if s.solo and p == 1:
-            solo = _solo()
-            if solo is not None and hasattr(solo, "alfred_beagle"):
-                fx.gain_vp(s, p, solo.alfred_beagle(s), ev)
+            fx.gain_vp(s, p, _solo().alfred_beagle(s), ev)
             continue
         points, delay = beagle_points(s, p)
         ev.append({"type": "beagle_goal", "seat": p, "points": points, "delay": delay})
@@ -1227,9 +1214,7 @@ def cleanup(s: State, ev: Events) -> None:
         if not s.academy[i] and s.seal_bag:
             s.academy[i] = s.seal_bag.pop()
     if s.solo:
-        solo = _solo()
-        if solo is not None and hasattr(solo, "cleanup"):
-            solo.cleanup(s)
+        _solo().cleanup(s)
     s.round += 1
     s.phase = "actions"
     s.turn = 0

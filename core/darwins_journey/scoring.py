@@ -66,10 +66,8 @@ def result(s: State) -> dict[str, Any]:
     if s.solo:
         from core.darwins_journey import rules
 
-        solo = rules._solo()
-        if solo is not None and hasattr(solo, "ranking"):
-            order = solo.ranking(s, scores)
-            place = [order.index(p) + 1 for p in range(s.n)]
+        order = rules._solo().ranking(s, scores)
+        place = [order.index(p) + 1 for p in range(s.n)]
     finished = s.phase == "over"
     return {
         "finished": finished,

@@ -34,9 +34,7 @@ def parse_options(options: dict[str, Any]) -> tuple[int, bool, str | None]:
             alfred = "white"
         if alfred not in ALFRED_COLOURS:
             raise InvalidOptions("alfred", f"must be one of {', '.join(ALFRED_COLOURS)}")
-        solo = rules._solo()
-        if solo is not None and hasattr(solo, "validate_options"):
-            alfred = solo.validate_options(options) or alfred
+        alfred = rules._solo().validate_options(options) or alfred
     elif alfred is not None:
         raise InvalidOptions("alfred", "only for a solo game (players = 1)")
     return players, first_game, alfred
@@ -180,9 +178,7 @@ def new_game(options: dict[str, Any], seed: int) -> State:
                     s.stack.append(("draft", p, rnd))
         s.crew_pool = deck
     if solo:
-        solo_mod = rules._solo()
-        if solo_mod is not None and hasattr(solo_mod, "setup"):
-            solo_mod.setup(s)
+        rules._solo().setup(s)
     s.cache = None
     rules.settle(s, [])
     return s

@@ -46,22 +46,13 @@ def _copy(value: Any, depth: int) -> Any:
     return copy.deepcopy(value)
 
 
-_alfred_copy: Any = None
-
-
 def _copy_alfred(value: Any) -> Any:
-    """Copy the solo module's data: its own flat copier when it has one (faster than deepcopy)."""
-    global _alfred_copy
+    """Copy the solo module's data with its own flat copier (faster than deepcopy)."""
     if value is None:
         return None
-    if _alfred_copy is None:
-        try:
-            from core.darwins_journey import solo  # type: ignore[attr-defined]
+    from core.darwins_journey import solo  # late: solo builds on this module
 
-            _alfred_copy = getattr(solo, "clone_alfred", copy.deepcopy)
-        except ImportError:
-            _alfred_copy = copy.deepcopy
-    return _alfred_copy(value)
+    return solo.clone_alfred(value)
 
 
 def clone(state: State) -> State:

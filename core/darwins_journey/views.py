@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from core.darwins_journey import rules
@@ -50,14 +49,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         out["hand_index"] = -1
         out["hand"] = []
         out["kept"] = []
-    alfred: Any = None
-    if s.solo:
-        solo = rules._solo()
-        if solo is not None and hasattr(solo, "view"):
-            alfred = solo.view(s, seat)
-        else:
-            alfred = copy.deepcopy(s.alfred)
-    out["alfred"] = alfred
+    out["alfred"] = rules._solo().view(s, seat) if s.solo else None
     out["catalog"] = catalog(s, out["hand"] + out["kept"])
     return out
 
@@ -142,8 +134,6 @@ def determinize(v: dict[str, Any], seat: int, seed: int) -> State:
         s.kept[p] = list(v["kept"]) if p == seat else [unseen.pop() for _ in range(size)]
     s.crew_pool = [unseen.pop() for _ in range(v["crew_pool"])]
     if s.solo:
-        solo = rules._solo()
-        if solo is not None and hasattr(solo, "determinize"):
-            solo.determinize(s)
+        rules._solo().determinize(s)
     s.cache = None
     return s
