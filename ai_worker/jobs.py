@@ -12,12 +12,12 @@ import hashlib
 import json
 import logging
 import os
-import random
 from typing import Any
 
 import redis
 from rq import get_current_job
 
+from ai_worker.bots import get_bot
 from api import botauth, keys
 from api.botqueue import JOB_FUNCTION as JOB_FUNC  # noqa: F401  (re-exported)
 from api.botqueue import QUEUE_NAME as QUEUE  # noqa: F401  (re-exported)
@@ -66,16 +66,7 @@ def choose_move(game_name: str, bot_name: str, view: dict[str, Any], seat: int,
     import core
 
     game = core.get_game(game_name)
-    try:
-        from ai_worker.bots import get_bot
-    except ImportError:
-        get_bot = None  # the bot registry is not installed yet
-    if get_bot is not None:
-        return dict(get_bot(bot_name).choose(game, view, seat, legal_moves, params, seed))
-    if bot_name == "random":
-        return dict(random.Random(seed).choice(legal_moves))
-    # Without the registry, the automa's dictated move is the only one the engine offers.
-    return dict(legal_moves[0])
+    return dict(get_bot(bot_name).choose(game, view, seat, legal_moves, params, seed))
 
 
 def play_turn(game_id: str, seat: int, version: int) -> str:

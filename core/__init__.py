@@ -60,12 +60,7 @@ def _ensure_loaded() -> None:
             return
         extra = [m.strip() for m in os.environ.get("BGB_GAME_MODULES", "").split(",") if m.strip()]
         for module in (*_BUILTIN_MODULES, *extra):
-            try:
-                importlib.import_module(module)
-            except ModuleNotFoundError as exc:
-                # A built-in game still under construction must not break the others.
-                if exc.name != module:
-                    raise
+            importlib.import_module(module)
         _loaded = True
 
 

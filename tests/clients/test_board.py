@@ -37,15 +37,10 @@ def test_toy_game_views_render() -> None:
     assert "deck_size" in text
 
 
-@pytest.mark.skipif("darwins-journey" not in core.game_names(),
-                    reason="the Darwin's Journey engine is not registered yet")
 @pytest.mark.parametrize("options", [{"players": 2}, {"players": 1, "alfred": "green"}])
 def test_darwins_journey_views_render_through_a_game(options: dict) -> None:
     game = core.get_game("darwins-journey")
-    try:
-        state = game.new_game(options, 3)
-    except core.InvalidOptions as exc:
-        pytest.skip(f"options not supported yet: {exc}")
+    state = game.new_game(options, 3)
     rng = random.Random(0)
     for step in range(400):
         seat = game.to_act(state)

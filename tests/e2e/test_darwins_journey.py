@@ -1,10 +1,9 @@
-"""Whole Darwin's Journey games over HTTP with real bot workers (once the engine is registered)."""
+"""Whole Darwin's Journey games over HTTP with real bot workers."""
 
 from __future__ import annotations
 
 import pytest
 
-import core
 from clients.sdk import seat_token
 from tests.e2e.conftest import Stack
 from tests.e2e.helpers import check_log, play_humans, wait_finished
@@ -15,26 +14,6 @@ GAME = "darwins-journey"
 SOLO = {"players": 1, "alfred": "green"}
 
 
-def _registered() -> bool:
-    return GAME in core.game_names()
-
-
-def _solo_exists() -> bool:
-    if not _registered():
-        return False
-    try:
-        return bool(core.get_game(GAME).automa_seats(SOLO))
-    except core.RulesError:
-        return False
-
-
-needs_engine = pytest.mark.skipif(not _registered(),
-                                  reason="the Darwin's Journey engine is not registered yet")
-needs_solo = pytest.mark.skipif(not _solo_exists(),
-                                reason="Darwin's Journey solo (Alfred) does not exist yet")
-
-
-@needs_engine
 def test_two_bots_play_a_two_player_game_to_the_final_score(stack: Stack) -> None:
     client = stack.client
     seats = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
@@ -46,7 +25,6 @@ def test_two_bots_play_a_two_player_game_to_the_final_score(stack: Stack) -> Non
     assert {m["seat"] for m in log} == {0, 1}
 
 
-@needs_solo
 def test_solo_game_against_alfred_with_random_human_moves(stack: Stack) -> None:
     client = stack.client
     created = client.create_game(GAME, SOLO, seed=3)
@@ -63,16 +41,6 @@ def test_solo_game_against_alfred_with_random_human_moves(stack: Stack) -> None:
     assert "deck" not in (view.get("alfred") or {})
 
 
-def _has_bots(*names: str) -> bool:
-    try:
-        from ai_worker.bots import bot_names
-    except ImportError:
-        return False
-    return set(names) <= set(bot_names())
-
-
-@needs_engine
-@pytest.mark.skipif(not _has_bots("mcts", "greedy"), reason="mcts/greedy bots not there yet")
 def test_mcts_against_greedy_two_player_game(stack: Stack) -> None:
     client = stack.client
     seats = [{"kind": "bot", "bot": "mcts", "params": {"iterations": 10}},
@@ -83,8 +51,6 @@ def test_mcts_against_greedy_two_player_game(stack: Stack) -> None:
     check_log(client, created["id"], final["version"])
 
 
-@needs_solo
-@pytest.mark.skipif(not _has_bots("mcts"), reason="the mcts bot is not there yet")
 def test_mcts_against_alfred_solo_game(stack: Stack) -> None:
     client = stack.client
     seats = [{"kind": "bot", "bot": "mcts", "params": {"iterations": 10}},
@@ -95,7 +61,6 @@ def test_mcts_against_alfred_solo_game(stack: Stack) -> None:
     check_log(client, created["id"], final["version"])
 
 
-@needs_solo
 def test_solo_tournament_seats_alfred_itself(stack: Stack) -> None:
     from clients import tournament
 
