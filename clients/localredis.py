@@ -109,7 +109,8 @@ class LocalRedis:
         self.port = self.port or free_port()
         args = [binary, "--port", str(self.port), "--bind", "127.0.0.1",
                 "--dir", str(self.data_dir.resolve()),
-                "--appendonly", "yes", "--appendfsync", "everysec",
+                # fsync every write: a move the API acknowledged survives even a power cut.
+                "--appendonly", "yes", "--appendfsync", "always",
                 "--daemonize", "no", "--protected-mode", "yes",
                 "--logfile", str((self.data_dir / "redis.log").resolve())]
         self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL,
