@@ -8,6 +8,8 @@ import re
 import secrets
 import string
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Response, request
@@ -117,18 +119,26 @@ def _json(body: dict[str, Any], status: int = 200, headers: dict[str, str] | Non
     return response
 
 
-def _validate_seats(game: core.Game, options: dict[str, Any],
-                    seats: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+@contextmanager
+def _options_checked(game: core.Game, options: dict[str, Any]) -> Iterator[None]:
+    """Turn the game's refusal of `options` into a 422 (never a 500)."""
     try:
-        count = game.seat_count(options)
-        automa = game.automa_seats(options)
+        yield
     except core.InvalidOptions as exc:
         raise validation_error({"json": {"options": {exc.option: [exc.reason]}}},
                                f"bad option {exc.option!r}: {exc.reason}") from None
     except (TypeError, ValueError, KeyError, AttributeError) as exc:
-        log.warning("%s.seat_count raised %r on options %r", game.name, exc, options)
+        # An engine should raise InvalidOptions; a bad option must still not be a 500.
+        log.warning("%s rejected options %r with %r", game.name, options, exc)
         raise validation_error({"json": {"options": [str(exc)]}},
                                "the game rejected these options") from None
+
+
+def _validate_seats(game: core.Game, options: dict[str, Any],
+                    seats: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    with _options_checked(game, options):
+        count = game.seat_count(options)
+        automa = game.automa_seats(options)
     if seats is None:
         return [{"kind": "bot", "bot": automa[s], "params": {}} if s in automa
                 else {"kind": "human"} for s in range(count)]
@@ -201,16 +211,8 @@ class Games(MethodView):
         options = body["options"]
         specs = _validate_seats(game, options, body.get("seats"))
         seed = body["seed"] if "seed" in body else secrets.randbelow(2**53)
-        try:
+        with _options_checked(game, options):
             state = game.new_game(options, seed)
-        except core.InvalidOptions as exc:
-            raise validation_error({"json": {"options": {exc.option: [exc.reason]}}},
-                                   f"bad option {exc.option!r}: {exc.reason}") from None
-        except (TypeError, ValueError, KeyError, AttributeError) as exc:
-            # An engine should raise InvalidOptions; a bad option must still not be a 500.
-            log.warning("%s.new_game raised %r on options %r", game.name, exc, options)
-            raise validation_error({"json": {"options": [str(exc)]}},
-                                   "the game rejected these options") from None
         game_id = new_game_id()
         shown_seats: list[dict[str, Any]] = []
         stored_seats: list[dict[str, Any]] = []
