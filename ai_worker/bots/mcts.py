@@ -19,18 +19,29 @@ Search"), one tree for the whole search, seen from the searching seat:
 - progressive widening at the root: the root moves are ranked once by a one-ply
   evaluation (on one sample) and only the best `widening + sqrt(root visits)` of them
   are searched, so a small budget is not spread thin over 30+ placements;
-- the move played is the most visited root child.
+- the move played is the most visited root child; the search stops early once no
+  other child can catch up with it in the budget left (the move cannot change, so the
+  rest of the budget would be spent for nothing);
+- tree reuse: when the move played leaves the same seat to decide again with nothing
+  new revealed (Darwin's Journey: a placement, then the actions it earned), the
+  chosen child's subtree is kept, keyed by the seat's view after the move, and the
+  next search starts from it instead of from nothing. A view that differs (chance,
+  another seat's move) simply finds nothing kept.
 
 Budget: `iterations` and/or `ms` (wall clock, checked before every iteration). With
-an iteration budget only, the search is fully determined by `seed`.
+an iteration budget only and `reuse` off, the search is fully determined by `seed`;
+with `reuse` on it is determined by the seed and the searches this bot made before.
 It knows only the core contract and the evaluation registry, so any game works.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import random
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +57,8 @@ from ai_worker.bots.evaluation import Evaluation, get_evaluation, rewards
 from core.contract import Game, IllegalMove, Move, View
 
 DEFAULT_ITERATIONS = 1000
+KEPT_TREES = 32  # subtrees kept for reuse (LRU): a worker may be playing many games at once
+EARLY_STOP_EVERY = 16  # iterations between checks whether the best move can still change
 TREE_WIDENING = False  # widen every node too: measured weaker (fewer iterations), so root only
 
 
@@ -70,6 +83,8 @@ class SearchStats:
     iterations: int = 0
     seconds: float = 0.0
     nodes: int = 0
+    reused: int = 0  # root visits carried over from the previous decision's tree
+    stopped_early: bool = False  # the best move was settled before the budget ran out
 
     @property
     def per_second(self) -> float:
@@ -103,7 +118,15 @@ class MCTSBot:
                          "description": "progressive widening at the root: the moves are "
                                         "ranked by a one-ply evaluation and only the best "
                                         "widening + sqrt(root visits) are searched; 0 = off"},
+            "reuse": {"type": "bool", "default": True,
+                      "description": "keep the subtree of the move played when the same seat "
+                                     "decides again with nothing new revealed, and start the "
+                                     "next search from it"},
         }
+
+    def __init__(self) -> None:
+        # view key -> subtree searched for that view (see `_view_key`), least recent first
+        self._kept: OrderedDict[str, _Node] = OrderedDict()
 
     def choose(self, game: Game, view: View, seat: int, legal_moves: list[Move],
                params: Params, seed: int) -> Move:
@@ -121,35 +144,78 @@ class MCTSBot:
         iterations = p["iterations"]
         if iterations == 0 and p["ms"] == 0:
             iterations = DEFAULT_ITERATIONS
-        search = _Search(game, view, seat, legal_moves, p["c"], p["rollout_depth"],
-                         p["widening"], seed)
         start = time.perf_counter()
+        root = self._kept.pop(_view_key(game, seat, view, p), None) if p["reuse"] else None
+        search = _Search(game, view, seat, legal_moves, p["c"], p["rollout_depth"],
+                         p["widening"], seed, root)
+        stats.reused = search.root.visits
         deadline = start + p["ms"] / 1000.0 if p["ms"] else math.inf
         while True:
             if iterations and stats.iterations >= iterations:
                 break
+            now = time.perf_counter()
             # The first iteration always runs, so even a tiny time budget yields a choice.
-            if stats.iterations and time.perf_counter() >= deadline:
+            if stats.iterations and now >= deadline:
                 break
+            if stats.iterations and stats.iterations % EARLY_STOP_EVERY == 0:
+                left = iterations - stats.iterations if iterations else math.inf
+                if deadline < math.inf:
+                    rate = stats.iterations / max(now - start, 1e-9)
+                    left = min(left, rate * (deadline - now))
+                if search.settled(left):
+                    stats.stopped_early = True
+                    break
             search.iterate()
             stats.iterations += 1
         stats.seconds = time.perf_counter() - start
         stats.nodes = search.nodes
-        return legal_moves[search.best_index()], stats
+        best = search.best_index()
+        if p["reuse"]:
+            self._keep(game, seat, legal_moves[best], search, p)
+        return legal_moves[best], stats
+
+    def _keep(self, game: Game, seat: int, move: Move, search: _Search, p: Params) -> None:
+        """Keep the subtree of `move` if the seat decides again next with nothing revealed."""
+        child = search.root.children.get(move_key(move))
+        if child is None or not child.children:
+            return
+        # Any sample will do: if the move reveals nothing, every sample leads to the same
+        # view; if it does reveal something, the key will not match the next real view.
+        state = game.determinize(search.view, seat, search.rng.getrandbits(63))
+        try:
+            game.apply(state, move)
+        except IllegalMove:
+            return
+        if game.to_act(state) != seat:
+            return
+        self._kept[_view_key(game, seat, game.view(state, seat), p)] = child
+        while len(self._kept) > KEPT_TREES:
+            self._kept.popitem(last=False)
+
+
+def _view_key(game: Game, seat: int, view: View, p: Params) -> str:
+    """What identifies a decision for reuse: the game, the seat, its view, the search knobs."""
+    knobs = (p["c"], p["rollout_depth"], p["widening"])
+    text = json.dumps([game.name, seat, knobs, view], sort_keys=True, separators=(",", ":"),
+                      default=str)
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 class _Search:
     """One decision's tree and the loop that grows it."""
 
     def __init__(self, game: Game, view: View, seat: int, legal_moves: list[Move],
-                 c: float, rollout_depth: int, widening: int, seed: int) -> None:
+                 c: float, rollout_depth: int, widening: int, seed: int,
+                 root: _Node | None = None) -> None:
         self.game = game
         self.view = view
         self.seat = seat
         self.c = c
         self.rollout_depth = rollout_depth
         self.rng = random.Random(seed)
-        self.root = _Node(seat)
+        if root is not None:
+            root.rank = None  # ranked again on a sample of this decision
+        self.root = root or _Node(seat)
         self.nodes = 1
         # Root moves are those the caller offered; the sample must not add any.
         self.allowed = {move_key(m): i for i, m in enumerate(legal_moves)}
@@ -256,6 +322,18 @@ class _Search:
             else:
                 move = policy(game, state, legal, rng)
             apply(state, move)
+
+    def settled(self, left: float) -> bool:
+        """True when no root child can overtake the most visited one in `left` iterations."""
+        first = second = 0
+        for key, child in self.root.children.items():
+            if key not in self.allowed:
+                continue
+            if child.visits > first:
+                first, second = child.visits, first
+            elif child.visits > second:
+                second = child.visits
+        return first - second > left
 
     def best_index(self) -> int:
         """The index (in the caller's legal moves) of the most visited root child."""

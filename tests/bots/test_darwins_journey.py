@@ -88,3 +88,27 @@ def test_evaluation_is_finite_for_every_seat() -> None:
             assert math.isfinite(evaluation.evaluate(game, state, seat))
         legal = game.legal_moves(state)
         game.apply(state, legal[(step * 5) % len(legal)])
+
+
+@pytest.mark.parametrize("reuse", [True, False])
+def test_mcts_reuses_its_tree_when_the_same_seat_decides_again(reuse: bool) -> None:
+    game = _game()
+    state = game.new_game({"players": 2}, seed=4)
+    bot = get_bot("mcts")
+    params = {"iterations": 150, "rollout_depth": 3, "reuse": reuse}
+    reused = []
+    for step in range(60):
+        seat = game.to_act(state)
+        assert seat is not None
+        move, stats = bot.search(game, game.view(state, seat), seat, game.legal_moves(state),
+                                 params, seed=step)
+        if reused and reused[-1][0] == seat:
+            reused[-1][1].append(stats.reused)  # this decision followed one of the same seat
+        game.apply(state, move)
+        reused.append((seat, []))
+    carried = [r for _, after in reused for r in after]
+    assert carried, "no seat ever decided twice in a row"
+    if reuse:
+        assert any(r > 0 for r in carried)
+    else:
+        assert not any(carried)
