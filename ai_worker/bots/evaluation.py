@@ -29,8 +29,13 @@ class Evaluation:
     """A game's evaluation and the facts search needs to normalise it."""
 
     evaluate: Evaluate
-    # A lead of about `scale` points makes a win likely: rewards use tanh(margin / scale).
+    # Rewards use tanh(margin / scale): about linear within +-scale/2 points, flat beyond.
+    # Too small a scale flattens the rewards of a seat far behind (or ahead) and the
+    # search loses its gradient; too large makes a lead of a few points hard to see.
     scale: float = 10.0
+    # Multiplies the search's UCT constant, so that `c` means the same thing whatever the
+    # spread of this evaluation's rewards (a large `scale` wants a smaller exploration).
+    exploration: float = 1.0
     # Optional: all seats at once when that is cheaper than one call per seat.
     evaluate_all: EvaluateAll | None = None
     # Optional cheap rollout policy; None means uniform random over legal moves.
@@ -140,10 +145,10 @@ def shares(values: list[float]) -> list[float]:
 def rewards(game: Game, state: Any, evaluation: Evaluation, seats: int) -> list[float]:
     """Per-seat rewards in [0, 1].
 
-    Mostly a win-probability estimate from the lead (tanh of the margin over the best
-    rival), plus a smaller term from the seat's share of the points, which keeps a
-    gradient when a seat is far behind or far ahead and the tanh is flat. Once the game
-    is over, the real outcome (win, tie-breaks included) dominates.
+    Mostly the lead over the best rival squashed by tanh(margin / scale) (close to linear
+    for a large scale, close to a win probability for a small one), plus a smaller term
+    from the seat's share of the points, which keeps a gradient where the tanh is flat.
+    Once the game is over, the real outcome (win, tie-breaks included) counts for half.
     """
     values = seat_values(game, state, evaluation, seats)
     scale = evaluation.scale

@@ -110,7 +110,8 @@ class MCTSBot:
             "ms": {"type": "int", "default": 0, "min": 0, "max": 600_000,
                    "description": "wall-clock milliseconds per decision; 0 = no time limit"},
             "c": {"type": "float", "default": 0.15, "min": 0.0, "max": 10.0,
-                  "description": "UCT exploration constant (rewards are in [0, 1])"},
+                  "description": "UCT exploration constant (rewards are in [0, 1]; the "
+                                 "game's evaluation may scale it to its reward spread)"},
             "rollout_depth": {"type": "int", "default": 10, "min": 0, "max": 100_000,
                               "description": "decisions played by the rollout policy before "
                                              "the evaluation scores the position"},
@@ -236,7 +237,7 @@ class _Search:
             self.seats = seat_count(game, self.view, state)
         node = self.root
         path = [node]
-        c = self.c
+        c = self.c * self.evaluation.exploration
         while True:
             actor = to_act(state)
             if actor is None:
