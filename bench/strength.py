@@ -8,6 +8,7 @@ an interrupted run resumes where it stopped (same seeds, same games).
 
     python3 bench/strength.py                       # the full plan (hours)
     python3 bench/strength.py --games 4 --only solo-mcts-250,greedy-vs-random
+    python3 bench/strength.py --shard 1/2 --state bench/.state/b.jsonl   # second core
     BGB_GAME_MODULES=tests.toygame python3 bench/strength.py --game toy-pontoon --games 20
 """
 
@@ -205,11 +206,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--state", type=Path, help="results file (JSON lines); "
                         "default bench/.state/strength-<game>.jsonl")
     parser.add_argument("--report-only", action="store_true", help="print stored figures")
+    parser.add_argument("--shard", default="0/1", help="K/N: play only the games whose index "
+                        "is K modulo N, so N processes (each with its own --state) share a "
+                        "plan; report with all the files concatenated")
     args = parser.parse_args(argv)
     console = Console()
     if not console.is_terminal:
         console = Console(width=120)  # a log file still gets whole matchup names
     only = {k.strip() for k in args.only.split(",") if k.strip()}
+    try:
+        shard, shards = (int(x) for x in args.shard.split("/"))
+        assert 0 <= shard < shards
+    except (ValueError, AssertionError):
+        parser.error(f"--shard must be K/N with 0 <= K < N, not {args.shard!r}")
     unknown = only - set(SOLO) - set(DUEL)
     if unknown:
         parser.error(f"unknown matchup(s) {sorted(unknown)}; known: {[*SOLO, *DUEL]}")
@@ -235,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(m.games):
             if (m.key, i) in done:
                 m.records.append(done[(m.key, i)])
-            else:
+            elif i % shards == shard:
                 todo.append((m, i))
     if todo and not args.report_only:
         console.print(f"{len(todo)} games to play; results appended to {path}")
