@@ -194,6 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--seed", type=int, default=0)
     tour.add_argument("--parallel", type=int, default=4, help="games in progress at once")
     tour.add_argument("--json", action="store_true", help="print the standings as JSON")
+    tour.add_argument("--journal", type=Path, default=None, metavar="FILE",
+                      help="record the games in FILE (JSON lines); run the same command "
+                           "again to resume an interrupted tournament")
     add_url(tour)
 
     show = sub.add_parser("show", help="print a game as a seat or a spectator sees it")
@@ -497,9 +500,13 @@ def tournament(args: argparse.Namespace, console: Console) -> int:
     client = Client(args.url)
     with Progress(console=console, transient=True, disable=args.json) as bar:
         task = bar.add_task(f"{args.game}: {args.games} games", total=args.games)
-        standings = tour.run(client, args.game, entrants, games=args.games, options=options,
-                             seed=args.seed, parallel=args.parallel,
-                             progress=lambda _: bar.advance(task))
+        try:
+            standings = tour.run(client, args.game, entrants, games=args.games, options=options,
+                                 seed=args.seed, parallel=args.parallel,
+                                 journal=args.journal, progress=lambda _: bar.advance(task))
+        except ValueError as exc:  # a journal of another tournament
+            console.print(f"[red]{exc}")
+            return 2
     rows = [{"entrant": label, "games": r.games, "win_rate": round(r.win_rate, 3),
              "mean_score": round(r.mean_score, 2), "mean_margin": round(r.mean_margin, 2),
              "elo": round(r.rating)} for label, r in standings.ordered()]

@@ -3,15 +3,21 @@
 The server's workers play the games; this module only schedules them (seats rotated so every
 entrant plays every seat equally often), waits for their results and tallies them. Games with
 an automa (Darwin's Journey solo) seat it themselves; it enters the standings as its bot name.
+
+With a journal (a JSON-lines file) an interrupted tournament resumes: games already
+finished are tallied from it, games already created are waited for (the server's workers
+went on playing them meanwhile), and only the rest are created.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from clients.sdk import Client
@@ -128,6 +134,45 @@ def tally(standings: Standings, labels: list[str], result: dict[str, Any]) -> No
     standings.games.append({"labels": labels, "result": result})
 
 
+class Journal:
+    """A tournament's games on disk, one JSON line per event, so a rerun resumes it.
+
+    The first line describes the tournament; a journal of another tournament (other game,
+    options, entrants, seed or number of games) is refused rather than mixed in.
+    """
+
+    def __init__(self, path: Path, tournament: dict[str, Any]) -> None:
+        self.path = path
+        self.created: dict[int, str] = {}  # game number -> game id
+        self.finished: dict[int, tuple[list[str], dict[str, Any]]] = {}
+        self._lock = threading.Lock()
+        header = {"tournament": tournament}
+        if path.exists() and path.stat().st_size:
+            lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+            if lines[0] != json.loads(json.dumps(header)):
+                raise ValueError(f"{path} is the journal of another tournament: "
+                                 f"{lines[0].get('tournament')}")
+            for entry in lines[1:]:
+                if "result" in entry:
+                    self.finished[entry["game"]] = (entry["labels"], entry["result"])
+                else:
+                    self.created[entry["game"]] = entry["id"]
+        else:
+            self._append(header)
+
+    def _append(self, entry: dict[str, Any]) -> None:
+        with self._lock, self.path.open("a") as out:
+            out.write(json.dumps(entry) + "\n")
+
+    def note_created(self, number: int, game_id: str) -> None:
+        """Game `number` exists on the server as `game_id`."""
+        self._append({"game": number, "id": game_id})
+
+    def note_finished(self, number: int, labels: list[str], result: dict[str, Any]) -> None:
+        """Game `number` ended with `result`."""
+        self._append({"game": number, "labels": labels, "result": result})
+
+
 def seat_layout(client: Client, game: str, options: dict[str, Any],
                 seed: int) -> list[dict[str, Any] | None]:
     """Which seats the game gives its automa (a seat spec) and which are free (None).
@@ -143,8 +188,13 @@ def seat_layout(client: Client, game: str, options: dict[str, Any],
 
 def play_one(client: Client, game: str, options: dict[str, Any],
              layout: list[dict[str, Any] | None], seating: list[Entrant], seed: int,
-             timeout: float) -> tuple[list[str], dict[str, Any]]:
-    """Create one all-bot game, wait for its end; (label of each seat, result)."""
+             timeout: float, game_id: str | None = None,
+             on_created: Callable[[str], None] | None = None
+             ) -> tuple[list[str], dict[str, Any]]:
+    """Create one all-bot game (unless `game_id` names it already), wait for its end.
+
+    Returns the label of each seat and the result.
+    """
     given = iter(seating)
     seats, labels = [], []
     for fixed in layout:
@@ -155,8 +205,10 @@ def play_one(client: Client, game: str, options: dict[str, Any],
         else:
             seats.append(fixed)
             labels.append(str(fixed["bot"]))
-    created = client.create_game(game, options, seats, seed)
-    game_id = str(created["id"])
+    if game_id is None:
+        game_id = str(client.create_game(game, options, seats, seed)["id"])
+        if on_created is not None:
+            on_created(game_id)
     body = client.get_game(game_id)
     idle = 0.0
     while body.get("status") == "active":
@@ -170,19 +222,35 @@ def play_one(client: Client, game: str, options: dict[str, Any],
 
 def run(client: Client, game: str, entrants: list[Entrant], *, games: int,
         options: dict[str, Any] | None = None, seed: int = 0, parallel: int = 4,
-        timeout: float = 600.0,
+        timeout: float = 600.0, journal: Path | None = None,
         progress: Callable[[Standings], None] | None = None) -> Standings:
-    """Play `games` games between `entrants` on the server and return the standings."""
+    """Play `games` games between `entrants` on the server and return the standings.
+
+    With `journal`, games already finished there are tallied first and games already
+    created are waited for instead of created again.
+    """
     options = dict(options or {})
+    log = None
+    if journal is not None:
+        log = Journal(journal, {"game": game, "options": options, "games": games, "seed": seed,
+                                "entrants": [[e.label, e.bot, e.params] for e in entrants]})
     layout = seat_layout(client, game, options, seed)
     free = sum(1 for fixed in layout if fixed is None)
     standings = Standings()
     lock = threading.Lock()
     seatings = schedule(entrants, free, games)
+    futures = {}
     with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
-        futures = [pool.submit(play_one, client, game, options, layout, seating, seed + number,
-                               timeout)
-                   for number, seating in enumerate(seatings)]
+        for number, seating in enumerate(seatings):
+            if log is not None and number in log.finished:
+                tally(standings, *log.finished[number])
+                if progress is not None:
+                    progress(standings)
+                continue
+            known = log.created.get(number) if log is not None else None
+            noted = (lambda game_id, n=number: log.note_created(n, game_id)) if log else None
+            futures[pool.submit(play_one, client, game, options, layout, seating,
+                                seed + number, timeout, known, noted)] = number
         for future in as_completed(futures):
             with lock:
                 try:
@@ -191,6 +259,8 @@ def run(client: Client, game: str, entrants: list[Entrant], *, games: int,
                     standings.errors.append(str(exc))
                 else:
                     tally(standings, labels, result)
+                    if log is not None:
+                        log.note_finished(futures[future], labels, result)
                 if progress is not None:
                     progress(standings)
     return standings

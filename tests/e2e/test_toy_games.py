@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from clients import cli
@@ -123,3 +126,32 @@ def test_tournament_between_bots(stack: Stack, capsys: pytest.CaptureFixture[str
                      "--games", "4", "--json", "--url", stack.api_url])
     assert code == 0
     assert '"entrant"' in capsys.readouterr().out
+
+
+def test_tournament_resumes_from_its_journal(stack: Stack, tmp_path: Path) -> None:
+    from clients import tournament
+
+    entrants = [tournament.Entrant("greedy", "greedy"), tournament.Entrant("random", "random")]
+    journal = tmp_path / "tour.jsonl"
+
+    def play(games: int = 4, seed: int = 3) -> tournament.Standings:
+        return tournament.run(stack.client, "toy-pontoon", entrants, games=games,
+                              options={"players": 2}, seed=seed, journal=journal)
+
+    first = play()
+    lines = [json.loads(line) for line in journal.read_text().splitlines()]
+    ids = {e["game"]: e["id"] for e in lines if "id" in e}
+    assert sorted(ids) == [0, 1, 2, 3] and not first.errors
+    # Interrupted: games 0 and 1 finished, game 2 created (its workers went on), 3 not begun.
+    kept = [lines[0]] + [e for e in lines[1:] if e["game"] in (0, 1)
+                         or (e["game"] == 2 and "id" in e)]
+    journal.write_text("".join(json.dumps(e) + "\n" for e in kept))
+    resumed = play()
+    assert not resumed.errors
+    assert {label: r.games for label, r in resumed.records.items()} == {"greedy": 4, "random": 4}
+    after = [json.loads(line) for line in journal.read_text().splitlines()]
+    created = [e for e in after if "id" in e]
+    assert [e["id"] for e in created if e["game"] == 2] == [ids[2]]  # waited for, not re-made
+    assert sorted(e["game"] for e in after if "result" in e) == [0, 1, 2, 3]
+    with pytest.raises(ValueError, match="another tournament"):
+        play(games=5)
