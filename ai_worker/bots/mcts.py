@@ -40,6 +40,7 @@ import hashlib
 import json
 import math
 import random
+import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -128,6 +129,7 @@ class MCTSBot:
     def __init__(self) -> None:
         # view key -> subtree searched for that view (see `_view_key`), least recent first
         self._kept: OrderedDict[str, _Node] = OrderedDict()
+        self._kept_lock = threading.Lock()  # one bot instance may serve several threads
 
     def choose(self, game: Game, view: View, seat: int, legal_moves: list[Move],
                params: Params, seed: int) -> Move:
@@ -146,7 +148,10 @@ class MCTSBot:
         if iterations == 0 and p["ms"] == 0:
             iterations = DEFAULT_ITERATIONS
         start = time.perf_counter()
-        root = self._kept.pop(_view_key(game, seat, view, p), None) if p["reuse"] else None
+        root = None
+        if p["reuse"]:
+            with self._kept_lock:
+                root = self._kept.pop(_view_key(game, seat, view, p), None)
         search = _Search(game, view, seat, legal_moves, p["c"], p["rollout_depth"],
                          p["widening"], seed, root)
         stats.reused = search.root.visits
@@ -189,9 +194,11 @@ class MCTSBot:
             return
         if game.to_act(state) != seat:
             return
-        self._kept[_view_key(game, seat, game.view(state, seat), p)] = child
-        while len(self._kept) > KEPT_TREES:
-            self._kept.popitem(last=False)
+        key = _view_key(game, seat, game.view(state, seat), p)
+        with self._kept_lock:
+            self._kept[key] = child
+            while len(self._kept) > KEPT_TREES:
+                self._kept.popitem(last=False)
 
 
 def _view_key(game: Game, seat: int, view: View, p: Params) -> str:
