@@ -1,4 +1,19 @@
-"""The rules-engine contract every game in `core` implements (see DESIGN.md)."""
+"""The rules-engine contract every game in `core` implements (see DESIGN.md).
+
+Beyond the method signatures below, the API relies on these conventions:
+
+- Secrecy of the move log. A move carrying `"secret": true` (a draft pick, a card kept
+  hidden) is shown to other seats as its type only. An event carrying `"to": [seats]`
+  (a list) is shown only to those seats; everyone else sees its type and
+  `"redacted": true`. Any other use of a key named `to` must not be a list (Darwin's
+  Journey names ship and explorer destinations `"space"` for that reason).
+- Seats. `seat_count(options)` counts every seat, automa seats included;
+  `automa_seats(options)` maps the seats the game plays itself to the bot that runs
+  them (the API seats those bots; clients cannot). Every `view` carries `options`,
+  `seat_count` and `automa_seats`, so a bot or client needs nothing but the view.
+- Views and `determinize`. `view(state, seat)` never holds the RNG or the order of
+  hidden cards; `view(determinize(view, seat, s), seat) == view` for every seed `s`.
+"""
 
 from __future__ import annotations
 
