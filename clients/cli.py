@@ -212,7 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def gunicorn_command(host: str, port: int, workers: int = 2, threads: int = 16) -> list[str]:
     """The gunicorn command line serving `api:create_app()`."""
-    command = [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}",
+    command = [sys.executable, "-m", "gunicorn", "--config", "python:api.gunicorn_conf",
+               "--bind", f"{host}:{port}",
                "--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads),
                "--timeout", "60", "--graceful-timeout", "10", "--keep-alive", "5"]
     if _gunicorn_has_setting("control_socket_disable"):
