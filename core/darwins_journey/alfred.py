@@ -212,12 +212,18 @@ def lowest_home(state: Any) -> int | None:
     return max(home) if home else None
 
 
-def _section_busy(state: Any, loc: str) -> bool:
+@cache
+def _section_mates(loc: str) -> tuple[str, ...]:
+    """The locations in the same diary section as `loc` (a 2-seat game), `loc` included."""
     section = DATA.section(loc, 2)
     if not section:
-        return False
-    return any(state.loc_workers.get(other) for other in DATA.location_ids
-               if DATA.section(other, 2) == section)
+        return ()
+    return tuple(other for other in DATA.location_ids if DATA.section(other, 2) == section)
+
+
+def _section_busy(state: Any, loc: str) -> bool:
+    workers = state.loc_workers
+    return any(workers.get(other) for other in _section_mates(loc))
 
 
 def _colour_count(row: list[str], colour: str) -> int:
