@@ -2,9 +2,10 @@
 
 Prints, per difficulty of the game's automa (Alfred), the solo win rate and mean margin
 of `mcts` at 250 ms and 1 s per decision and of `greedy`; for 2 players `mcts` vs
-`greedy` and `greedy` vs `random` with seats alternated; and MCTS simulations per
-second. Every finished game is appended to a JSON-lines file under bench/.state/, so
-an interrupted run resumes where it stopped (same seeds, same games).
+`greedy` and `greedy` vs `random` with seats alternated; MCTS simulations per second
+and the mean time a search took (less than the budget when it stopped early). Every
+finished game is appended to a JSON-lines file under bench/.state/, so an interrupted
+run resumes where it stopped (same seeds, same games).
 
     python3 bench/strength.py                       # the full plan (hours)
     python3 bench/strength.py --games 4 --only solo-mcts-250,greedy-vs-random
@@ -178,18 +179,22 @@ def load_records(path: Path) -> dict[tuple[str, int], dict[str, Any]]:
 def report(console: Console, matchups: list[Matchup]) -> None:
     """The figures: win rate, mean margin, games, and MCTS simulations per second."""
     table = Table(title="Bot strength (subject bot's point of view)")
-    for column in ("matchup", "games", "win rate", "mean margin", "sims/s", "s/game"):
+    for column in ("matchup", "games", "win rate", "mean margin", "sims/s", "ms/search",
+                   "s/game"):
         table.add_column(column, justify="left" if column == "matchup" else "right",
                          overflow="fold")
     for m in matchups:
         rs = m.records
         if not rs:
-            table.add_row(m.key, "0", "-", "-", "-", "-")
+            table.add_row(m.key, "0", "-", "-", "-", "-", "-")
             continue
         seconds = sum(r["search_seconds"] for r in rs)
+        searches = sum(r["searched"] for r in rs)
         sims = f"{sum(r['iterations'] for r in rs) / seconds:,.0f}" if seconds else "-"
+        # under the budget when the search stopped early (its move could no longer change)
+        per_search = f"{1000 * seconds / searches:.0f}" if searches else "-"
         table.add_row(m.key, str(len(rs)), f"{sum(r['win'] for r in rs) / len(rs):.0%}",
-                      f"{sum(r['margin'] for r in rs) / len(rs):+.1f}", sims,
+                      f"{sum(r['margin'] for r in rs) / len(rs):+.1f}", sims, per_search,
                       f"{sum(r['seconds'] for r in rs) / len(rs):.1f}")
     console.print(table)
 
