@@ -100,7 +100,9 @@ class MCTSBot:
     automa_only = False
     description = ("Information-set Monte Carlo tree search (SO-ISMCTS): samples the hidden parts "
                    "from its own view each iteration, UCT selection, short random rollouts cut "
-                   "off by the game's evaluation. Budget in iterations and/or milliseconds.")
+                   "off by the game's evaluation. Budget in iterations and/or milliseconds, "
+                   "a ceiling: it stops once its choice can no longer change, and keeps its "
+                   "tree between consecutive decisions of its seat.")
 
     def params_schema(self) -> ParamsSchema:
         """iterations, ms, c, rollout_depth, widening."""
