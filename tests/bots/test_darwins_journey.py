@@ -95,9 +95,9 @@ def test_mcts_reuses_its_tree_when_the_same_seat_decides_again(reuse: bool) -> N
     game = _game()
     state = game.new_game({"players": 2}, seed=4)
     bot = get_bot("mcts")
-    params = {"iterations": 150, "rollout_depth": 3, "reuse": reuse}
+    params = {"iterations": 40, "rollout_depth": 2, "reuse": reuse}
     reused = []
-    for step in range(60):
+    for step in range(40):
         seat = game.to_act(state)
         assert seat is not None
         move, stats = bot.search(game, game.view(state, seat), seat, game.legal_moves(state),
