@@ -108,7 +108,8 @@ def _score(value: Any) -> float:
     return float(value) if isinstance(value, int | float) else 0.0
 
 
-def tally(standings: Standings, labels: list[str], result: dict[str, Any]) -> None:
+def tally(standings: Standings, labels: list[str], result: dict[str, Any],
+          number: int | None = None) -> None:
     """Add one finished game (seat -> entrant label) to the standings, Elo included."""
     seats = len(labels)
     places = places_of(result, seats)
@@ -122,7 +123,13 @@ def tally(standings: Standings, labels: list[str], result: dict[str, Any]) -> No
             record.wins += 1.0 / len(firsts)
         others = [scores[o] for o in range(seats) if o != seat]
         record.margin += scores[seat] - max(others) if others else 0.0
-    # Elo, pairwise between seats of different entrants, with the ratings from before the game.
+    _rate(standings, labels, places)
+    standings.games.append({"number": number, "labels": labels, "result": result})
+
+
+def _rate(standings: Standings, labels: list[str], places: list[int]) -> None:
+    """Elo, pairwise between seats of different entrants, with the ratings from before."""
+    seats = len(labels)
     before = {label: standings.records[label].rating for label in labels}
     for a, b in itertools.combinations(range(seats), 2):
         if labels[a] == labels[b]:
@@ -131,7 +138,20 @@ def tally(standings: Standings, labels: list[str], result: dict[str, Any]) -> No
         actual = 1.0 if places[a] < places[b] else 0.0 if places[a] > places[b] else 0.5
         standings.records[labels[a]].rating += ELO_K * (actual - expected)
         standings.records[labels[b]].rating -= ELO_K * (actual - expected)
-    standings.games.append({"labels": labels, "result": result})
+
+
+def rerate(standings: Standings) -> None:
+    """Elo again from the start, the games taken in schedule order.
+
+    Elo depends on the order of the games; games end in whatever order the workers
+    finish them, so the final ratings are recomputed in schedule order, which makes a
+    tournament's table the same however its games were timed or resumed.
+    """
+    for record in standings.records.values():
+        record.rating = ELO_START
+    games = sorted(standings.games, key=lambda g: (g["number"] is None, g["number"] or 0))
+    for game in games:
+        _rate(standings, game["labels"], places_of(game["result"], len(game["labels"])))
 
 
 class Journal:
@@ -243,7 +263,7 @@ def run(client: Client, game: str, entrants: list[Entrant], *, games: int,
     with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
         for number, seating in enumerate(seatings):
             if log is not None and number in log.finished:
-                tally(standings, *log.finished[number])
+                tally(standings, *log.finished[number], number=number)
                 if progress is not None:
                     progress(standings)
                 continue
@@ -258,9 +278,10 @@ def run(client: Client, game: str, entrants: list[Entrant], *, games: int,
                 except Exception as exc:  # a failed game is reported, not fatal
                     standings.errors.append(str(exc))
                 else:
-                    tally(standings, labels, result)
+                    tally(standings, labels, result, futures[future])
                     if log is not None:
                         log.note_finished(futures[future], labels, result)
                 if progress is not None:
                     progress(standings)
+    rerate(standings)
     return standings

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from clients.tournament import Entrant, Standings, places_of, schedule, tally
+from clients.tournament import Entrant, Standings, places_of, rerate, schedule, tally
 
 A, B, C = Entrant("a", "random"), Entrant("b", "greedy"), Entrant("c", "mcts", {"ms": 5})
 
@@ -46,3 +46,18 @@ def test_self_play_does_not_move_ratings() -> None:
     standings = Standings()
     tally(standings, ["a", "a"], {"scores": [1, 2], "ranking": [1, 0]})
     assert standings.records["a"].rating == 1500 and standings.records["a"].games == 2
+
+
+def test_final_ratings_do_not_depend_on_the_order_games_ended_in() -> None:
+    games = [(["a", "b"], {"scores": [3, 1], "ranking": [0, 1]}),
+             (["b", "a"], {"scores": [3, 1], "ranking": [0, 1]}),
+             (["a", "b"], {"scores": [5, 1], "ranking": [0, 1]})]
+    ratings = []
+    for order in ([0, 1, 2], [2, 1, 0]):
+        standings = Standings()
+        for number in order:
+            tally(standings, *games[number], number=number)
+        rerate(standings)
+        ratings.append({label: r.rating for label, r in standings.records.items()})
+    assert ratings[0] == pytest.approx(ratings[1])
+    assert ratings[0]["a"] > 1500 > ratings[0]["b"]
