@@ -15,13 +15,16 @@ into points, weighted by the share `t` of the game's action rounds still to come
   resolved (frames on the decision stack), so that a one-ply search sees the worth of
   a placement before its actions are chosen.
 
-The weights are hand-set estimates (not fitted); they are the knobs to tune with
-bench/strength.py.
+The weights live in data/darwins_journey_weights.json: hand-set estimates, which
+bench/fit_evaluation.py can fit to played games (and bench/strength.py must confirm).
+`features` gives the terms before weighting, in `FEATURES` order.
 """
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 from ai_worker.bots.evaluation import Evaluation, register_evaluation
@@ -31,33 +34,28 @@ from core.darwins_journey.data import DATA
 from core.darwins_journey.rules import regular_seals
 from core.darwins_journey.state import State
 
+WEIGHTS_FILE = Path(__file__).parent / "data" / "darwins_journey_weights.json"
 ROUNDS = 5
-# VP-equivalents of resources at the start of the game (scaled down as rounds pass).
-COIN = 0.6
-KNOWLEDGE = 0.4
-SEAL = 1.2
-SEAL_ROW_NEAR_BONUS = {4: 1.0, 5: 2.0}  # a row that will soon score its 5th / 6th seal
-RESEARCH = 0.8
-STAMP = 1.0
-RESERVE_OBJECTIVE = 1.5
-LENS = 0.8
-TENT = 0.8
-EXPLORER = 0.8
-TRACK_STEP = 0.1
-WORKER5_PER_ROUND = 3.0
-WORKER_AT_HOME = 2.0
-BOOK_PROGRESS = 0.7
-FUTURE_DELAY_WEIGHT = 0.8  # the ship may catch up before later goals are scored
-PENDING_WEIGHT = 0.8  # an earned action may turn out weaker than hoped, or be skipped
-# What an action earned but not yet resolved is worth, in VP, by kind (x its size if sized).
-PENDING_ACTION = {
-    "explore": 1.5, "navigate": 1.2, "correspond": 0.8,  # per step / stamp
-    "academy": 2.5, "free_seal": 3.0, "campsite": 2.5, "campsite_any": 2.5, "unlock": 2.0,
-    "deliver": 3.0, "repeat_delivery": 3.0, "research_museum": 1.5, "research_any": 2.5,
-    "research_island": 2.5, "objective": 2.0, "auto_fulfil": 2.0, "place_explorer": 1.5,
-    "locked": 1.5, "purple": 2.0, "tk_convert": 1.0, "choice": 1.5, "copy_crew": 2.0,
-    "reactivate": 2.0,
-}
+# The terms of the evaluation, in the order `features` returns them.
+FEATURES = ("points", "beagle_future", "book_progress", "coins", "knowledge", "seals",
+            "seal_rows_near", "research", "stamps", "reserve_objectives", "lenses", "tents",
+            "explorers", "track_steps", "worker5", "workers_at_home", "pending")
+
+
+def load_weights(path: Path = WEIGHTS_FILE) -> dict[str, Any]:
+    """The weights file, checked to name every feature."""
+    data = json.loads(path.read_text())
+    missing = set(FEATURES) ^ set(data["weights"])
+    if missing:
+        raise ValueError(f"{path}: weights must name exactly the features; check {sorted(missing)}")
+    return data
+
+
+_DATA = load_weights()
+WEIGHTS: tuple[float, ...] = tuple(float(_DATA["weights"][name]) for name in FEATURES)
+SEAL_ROW_NEAR_BONUS = {int(k): float(v) for k, v in _DATA["seal_row_near_bonus"].items()}
+FUTURE_DELAY_WEIGHT = float(_DATA["future_delay_weight"])
+PENDING_ACTION: dict[str, float] = {k: float(v) for k, v in _DATA["pending_action"].items()}
 _SIZED = {"explore", "navigate", "correspond"}
 _NEXT_BOOK = [next((j for j in range(i, len(DATA.books)) if DATA.books[j] > DATA.books[i]), i)
               for i in range(len(DATA.books))]
@@ -71,7 +69,7 @@ def _action_value(action: tuple[Any, ...]) -> float:
     return value
 
 
-def pending_value(s: State, seat: int) -> float:
+def pending_actions(s: State, seat: int) -> float:
     """The worth of the seat's actions earned but not yet resolved (decision stack frames)."""
     total = 0.0
     for frame in s.stack:
@@ -84,7 +82,7 @@ def pending_value(s: State, seat: int) -> float:
         elif kind in PENDING_ACTION:
             size = frame[2] if kind in _SIZED and isinstance(frame[2], int) else 1
             total += PENDING_ACTION[kind] * (size if kind in _SIZED else 1)
-    return PENDING_WEIGHT * total
+    return total
 
 
 def _rounds_left(s: State) -> int:
@@ -150,40 +148,50 @@ def beagle_future(s: State, seat: int) -> float:
     return total
 
 
-def seat_value(s: State, seat: int) -> float:
-    """The evaluation of one seat, in VP."""
-    value = float(scoring.breakdown(s, seat)["total"])
+def features(s: State, seat: int) -> tuple[float, ...]:
+    """The evaluation's terms for one seat before weighting, in `FEATURES` order."""
+    points = float(scoring.breakdown(s, seat)["total"])
     if s.phase == "over":
-        return value
+        return (points,) + (0.0,) * (len(FEATURES) - 1)
     rounds_left = _rounds_left(s)
     t = rounds_left / ROUNDS
-    value += beagle_future(s, seat)
     seals = 0
     rows_near = 0.0
     for row in s.seals[seat]:
-        regular = sum(1 for c in row if c != "P")
-        seals += regular
+        seals += sum(1 for c in row if c != "P")
         rows_near += SEAL_ROW_NEAR_BONUS.get(len(row), 0.0)
-    stamps = sum(env[seat] for env in s.envelopes)
     explorers = [x for x in s.explorers[seat] if x >= 0]
     evo = s.evo[seat]
     nxt = _NEXT_BOOK[evo]
+    book_progress = 0.0
     if nxt > evo:
         # steps already taken toward the next book, as a share of the gap
         level = DATA.books.index(DATA.books[evo])  # first step of the current book count
-        value += (BOOK_PROGRESS * (2 + scoring.completed_museum_rows(s))
-                  * (evo - level) / (nxt - level))
-    value += t * (COIN * s.coins[seat] + KNOWLEDGE * s.tk[seat] + SEAL * seals
-                  + rows_near + RESEARCH * bin(s.research[seat]).count("1")
-                  + STAMP * stamps + RESERVE_OBJECTIVE * len(s.reserve[seat])
-                  + LENS * s.lenses[seat] + TENT * s.tents[seat]
-                  + EXPLORER * len(explorers) + TRACK_STEP * (sum(explorers) + s.ship[seat]))
-    if s.worker5[seat]:
-        value += WORKER5_PER_ROUND * max(0, rounds_left - 1)
-    if s.phase == "actions":
-        value += WORKER_AT_HOME * len(s.home[seat])
-    value += pending_value(s, seat)
-    return value
+        book_progress = (2 + scoring.completed_museum_rows(s)) * (evo - level) / (nxt - level)
+    return (
+        points,
+        beagle_future(s, seat),
+        book_progress,
+        t * s.coins[seat],
+        t * s.tk[seat],
+        t * seals,
+        t * rows_near,
+        t * bin(s.research[seat]).count("1"),
+        t * sum(env[seat] for env in s.envelopes),
+        t * len(s.reserve[seat]),
+        t * s.lenses[seat],
+        t * s.tents[seat],
+        t * len(explorers),
+        t * (sum(explorers) + s.ship[seat]),
+        float(max(0, rounds_left - 1)) if s.worker5[seat] else 0.0,
+        float(len(s.home[seat])) if s.phase == "actions" else 0.0,
+        pending_actions(s, seat),
+    )
+
+
+def seat_value(s: State, seat: int, weights: tuple[float, ...] = WEIGHTS) -> float:
+    """The evaluation of one seat, in VP: the weighted sum of its features."""
+    return sum(w * f for w, f in zip(weights, features(s, seat), strict=True))
 
 
 def evaluate(game: Game, state: State, seat: int) -> float:
