@@ -85,7 +85,7 @@ def pending_actions(s: State, seat: int) -> float:
     return total
 
 
-def _rounds_left(s: State) -> int:
+def rounds_left(s: State) -> int:
     """Action phases still to come, the current one included."""
     if s.phase == "over":
         return 0
@@ -153,8 +153,8 @@ def features(s: State, seat: int) -> tuple[float, ...]:
     points = float(scoring.breakdown(s, seat)["total"])
     if s.phase == "over":
         return (points,) + (0.0,) * (len(FEATURES) - 1)
-    rounds_left = _rounds_left(s)
-    t = rounds_left / ROUNDS
+    left = rounds_left(s)
+    t = left / ROUNDS
     seals = 0
     rows_near = 0.0
     for row in s.seals[seat]:
@@ -183,7 +183,7 @@ def features(s: State, seat: int) -> tuple[float, ...]:
         t * s.tents[seat],
         t * len(explorers),
         t * (sum(explorers) + s.ship[seat]),
-        float(max(0, rounds_left - 1)) if s.worker5[seat] else 0.0,
+        float(max(0, left - 1)) if s.worker5[seat] else 0.0,
         float(len(s.home[seat])) if s.phase == "actions" else 0.0,
         pending_actions(s, seat),
     )
