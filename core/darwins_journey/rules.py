@@ -38,11 +38,21 @@ def specimen_name(k: int) -> str:
     return f"{SPECIMEN_COLOURS[k // 4]} {SPECIMEN_KINDS[k % 4]}"
 
 
-def _solo() -> Any:
-    """The solo module (imported late: it builds on this one)."""
-    from core.darwins_journey import solo
+_SOLO: Any = None
 
-    return solo
+
+def _solo() -> Any:
+    """The solo module (imported on first use: it builds on this one).
+
+    Kept in a global: this is called by to_act, legal_moves and apply of every solo
+    position, and a function-level import costs a lookup each time.
+    """
+    global _SOLO
+    if _SOLO is None:
+        from core.darwins_journey import solo
+
+        _SOLO = solo
+    return _SOLO
 
 
 # ---------------------------------------------------------------- helpers on the state
