@@ -155,6 +155,7 @@ def play_one(game: core.Game, matchup: Matchup, index: int) -> dict[str, Any]:
         decisions += 1
     seats = len(table)
     scores = final_scores(game, state)
+    breakdown = game.result(state).get("breakdown")  # where the points came from, if told
     return {
         "matchup": matchup.key, "index": index, "seed": seed, "subject": subject,
         "bots": [b for b, _ in table], "scores": scores,
@@ -162,6 +163,7 @@ def play_one(game: core.Game, matchup: Matchup, index: int) -> dict[str, Any]:
         "margin": margins(scores)[subject], "decisions": decisions,
         "searched": searched, "iterations": iterations, "search_seconds": search_seconds,
         "seconds": time.perf_counter() - start,
+        **({"breakdown": breakdown} if breakdown is not None else {}),
     }
 
 
