@@ -178,6 +178,21 @@ def load_records(path: Path) -> dict[tuple[str, int], dict[str, Any]]:
     return done
 
 
+def games_to_play(matchups: list[Matchup], path: Path, shard: int,
+                  shards: int) -> list[tuple[Matchup, int]]:
+    """Load the games `path` already holds into `matchups`; the rest of this shard's."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    done = load_records(path)
+    todo = []
+    for m in matchups:
+        for i in range(m.games):
+            if (m.key, i) in done:
+                m.records.append(done[(m.key, i)])
+            elif i % shards == shard:
+                todo.append((m, i))
+    return todo
+
+
 def report(console: Console, matchups: list[Matchup]) -> None:
     """The figures: win rate, mean margin, games, and MCTS simulations per second."""
     table = Table(title="Bot strength (subject bot's point of view)")
@@ -244,15 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         console.print(f"[yellow]skip 2-player matchups: {game.name} has no 2-player game")
     path = args.state or STATE_DIR / f"strength-{game.name}.jsonl"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    done = load_records(path)
-    todo = []
-    for m in matchups:
-        for i in range(m.games):
-            if (m.key, i) in done:
-                m.records.append(done[(m.key, i)])
-            elif i % shards == shard:
-                todo.append((m, i))
+    todo = games_to_play(matchups, path, shard, shards)
     if todo and not args.report_only:
         console.print(f"{len(todo)} games to play; results appended to {path}")
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),

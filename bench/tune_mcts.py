@@ -32,7 +32,7 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 import core  # noqa: E402
-from bench.strength import STATE_DIR, Matchup, load_records, play_one  # noqa: E402
+from bench.strength import STATE_DIR, Matchup, games_to_play, play_one  # noqa: E402
 
 DEFAULT_OPTIONS = {"players": 1, "alfred": "green"}
 
@@ -133,15 +133,7 @@ def main(argv: list[str] | None = None) -> int:
                                     args.iterations, args.games)
     except (ValueError, core.UnknownGame) as exc:
         parser.error(str(exc))
-    args.state.parent.mkdir(parents=True, exist_ok=True)
-    done = load_records(args.state)
-    todo = []
-    for m in matchups:
-        for i in range(m.games):
-            if (m.key, i) in done:
-                m.records.append(done[(m.key, i)])
-            elif i % shards == shard:
-                todo.append((m, i))
+    todo = games_to_play(matchups, args.state, shard, shards)
     if not args.report_only:
         # deal by deal, every variant in turn: stopping early still leaves paired games
         todo.sort(key=lambda mi: (mi[1], matchups.index(mi[0])))
