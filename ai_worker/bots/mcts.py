@@ -19,9 +19,11 @@ Search"), one tree for the whole search, seen from the searching seat:
 - progressive widening at the root: the root moves are ranked once by a one-ply
   evaluation (on one sample) and only the best `widening + sqrt(root visits)` of them
   are searched, so a small budget is not spread thin over 30+ placements;
-- the move played is the most visited root child; the search stops early once no
-  other child can catch up with it in the budget left (the move cannot change, so the
-  rest of the budget would be spent for nothing);
+- the move played is the most visited root child; once no other child can catch up
+  with it in the budget left, the move cannot change any more: the search then stops
+  early, or (`ponder`, when the same seat decides again after that move with nothing
+  revealed) spends the rest of the budget below that child alone, which is the tree
+  the next decision starts from (see tree reuse);
 - tree reuse: when the move played leaves the same seat to decide again with nothing
   new revealed (Darwin's Journey: a placement, then the actions it earned), the
   chosen child's subtree is kept, keyed by the seat's view after the move, and the
@@ -86,6 +88,7 @@ class SearchStats:
     nodes: int = 0
     reused: int = 0  # root visits carried over from the previous decision's tree
     stopped_early: bool = False  # the best move was settled before the budget ran out
+    pondered: int = 0  # iterations spent below the settled move, for the next decision
 
     @property
     def per_second(self) -> float:
@@ -122,6 +125,11 @@ class MCTSBot:
                          "description": "progressive widening at the root: the moves are "
                                         "ranked by a one-ply evaluation and only the best "
                                         "widening + sqrt(root visits) are searched; 0 = off"},
+            "ponder": {"type": "bool", "default": True,
+                       "description": "once the move is settled, spend the rest of the "
+                                      "budget on the decision that follows it (when the same "
+                                      "seat decides again, nothing revealed, and reuse is on) "
+                                      "instead of stopping early"},
             "reuse": {"type": "bool", "default": True,
                       "description": "keep the subtree of the move played when the same seat "
                                      "decides again with nothing new revealed, and start the "
@@ -170,9 +178,12 @@ class MCTSBot:
                 if deadline < math.inf:
                     rate = stats.iterations / max(now - start, 1e-9)
                     left = min(left, rate * (deadline - now))
-                if search.settled(left):
+                if not stats.stopped_early and search.settled(left):
                     stats.stopped_early = True
-                    break
+                    if not (p["ponder"] and p["reuse"] and search.focus_on_best()):
+                        break
+            if stats.stopped_early:
+                stats.pondered += 1
             search.iterate()
             stats.iterations += 1
         stats.seconds = time.perf_counter() - start
@@ -332,6 +343,30 @@ class _Search:
             else:
                 move = policy(game, state, legal, rng)
             apply(state, move)
+
+    def focus_on_best(self) -> bool:
+        """Search only below the most visited root move from now on, if the same seat
+        decides again after it with nothing revealed (so that its tree will be reused)."""
+        best = self.best_index()
+        key = next(k for k, i in self.allowed.items() if i == best)
+        if key not in self.root.children:
+            return False
+        game = self.game
+        views = []
+        # two samples: if the move reveals something hidden, their views after it differ
+        for _ in range(2):
+            state = game.determinize(self.view, self.seat, self.rng.getrandbits(63))
+            move = next((m for m in game.legal_moves(state) if move_key(m) == key), None)
+            if move is None:
+                return False  # a sample at odds with the view: simply stop
+            game.apply(state, move)
+            if game.to_act(state) != self.seat:
+                return False
+            views.append(game.view(state, self.seat))
+        if views[0] != views[1]:
+            return False
+        self.allowed = {key: best}
+        return True
 
     def settled(self, left: float) -> bool:
         """True when no root child can overtake the most visited one in `left` iterations."""

@@ -112,3 +112,31 @@ def test_mcts_reuses_its_tree_when_the_same_seat_decides_again(reuse: bool) -> N
         assert any(r > 0 for r in carried)
     else:
         assert not any(carried)
+
+
+@pytest.mark.parametrize("ponder", [True, False])
+def test_mcts_ponders_the_next_decision_once_its_move_is_settled(ponder: bool) -> None:
+    game = _game()
+    state = game.new_game({"players": 2}, seed=4)
+    bot = get_bot("mcts")
+    params = {"iterations": 60, "rollout_depth": 2, "ponder": ponder}
+    history = []  # (seat, stats) per decision
+    for step in range(40):
+        seat = game.to_act(state)
+        assert seat is not None
+        move, stats = bot.search(game, game.view(state, seat), seat, game.legal_moves(state),
+                                 params, seed=step)
+        history.append((seat, stats))
+        game.apply(state, move)
+    settled = [(i, st) for i, (_, st) in enumerate(history[:-1]) if st.stopped_early]
+    assert settled, "no search ever settled its move before the budget ran out"
+    if not ponder:
+        assert all(st.pondered == 0 and st.iterations < 60 for _, st in settled)
+        return
+    pondered = [(i, st) for i, st in settled if st.pondered]
+    assert pondered, "no settled move was followed by a decision of the same seat"
+    for i, st in pondered:
+        assert st.iterations == 60  # the whole budget is spent
+        seat, after = history[i][0], history[i + 1]
+        # the next decision (same seat, nothing revealed) starts from the pondered tree
+        assert after[0] == seat and after[1].reused >= st.pondered
