@@ -104,8 +104,9 @@ class MCTSBot:
     description = ("Information-set Monte Carlo tree search (SO-ISMCTS): samples the hidden parts "
                    "from its own view each iteration, UCT selection, short random rollouts cut "
                    "off by the game's evaluation. Budget in iterations and/or milliseconds, "
-                   "a ceiling: it stops once its choice can no longer change, and keeps its "
-                   "tree between consecutive decisions of its seat.")
+                   "a ceiling: once its choice can no longer change it stops, or spends the "
+                   "rest on its seat's next decision when that follows with nothing revealed, "
+                   "and keeps its tree between such consecutive decisions.")
 
     def params_schema(self) -> ParamsSchema:
         """iterations, ms, c, rollout_depth, widening."""
