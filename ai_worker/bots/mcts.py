@@ -109,7 +109,7 @@ class MCTSBot:
                    "and keeps its tree between such consecutive decisions.")
 
     def params_schema(self) -> ParamsSchema:
-        """iterations, ms, c, rollout_depth, widening."""
+        """iterations, ms, c, rollout_depth, widening, ponder, reuse."""
         return {
             "iterations": {"type": "int", "default": 0, "min": 0, "max": 10_000_000,
                            "description": "iterations per decision; 0 = no iteration cap "
@@ -201,14 +201,10 @@ class MCTSBot:
             return
         # Any sample will do: if the move reveals nothing, every sample leads to the same
         # view; if it does reveal something, the key will not match the next real view.
-        state = game.determinize(search.view, seat, search.rng.getrandbits(63))
-        try:
-            game.apply(state, move)
-        except IllegalMove:
+        view = search.view_after(move)
+        if view is None:
             return
-        if game.to_act(state) != seat:
-            return
-        key = _view_key(game, seat, game.view(state, seat), p)
+        key = _view_key(game, seat, view, p)
         with self._kept_lock:
             self._kept[key] = child
             while len(self._kept) > KEPT_TREES:
@@ -240,6 +236,7 @@ class _Search:
         self.root = root or _Node(seat)
         self.nodes = 1
         # Root moves are those the caller offered; the sample must not add any.
+        self.legal = legal_moves
         self.allowed = {move_key(m): i for i, m in enumerate(legal_moves)}
         self.evaluation: Evaluation = get_evaluation(game.name)
         hook = getattr(game, "rollout_move", None)
@@ -345,26 +342,28 @@ class _Search:
                 move = policy(game, state, legal, rng)
             apply(state, move)
 
+    def view_after(self, move: Move) -> View | None:
+        """The seat's view after `move` on a fresh sample, if the seat decides again then."""
+        state = self.game.determinize(self.view, self.seat, self.rng.getrandbits(63))
+        try:
+            self.game.apply(state, move)
+        except IllegalMove:
+            return None  # a sample at odds with the view
+        if self.game.to_act(state) != self.seat:
+            return None
+        return self.game.view(state, self.seat)
+
     def focus_on_best(self) -> bool:
         """Search only below the most visited root move from now on, if the same seat
         decides again after it with nothing revealed (so that its tree will be reused)."""
         best = self.best_index()
-        key = next(k for k, i in self.allowed.items() if i == best)
+        move = self.legal[best]
+        key = move_key(move)
         if key not in self.root.children:
             return False
-        game = self.game
-        views = []
         # two samples: if the move reveals something hidden, their views after it differ
-        for _ in range(2):
-            state = game.determinize(self.view, self.seat, self.rng.getrandbits(63))
-            move = next((m for m in game.legal_moves(state) if move_key(m) == key), None)
-            if move is None:
-                return False  # a sample at odds with the view: simply stop
-            game.apply(state, move)
-            if game.to_act(state) != self.seat:
-                return False
-            views.append(game.view(state, self.seat))
-        if views[0] != views[1]:
+        first = self.view_after(move)
+        if first is None or first != self.view_after(move):
             return False
         self.allowed = {key: best}
         return True
