@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -90,23 +91,28 @@ def test_evaluation_is_finite_for_every_seat() -> None:
         game.apply(state, legal[(step * 5) % len(legal)])
 
 
-@pytest.mark.parametrize("reuse", [True, False])
-def test_mcts_reuses_its_tree_when_the_same_seat_decides_again(reuse: bool) -> None:
+def _searches(params: dict[str, Any], decisions: int = 40) -> list[tuple[int, Any]]:
+    """(seat, SearchStats) of each decision of one mcts bot playing every seat of a game."""
     game = _game()
     state = game.new_game({"players": 2}, seed=4)
     bot = get_bot("mcts")
-    params = {"iterations": 40, "rollout_depth": 2, "reuse": reuse}
-    reused = []
-    for step in range(40):
+    history = []
+    for step in range(decisions):
         seat = game.to_act(state)
         assert seat is not None
         move, stats = bot.search(game, game.view(state, seat), seat, game.legal_moves(state),
                                  params, seed=step)
-        if reused and reused[-1][0] == seat:
-            reused[-1][1].append(stats.reused)  # this decision followed one of the same seat
+        history.append((seat, stats))
         game.apply(state, move)
-        reused.append((seat, []))
-    carried = [r for _, after in reused for r in after]
+    return history
+
+
+@pytest.mark.parametrize("reuse", [True, False])
+def test_mcts_reuses_its_tree_when_the_same_seat_decides_again(reuse: bool) -> None:
+    history = _searches({"iterations": 40, "rollout_depth": 2, "reuse": reuse})
+    # the decisions that followed one of the same seat
+    carried = [after.reused for (seat, _), (again, after) in pairwise(history)
+               if again == seat]
     assert carried, "no seat ever decided twice in a row"
     if reuse:
         assert any(r > 0 for r in carried)
@@ -116,18 +122,7 @@ def test_mcts_reuses_its_tree_when_the_same_seat_decides_again(reuse: bool) -> N
 
 @pytest.mark.parametrize("ponder", [True, False])
 def test_mcts_ponders_the_next_decision_once_its_move_is_settled(ponder: bool) -> None:
-    game = _game()
-    state = game.new_game({"players": 2}, seed=4)
-    bot = get_bot("mcts")
-    params = {"iterations": 60, "rollout_depth": 2, "ponder": ponder}
-    history = []  # (seat, stats) per decision
-    for step in range(40):
-        seat = game.to_act(state)
-        assert seat is not None
-        move, stats = bot.search(game, game.view(state, seat), seat, game.legal_moves(state),
-                                 params, seed=step)
-        history.append((seat, stats))
-        game.apply(state, move)
+    history = _searches({"iterations": 60, "rollout_depth": 2, "ponder": ponder})
     settled = [(i, st) for i, (_, st) in enumerate(history[:-1]) if st.stopped_early]
     assert settled, "no search ever settled its move before the budget ran out"
     if not ponder:
