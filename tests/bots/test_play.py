@@ -69,8 +69,10 @@ def test_changing_hidden_parts_does_not_change_the_move(bot: str) -> None:
         moves = []
         for state in (first, second):
             seen = TOY.view(state, 1)
-            moves.append(get_bot(bot).choose(TOY, seen, 1, TOY.legal_moves(state),
-                                             CHEAP[bot], seed=seed))
+            # a new instance each time: a bot that keeps trees (mcts) depends on its past
+            fresh = type(get_bot(bot))()
+            moves.append(fresh.choose(TOY, seen, 1, TOY.legal_moves(state), CHEAP[bot],
+                                      seed=seed))
             assert seen == pristine, "a bot must not modify the view it is given"
         assert moves[0] == moves[1]
 
