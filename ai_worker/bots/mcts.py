@@ -110,8 +110,8 @@ class MCTSBot:
                    "from its own view each iteration, UCT selection, short random rollouts cut "
                    "off by the game's evaluation. Budget in iterations and/or milliseconds, "
                    "a ceiling: once its choice can no longer change it stops, or spends the "
-                   "rest on its seat's next decision when that follows with nothing revealed, "
-                   "and keeps its tree between such consecutive decisions.")
+                   "rest below that move on its seat's next decision, and starts that "
+                   "decision from the tree grown for it when a sample saw what happened.")
 
     def params_schema(self) -> ParamsSchema:
         """iterations, ms, c, rollout_depth, widening, ponder, reuse."""
@@ -133,13 +133,14 @@ class MCTSBot:
                                         "widening + sqrt(root visits) are searched; 0 = off"},
             "ponder": {"type": "bool", "default": True,
                        "description": "once the move is settled, spend the rest of the "
-                                      "budget on the decision that follows it (when the same "
-                                      "seat decides again, nothing revealed, and reuse is on) "
-                                      "instead of stopping early"},
+                                      "budget below it, on the seat's next decision (when "
+                                      "the seat decides again and reuse is on), instead of "
+                                      "stopping early"},
             "reuse": {"type": "bool", "default": True,
-                      "description": "keep the subtree of the move played when the same seat "
-                                     "decides again with nothing new revealed, and start the "
-                                     "next search from it"},
+                      "description": "keep, below the move played, the subtrees of the "
+                                     "seat's next decision by the views the samples reached "
+                                     "them with, and start the next search from the one whose "
+                                     "view is the real one"},
         }
 
     def __init__(self) -> None:
