@@ -70,16 +70,16 @@ def check_legal_moves(bot_name: str, legal_moves: list[Move]) -> None:
 
 def move_key(move: Move) -> Any:
     """A hashable identity of a move, label ignored, independent of key order."""
-    # Keys are unique, so sorting the (key, value) pairs never compares two values.
-    items = [kv for kv in move.items() if kv[0] != "label"]
-    items.sort()
-    key = tuple(items)
+    # A frozenset of the (key, value) pairs: equal for equal moves whatever their key
+    # order, and about twice as fast as sorting them (mcts keys every legal move of
+    # every node it walks through).
+    items = move.copy()
+    items.pop("label", None)
     try:
-        hash(key)
+        return frozenset(items.items())
     except TypeError:
         # Nested lists/dicts in a move: fall back to its canonical JSON text.
-        return json.dumps(dict(items), sort_keys=True, separators=(",", ":"))
-    return key
+        return json.dumps(items, sort_keys=True, separators=(",", ":"))
 
 
 def seat_count(game: Game, view: View, state: Any) -> int:
