@@ -123,6 +123,7 @@ Action differences (how Alfred resolves board actions; anything else as a player
 from __future__ import annotations
 
 import json
+import threading
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -227,7 +228,7 @@ def _section_busy(state: Any, loc: str) -> bool:
 
 
 def _colour_count(row: list[str], colour: str) -> int:
-    return sum(1 for c in row if c == colour)
+    return row.count(colour)  # list.count: Alfred's choices count seals in tight loops
 
 
 def _matches(row: list[str], colour: str) -> bool:
@@ -248,7 +249,13 @@ def _colour_index(row: list[str], colour: str) -> int:
 
 
 def _loc_colour(loc: str) -> str:
-    return DATA.locations[loc].seals[0][0]
+    return _LOC_COLOUR[loc]
+
+
+# location -> the colour of its first seal requirement (looked up for every Main Diary
+# candidate of every Alfred card option)
+_LOC_COLOUR = {loc: DATA.locations[loc].seals[0][0] for loc in DATA.location_ids
+               if DATA.locations[loc].seals}
 
 
 # ---------------------------------------------------------------- coins and bonus track
@@ -277,7 +284,9 @@ def normalize_coins(state: Any, events: list[dict[str, Any]]) -> None:
         bonus_steps(state, excess, events)
 
 
-_TRIGGER_DEPTH = 0
+# How deep bonus-card triggers are nested in this thread (the API applies moves of several
+# games at once in threads: a module-wide counter would let one game's chain cut another's).
+_TRIGGERS = threading.local()
 
 
 def bonus_steps(state: Any, n: int, events: list[dict[str, Any]]) -> None:
@@ -295,10 +304,10 @@ def bonus_steps(state: Any, n: int, events: list[dict[str, Any]]) -> None:
         if al["bonus"] in AD.triggers:
             crossed.append(AD.triggers.index(al["bonus"]))
     events.append({"type": "alfred_bonus", "steps": n, "space": al["bonus"]})
-    global _TRIGGER_DEPTH
-    if _TRIGGER_DEPTH > 8:  # a trigger chain can't loop in practice; this keeps it finite anyway
+    depth = getattr(_TRIGGERS, "depth", 0)
+    if depth > 8:  # a trigger chain can't loop in practice; this keeps it finite anyway
         return
-    _TRIGGER_DEPTH += 1
+    _TRIGGERS.depth = depth + 1
     try:
         for which in crossed:
             card = al["bonus_cards"][which]
@@ -307,7 +316,7 @@ def bonus_steps(state: Any, n: int, events: list[dict[str, Any]]) -> None:
             for action in actions:
                 do_action(state, action, events)
     finally:
-        _TRIGGER_DEPTH -= 1
+        _TRIGGERS.depth = depth
 
 
 # ---------------------------------------------------------------- the action interpreter
@@ -627,27 +636,48 @@ def campsite(state: Any, area: str, events: list[dict[str, Any]]) -> None:
 
 # ---------------------------------------------------------------- card options
 
+# (board order, location, its colour, its seal requirement, strength) of each Main Diary
+# location, read once: main_diary_choice scans them for each row of each Alfred card option
+_MAIN_INFO: tuple[tuple[int, str, str, tuple[tuple[str, int], ...], int], ...] = tuple(
+    (order, loc, _LOC_COLOUR[loc], DATA.locations[loc].seals, DATA.locations[loc].strength)
+    for order, loc in enumerate(MAIN_LOCATIONS))
+
+
 def main_diary_choice(state: Any, priority: list[str]) -> dict[str, Any] | None:
     """Worker, location, temporary knowledge and penalty of a Main Diary option, or None."""
     coins = state.coins[ALFRED]
+    owners = state.loc_owner
+    workers = state.loc_workers
+    # the unlocked, empty locations: the same for every row, so found once (Alfred's card
+    # options ask this for several rows, every turn of every rollout); their section
+    # penalties are looked up when first needed
+    places = [info for info in _MAIN_INFO
+              if not (owners.get(info[1], -2) == -1 or workers.get(info[1]))]
+    penalties: dict[str, int] = {}
     for letter in priority:
         row = LETTERS.index(letter)
         if row not in state.home[ALFRED]:
             continue
         seals = state.seals[ALFRED][row]
+        purple = seals.count("P")
         candidates = []
-        for order, loc in enumerate(MAIN_LOCATIONS):
-            if state.loc_owner.get(loc, -2) == -1 or state.loc_workers.get(loc):
+        for order, loc, colour, needs, strength in places:
+            if not purple and colour not in seals:  # _matches inlined (the hot loop)
                 continue
-            data = DATA.locations[loc]
-            colour = _loc_colour(loc)
-            if not _matches(seals, colour):
-                continue
-            missing = _missing(seals, data.seals)
-            penalty = DATA.placement_penalty[2] if _section_busy(state, loc) else 0
+            # _missing inlined: seals short of the requirement, purple ones counting as any
+            short = 0
+            for c, n in needs:
+                have = seals.count(c)
+                if have < n:
+                    short += n - have
+            missing = short - purple if short > purple else 0
+            penalty = penalties.get(loc)
+            if penalty is None:
+                penalty = penalties[loc] = (DATA.placement_penalty[2]
+                                            if _section_busy(state, loc) else 0)
             if TK_COINS * missing + penalty > coins:
                 continue
-            key = (-data.strength, TK_COINS * missing, _colour_index(seals, colour), order)
+            key = (-strength, TK_COINS * missing, _colour_index(seals, colour), order)
             candidates.append((key, loc, missing, penalty))
         if not candidates:
             continue
@@ -705,12 +735,18 @@ def valid_specimens(state: Any) -> list[int]:
     return [k for k in range(16) if mine >> k & 1]
 
 
+# specimen -> bit mask of the other museum cells in its row and column (delivery_coins counts
+# the empty ones with one popcount instead of a scan of the 16 cells, for every candidate)
+_CROSS = tuple(
+    sum(1 << other for other in range(16)
+        if other != k and (other // 4 == k // 4 or other % 4 == k % 4))
+    for k in range(16))
+
+
 def delivery_coins(state: Any, specimen: int) -> int:
     """Coins a delivery of this specimen gives now (empty row/column cells and the row coin)."""
-    row, col = divmod(specimen, 4)
-    coins = sum(1 for other in range(16) if other != specimen
-                and (other // 4 == row or other % 4 == col) and not state.museum >> other & 1)
-    return coins + (1 if state.museum_coins[row] else 0)
+    coins = bin(_CROSS[specimen] & ~state.museum).count("1")
+    return coins + (1 if state.museum_coins[specimen // 4] else 0)
 
 
 def delivery_candidates(state: Any) -> list[int]:
@@ -720,8 +756,9 @@ def delivery_candidates(state: Any) -> list[int]:
     pool = shared or valid
     if not pool:
         return []
-    best = max(delivery_coins(state, k) for k in pool)
-    pool = [k for k in pool if delivery_coins(state, k) == best]
+    coins = {k: delivery_coins(state, k) for k in pool}
+    best = max(coins.values())
+    pool = [k for k in pool if coins[k] == best]
     corner = min(sum(divmod(k, 4)) for k in pool)
     return [k for k in pool if sum(divmod(k, 4)) == corner]
 

@@ -6,6 +6,8 @@ With an empty stack in the Action phase, the seat `order[turn]` places a worker.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from core.contract import IllegalMove, find_move
@@ -59,7 +61,10 @@ def _solo() -> Any:
 
 def regular_seals(s: State, seat: int, colour: str) -> int:
     """How many regular seals of `colour` the player has on all worker rows."""
-    return sum(row.count(colour) for row in s.seals[seat])
+    n = 0
+    for row in s.seals[seat]:  # a loop, not sum(generator): objective checks call this a lot
+        n += row.count(colour)
+    return n
 
 
 def missing_seals(row: list[str], needs: tuple[tuple[str, int], ...]) -> int:
@@ -104,15 +109,26 @@ def location_seq(s: State, loc: str) -> bool:
     return False
 
 
+# per player count: (location, diary section) of the locations that belong to a section
+# (computed once: sections_used runs for every placement decision of every rollout)
+_SECTIONED: dict[int, tuple[tuple[str, str], ...]] = {
+    players: tuple((loc, DATA.section(loc, players)) for loc in DATA.location_ids
+                   if DATA.section(loc, players))
+    for players in (1, 2, 3, 4)
+}
+
+
+# per player count: location -> DATA.section (a table, for the placement of every rollout)
+_SECTION_OF: dict[int, dict[str, str]] = {
+    players: {loc: DATA.section(loc, players) for loc in DATA.location_ids}
+    for players in (1, 2, 3, 4)
+}
+
+
 def sections_used(s: State) -> set[str]:
     """The diary sections that already hold a worker this round."""
-    used = set()
-    for loc, workers in s.loc_workers.items():
-        if workers:
-            section = DATA.section(loc, s.players)
-            if section:
-                used.add(section)
-    return used
+    workers = s.loc_workers
+    return {section for loc, section in _SECTIONED[s.players] if workers.get(loc)}
 
 
 def beagle_space(s: State) -> int:
@@ -154,6 +170,48 @@ def meets(s: State, seat: int, needs: tuple[tuple[Any, ...], ...]) -> bool:
     return True
 
 
+def _need_check(need: tuple[Any, ...]) -> Callable[[State, int], bool]:
+    """One objective requirement as a test of (state, seat), equal to `meets` on (need,)."""
+    kind = need[0]
+    if kind == "ship_beagle":
+        return lambda s, p: s.ship[p] >= DATA.beagle_spaces[s.beagle]
+    if kind in ("tk", "vp", "coins", "lenses", "evo", "tents"):
+        n = need[1]
+        field = attrgetter(kind)  # the per-seat counter of that name
+        return lambda s, p: field(s)[p] >= n
+    if kind == "empty_stacks":
+        n = need[1]
+        return lambda s, p: s.stamps[p].count(0) >= n
+    if kind in ("kind", "color"):
+        # the researched-specimen bits of one museum column (kind) or row (color)
+        if kind == "kind":
+            mask = sum(1 << (c * 4 + need[1]) for c in range(4))
+        else:
+            mask = 0xF << (need[1] * 4)
+        n = need[2]
+        return lambda s, p: bin(s.research[p] & mask).count("1") >= n
+    if kind == "seals":
+        colour, n = need[1], need[2]
+        return lambda s, p: regular_seals(s, p, colour) >= n
+    return lambda s, p: meets(s, p, (need,))  # pragma: no cover - data error, raised by meets
+
+
+# objective tile -> its requirements as tests (compiled once: fulfil_moves runs at almost every
+# decision of every rollout, and interpreting the requirement tuples each time was a hot spot)
+_OBJECTIVE_CHECKS: dict[int, tuple[Callable[[State, int], bool], ...]] = {
+    tile: tuple(_need_check(need) for need in obj.needs)
+    for tile, obj in DATA.objectives.items()
+}
+
+
+def meets_objective(s: State, seat: int, tile: int) -> bool:
+    """Whether the player meets objective `tile`'s requirements (same as `meets`, faster)."""
+    for check in _OBJECTIVE_CHECKS[tile]:
+        if not check(s, seat):
+            return False
+    return True
+
+
 def crew_rows(s: State, seat: int, card: int) -> list[int]:
     """Worker rows able to fulfil a crew card now (each row fulfils at most one card)."""
     used = {row for _, row in s.crew[seat] if row >= 0}
@@ -169,18 +227,19 @@ def fulfil_moves(s: State, seat: int) -> list[Move]:
     slots = s.obj_slots[seat]
     coins = s.coins[seat]
     for tile in s.reserve[seat]:
-        obj = DATA.objectives[tile]
-        if not meets(s, seat, obj.needs):
+        if not meets_objective(s, seat, tile):
             continue
+        obj = DATA.objectives[tile]
         for k in (GOLD_SLOTS if obj.gold else SILVER_SLOTS):
             if slots[k] == 0 and DATA.objective_slots[k].cost <= coins:
                 moves.append({"type": "fulfil_objective", "tile": tile, "slot": k,
                               "label": f"Fulfil objective {tile} into {SLOT_NAMES[k]}"})
-    for k in range(10):
-        tile = slots[k]
-        if tile > 0 and meets(s, seat, DATA.objectives[tile].needs):
-            moves.append({"type": "fulfil_objective", "tile": tile, "slot": k,
-                          "label": f"Fulfil objective {tile} in {SLOT_NAMES[k]}"})
+    if max(slots) > 0:  # most of the time no objective waits face up on a slot
+        for k in range(10):
+            tile = slots[k]
+            if tile > 0 and meets_objective(s, seat, tile):
+                moves.append({"type": "fulfil_objective", "tile": tile, "slot": k,
+                              "label": f"Fulfil objective {tile} in {SLOT_NAMES[k]}"})
     crew = s.crew[seat]
     if not crew:
         return moves
@@ -264,28 +323,73 @@ def academy_options(s: State, seat: int, discount: int) -> list[Move]:
     moves = []
     seen = set()
     coins = s.coins[seat]
-    rows = [w for w in (1, 2, 3) if len(s.seals[seat][w]) < 6]
+    seals = s.seals[seat]
+    rows = [w for w in (1, 2, 3) if len(seals[w]) < 6]
     academy = s.academy
+    # fx.seal_cost inlined (scroll cost + the row's next slot cost): this runs for every
+    # Academy action of every rollout
+    free_scrolls = s.obj_slots[seat][1] < 0
+    slot_costs = DATA.seal_slot_costs
     for idx, colour in enumerate(academy):
         if not colour:
             continue
         # which seal of a scroll is taken matters only through its column (the Cleanup shifts
         # columns up): two seals of one scroll whose columns hold the same seals are the same
         column = idx % 3
-        key = (idx // 3, academy[column], academy[column + 3], academy[column + 6],
+        scroll = idx // 3
+        key = (scroll, academy[column], academy[column + 3], academy[column + 6],
                academy[column + 9])
         if key in seen:
             continue
         seen.add(key)
+        scroll_cost = 0 if free_scrolls else DATA.scroll_costs[scroll]
         for w in rows:
-            cost = 0 if discount >= 99 else max(0, fx.seal_cost(s, seat, idx, w) - discount)
+            cost = 0 if discount >= 99 else max(0, scroll_cost + slot_costs[len(seals[w])]
+                                                  - discount)
             if cost <= coins:
-                moves.append({"type": "seal", "scroll": idx // 3, "position": column,
-                              "colour": colour, "worker": w,
-                              "label": f"Take a {COLOUR_NAMES[colour]} seal"
-                                       f" from scroll {idx // 3 + 1} ({_SIDES[column]})"
-                                       f" onto worker {w + 1} ({cost} coins)"})
+                move = _SEAL_MOVES.get((scroll, column, colour, w, cost))
+                moves.append(move if move is not None
+                             else _seal_move(scroll, column, colour, w, cost))
     return moves
+
+
+def has_academy_options(s: State, seat: int, discount: int) -> bool:
+    """Whether academy_options(s, seat, discount) is not empty, without building the moves.
+
+    acts_options asks this for every Academy action of a location, again after each of its
+    other actions: generating the labelled moves only to test for one was a hot spot.
+    A seal's cost grows with its scroll's cost and its row's next slot cost, so the cheapest
+    seal is the one of the cheapest scroll holding a seal onto the row with the cheapest slot.
+    """
+    seals = s.seals[seat]
+    lengths = [len(seals[w]) for w in (1, 2, 3) if len(seals[w]) < 6]
+    academy = s.academy
+    scrolls = [r for r in range(4) if academy[3 * r] or academy[3 * r + 1] or academy[3 * r + 2]]
+    if not lengths or not scrolls:
+        return False
+    if discount >= 99:
+        cost = 0
+    else:
+        free_scrolls = s.obj_slots[seat][1] < 0
+        scroll_cost = min(0 if free_scrolls else DATA.scroll_costs[r] for r in scrolls)
+        slot_cost = min(DATA.seal_slot_costs[n] for n in lengths)
+        cost = max(0, scroll_cost + slot_cost - discount)
+    return cost <= s.coins[seat]
+
+
+# Interned academy moves, (scroll, position, colour, worker, cost) -> move: moves are never
+# mutated, and labelled dicts built anew for every Academy decision were a hot spot (see
+# _PLACE_MOVES). Bounded: 4 scrolls x 3 positions x 5 colours x 3 workers x a few costs.
+_SEAL_MOVES: dict[tuple[int, int, str, int, int], Move] = {}
+
+
+def _seal_move(scroll: int, column: int, colour: str, w: int, cost: int) -> Move:
+    """The (interned) move taking the seal at (scroll, column) onto worker `w` for `cost`."""
+    move = {"type": "seal", "scroll": scroll, "position": column, "colour": colour, "worker": w,
+            "label": f"Take a {COLOUR_NAMES[colour]} seal from scroll {scroll + 1}"
+                     f" ({_SIDES[column]}) onto worker {w + 1} ({cost} coins)"}
+    _SEAL_MOVES[(scroll, column, colour, w, cost)] = move
+    return move
 
 
 def unlockable(s: State) -> list[str]:
@@ -342,8 +446,23 @@ def auto_fulfil_options(s: State, seat: int) -> list[Move]:
 def research_options(s: State, seat: int, pool: Any, label: str) -> list[Move]:
     """Research moves for every specimen of `pool` the player has not researched."""
     mine = s.research[seat]
-    return [{"type": "research", "specimen": k, "label": f"{label} the {specimen_name(k)}"}
+    return [_RESEARCH_MOVES.get((k, label)) or _research_move(k, label)
             for k in pool if not mine >> k & 1]
+
+
+# Interned research and delivery moves, (specimen, label prefix) / specimen -> move: like the
+# placement moves (see _PLACE_MOVES), built for almost every action list of every rollout.
+_RESEARCH_MOVES: dict[tuple[int, str], Move] = {}
+_DELIVER_MOVES = tuple(
+    {"type": "deliver", "specimen": k, "label": f"Deliver the {specimen_name(k)}"}
+    for k in range(16))
+
+
+def _research_move(k: int, label: str) -> Move:
+    """The (interned) move researching specimen `k`, its label starting with `label`."""
+    move = _RESEARCH_MOVES[(k, label)] = {"type": "research", "specimen": k,
+                                          "label": f"{label} the {specimen_name(k)}"}
+    return move
 
 
 def island_specimens(s: State, seat: int) -> list[int]:
@@ -376,15 +495,37 @@ def campsite_options(s: State, seat: int, area: str, pay: bool) -> list[Move]:
 
 # ---------------------------------------------------------------- moves of the pending decision
 
-# per player count: (location id, is a lens, section, special position or -1, printed seals)
+# Every distinct seal requirement of a location or special tile gets a small id, so that the
+# seals a worker row lacks for each can be tabled once per row (see _row_missing).
+_NEEDS: tuple[tuple[tuple[str, int], ...], ...] = tuple(dict.fromkeys(
+    [DATA.locations[loc].seals for loc in DATA.location_ids]
+    + [tile.seals for tile in DATA.special_tiles.values()]))
+_NEEDS_ID = {needs: i for i, needs in enumerate(_NEEDS)}
+_SPECIAL_NEEDS_ID = {t: _NEEDS_ID[tile.seals] for t, tile in DATA.special_tiles.items()}
+
+# per player count: (location id, is a lens, section, special position or -1, printed seals' id)
 _PLACES = {
     players: tuple(
         (loc, DATA.locations[loc].kind == "lens", DATA.section(loc, players),
-         int(loc[8:]) if loc.startswith("special.") else -1, DATA.locations[loc].seals)
+         int(loc[8:]) if loc.startswith("special.") else -1, _NEEDS_ID[DATA.locations[loc].seals])
         for loc in DATA.location_ids
     )
     for players in (1, 2, 3, 4)
 }
+
+# sorted worker row -> missing_seals(row, needs) for every needs id: place_moves asks it for
+# every (worker, open location) pair of every placement decision. Bounded by the distinct
+# rows (at most 6 seals of 5 colours).
+_ROW_MISSING: dict[tuple[str, ...], tuple[int, ...]] = {}
+
+
+def _row_missing(row_key: tuple[str, ...]) -> tuple[int, ...]:
+    """The seals the row lacks for each requirement of _NEEDS (purple counting as any)."""
+    table = _ROW_MISSING.get(row_key)
+    if table is None:
+        row = list(row_key)
+        table = _ROW_MISSING[row_key] = tuple(missing_seals(row, needs) for needs in _NEEDS)
+    return table
 
 
 def place_moves(s: State, seat: int) -> list[Move]:
@@ -400,48 +541,85 @@ def place_moves(s: State, seat: int) -> list[Move]:
     workers = s.loc_workers
     special = s.special
     open_places = []
-    for loc, lens, section, pos, needs in _PLACES[s.players]:
+    for loc, lens, section, pos, needs_id in _PLACES[s.players]:
         if owners[loc] == -1 or (lens and workers[loc]):
             continue
         if pos >= 0:
             tile = special[pos]
             if not tile:
                 continue
-            needs = DATA.special_tiles[tile].seals
+            needs_id = _SPECIAL_NEEDS_ID[tile]
         elif loc == "turn_order" and reserve_full:
             continue
         pay = penalty if section and section in used else 0
         if pay <= coins:
-            open_places.append((loc, needs, pay))
+            open_places.append((loc, needs_id, pay))
+    # a worker's placements depend only on the open places, its seals and the knowledge held:
+    # memoised per open-place set (MCTS iterations meet the same positions again and again)
+    open_key = tuple(open_places)
+    per_open = _WORKER_PLACES.get(open_key)
+    if per_open is None:
+        if len(_WORKER_PLACES) >= _WORKER_PLACES_MAX:
+            _WORKER_PLACES.clear()
+        per_open = _WORKER_PLACES[open_key] = {}
     # two workers are interchangeable only if their seals are the same and both or neither
     # already carry a fulfilled crew card (that row can fulfil no other card later)
     tied = {row for _, row in s.crew[seat] if row >= 0}
     for w in s.home[seat]:
-        row = s.seals[seat][w]
-        key = (tuple(sorted(row)), w in tied)
+        row_key = tuple(sorted(s.seals[seat][w]))
+        key = (row_key, w in tied)
         if key in seen_rows:
             continue
         seen_rows.add(key)
-        purple = row.count("P")
-        have = {c: row.count(c) for c in "GBRY"}
-        for loc, needs, pay in open_places:
-            # missing_seals inlined (the hot loop of move generation)
-            k = 0
-            for colour, n in needs:
-                if have[colour] < n:
-                    k += n - have[colour]
-            if k:
-                k = k - purple if k > purple else 0
-                if k > tk:
-                    continue
-            label = f"Worker {w + 1} to {loc}"
-            if k:
-                label += f", spending {k} knowledge"
-            if pay:
-                label += f", paying {pay} coins"
-            moves.append({"type": "place", "worker": w, "location": loc, "knowledge": k,
-                          "label": label})
+        worker_moves = per_open.get((w, row_key, tk))
+        if worker_moves is None:
+            worker_moves = per_open[(w, row_key, tk)] = _worker_places(w, row_key, tk,
+                                                                       open_places)
+        moves.extend(worker_moves)
     return moves
+
+
+# open places (location, needs id, coins) of place_moves -> {(worker, sorted row, knowledge):
+# that worker's placements}. A pure memo (moves are never mutated); cleared when it grows
+# past the bound so that a long-running process keeps it small (~3 KB per open-place set; an
+# 8000-iteration solo search met ~560 sets).
+_WORKER_PLACES: dict[tuple[tuple[str, int, int], ...],
+                     dict[tuple[int, tuple[str, ...], int], list[Move]]] = {}
+_WORKER_PLACES_MAX = 1024
+
+
+def _worker_places(w: int, row_key: tuple[str, ...], tk: int,
+                   open_places: list[tuple[str, int, int]]) -> list[Move]:
+    """The placements of worker `w` (seals `row_key`, `tk` knowledge held) on the open places."""
+    moves = []
+    missing = _row_missing(row_key)
+    for loc, needs_id, pay in open_places:
+        k = missing[needs_id]  # temporary knowledge to spend for the missing seals
+        if k and k > tk:
+            continue
+        move = _PLACE_MOVES.get((w, loc, k, pay))
+        moves.append(move if move is not None else _place_move(w, loc, k, pay))
+    return moves
+
+
+# Interned placement moves, (worker, location, knowledge, coins) -> move. Moves are never
+# mutated (the cached legal moves are already shared between clones), so one dict per distinct
+# placement serves every state: building ~40 labelled dicts per placement decision was the
+# largest cost of move generation in MCTS rollouts. Bounded: 5 workers x the locations x a few
+# knowledge and coin values.
+_PLACE_MOVES: dict[tuple[int, str, int, int], Move] = {}
+
+
+def _place_move(w: int, loc: str, k: int, pay: int) -> Move:
+    """The (interned) move putting worker `w` on `loc` for `k` knowledge and `pay` coins."""
+    label = f"Worker {w + 1} to {loc}"
+    if k:
+        label += f", spending {k} knowledge"
+    if pay:
+        label += f", paying {pay} coins"
+    move = {"type": "place", "worker": w, "location": loc, "knowledge": k, "label": label}
+    _PLACE_MOVES[(w, loc, k, pay)] = move
+    return move
 
 
 def _action_label(action: tuple[Any, ...]) -> str:
@@ -563,7 +741,7 @@ def param_options(s: State, seat: int, frame: tuple[Any, ...]) -> list[Move]:
             return []
         mine = s.research[seat]
         want = 1 if kind == "repeat_delivery" else 0
-        return [{"type": "deliver", "specimen": k, "label": f"Deliver the {specimen_name(k)}"}
+        return [_DELIVER_MOVES[k]
                 for k in range(16) if mine >> k & 1 and (s.museum >> k & 1) == want]
     if kind == "purple":
         if s.purple <= 0:
@@ -585,8 +763,14 @@ def param_options(s: State, seat: int, frame: tuple[Any, ...]) -> list[Move]:
     raise ValueError(f"unknown frame {frame!r}")  # pragma: no cover
 
 
-def acts_options(s: State, frame: tuple[Any, ...]) -> list[Move]:
-    """The 'do action i next' moves of an action-list frame (only the possible ones)."""
+def acts_options(s: State, frame: tuple[Any, ...],
+                 found: list[list[Move] | None] | None = None) -> list[Move]:
+    """The 'do action i next' moves of an action-list frame (only the possible ones).
+
+    `found`, when given, receives for each possible action its parameter options, or None
+    where only their existence was checked (so that settle need not generate them again when
+    it goes straight to the only one).
+    """
     _, seat, actions, seq = frame
     moves = []
     seen = set()
@@ -594,15 +778,40 @@ def acts_options(s: State, frame: tuple[Any, ...]) -> list[Move]:
         if action in seen:
             continue
         seen.add(action)
-        if param_options(s, seat, param_frame(seat, action)):
-            moves.append({"type": "act", "index": i, "label": f"Do: {_action_label(action)}"})
+        pframe = param_frame(seat, action)
+        if pframe[0] == "academy":
+            # hot path: only whether a seal can be taken matters here (see has_academy_options)
+            opts = None
+            possible = has_academy_options(s, seat, pframe[2])
+        else:
+            opts = param_options(s, seat, pframe)
+            possible = bool(opts)
+        if possible:
+            if found is not None:
+                found.append(opts)
+            moves.append(_ACT_MOVES.get((i, action)) or _act_move(i, action))
             if seq:
                 break  # in order: an impossible action is passed over, the next waits
     return moves
 
 
-def decision_moves(s: State) -> list[Move]:
-    """The moves of the pending decision ([] = nothing to decide: settle resolves it)."""
+# Interned 'do action i next' moves, (index, action) -> move (see _PLACE_MOVES): every action
+# list of every rollout offers them. Bounded by the data's action lists.
+_ACT_MOVES: dict[tuple[int, tuple[Any, ...]], Move] = {}
+
+
+def _act_move(i: int, action: tuple[Any, ...]) -> Move:
+    """The (interned) move doing action `i` of a list, `action`, next."""
+    move = _ACT_MOVES[(i, action)] = {"type": "act", "index": i,
+                                      "label": f"Do: {_action_label(action)}"}
+    return move
+
+
+def decision_moves(s: State, found: list[list[Move] | None] | None = None) -> list[Move]:
+    """The moves of the pending decision ([] = nothing to decide: settle resolves it).
+
+    `found`: see acts_options (filled only for an action-list frame).
+    """
     if not s.stack:
         if s.phase == "actions":
             seat = s.order[s.turn]
@@ -618,7 +827,7 @@ def decision_moves(s: State) -> list[Move]:
         f = fulfil_moves(s, seat)
         return [*f, PASS] if f else []
     if kind == "acts":
-        opts = acts_options(s, frame)
+        opts = acts_options(s, frame, found)
         if not opts:
             return []
         return [*opts, *fulfil_moves(s, seat), DONE]
@@ -735,13 +944,21 @@ def apply_move(s: State, move: Move) -> Events:
         solo = _solo()
         ev = solo.apply(s, move)  # Alfred's own moves; None: an ordinary move
         if ev is not None:
-            s.cache = None
-            settle(s, ev)
+            # solo.apply usually settles already; a cache it left is what settle would compute
+            # again (settle only caches when it stops at a decision, and it stops there again)
+            if s.cache is None:
+                settle(s, ev)
             solo.after_apply(s, ev)
             return ev
     legal = legal_moves(s)
     # bots hand back the very dicts legal_moves gave them: identity first, then by content
-    found = next((m for m in legal if m is move), None) or find_move(legal, move)
+    found = None
+    for m in legal:
+        if m is move:
+            found = m
+            break
+    else:
+        found = find_move(legal, move)
     if found is None:
         if not legal:
             raise IllegalMove(move, "the game is over")
@@ -758,11 +975,16 @@ def apply_move(s: State, move: Move) -> Events:
 
 
 def legal_moves(s: State) -> list[Move]:
-    """Every legal move of the seat to act (cached until the next move)."""
+    """Every legal move of the seat to act (cached until the next move).
+
+    Alfred's moves (solo) are cached too: the MCTS asks for them and then applies one, and
+    solo.apply validates against this cache instead of running his procedure again.
+    """
     if s.cache is None:
         if s.solo:
             moves = _solo().legal_moves(s)  # Alfred's procedure; None: an ordinary decision
             if moves is not None:
+                s.cache = moves
                 return moves
         s.cache = decision_moves(s) if s.phase != "over" else []
     return s.cache
@@ -826,7 +1048,7 @@ def _place(s: State, seat: int, m: Move, ev: Events) -> None:
     s.home[seat].remove(w)
     if m["knowledge"]:
         s.tk[seat] -= m["knowledge"]
-    section = DATA.section(loc, s.players)
+    section = _SECTION_OF[s.players][loc]
     if section and section in sections_used(s):
         fx.pay_coins(s, seat, placement_penalty(s, seat), ev)
     owner = s.loc_owner[loc]
@@ -1268,7 +1490,8 @@ def settle(s: State, ev: Events) -> None:
                 continue
             if s.solo and frame[1] == 1 and kind not in ("draft", "pair"):
                 return  # Alfred's own frames are decided by the solo module
-            moves = decision_moves(s)
+            found: list[list[Move] | None] = []
+            moves = decision_moves(s, found)
             if not moves:
                 s.stack.pop()
                 if kind == "endturn":
@@ -1277,7 +1500,16 @@ def settle(s: State, ev: Events) -> None:
             if kind == "acts" and len(moves) == 2 and moves[0]["type"] == "act":
                 # a single possible action and nothing to fulfil: go straight to its choices
                 _play(s, moves[0], ev)
-                continue
+                # Hot path in MCTS rollouts: the frame just pushed is decided now, and its moves
+                # are known without generating them again: _play only changed the stack, so its
+                # options are the ones acts_options found (generated now if it only checked
+                # they exist), there is still nothing to fulfil, and decision_moves would
+                # return exactly [*options, SKIP].
+                opts = found[0]
+                if opts is None:
+                    opts = param_options(s, frame[1], s.stack[-1])
+                s.cache = [*opts, SKIP]
+                return
             s.cache = moves
             return
         if s.phase == "draft":

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.contract import IllegalMove, InvalidOptions, canonical
-from core.darwins_journey import alfred, rng
+from core.darwins_journey import alfred, rng, rules
 from core.darwins_journey.alfred import AD, ALFRED, HUMAN
 from core.darwins_journey.data import DATA, SPECIMEN_COLOURS, SPECIMEN_KINDS
 
@@ -50,12 +50,22 @@ def _alfred_turn(state: Any) -> bool:
 
 def to_act(state: Any) -> Any:
     """The seat deciding an Alfred step (the player breaks his ties), else NotImplemented."""
-    pending = state.alfred and state.alfred.get("pending")
-    if pending and "options" in pending:
-        return HUMAN
-    if _alfred_turn(state) or (state.alfred and state.alfred.get("card") is not None):
+    # asked before every move of every rollout: the cheap dict lookups come first
+    al = state.alfred
+    if al:
+        pending = al.get("pending")
+        if pending and "options" in pending:
+            return HUMAN
+        if al.get("card") is not None:
+            return ALFRED
+    if _alfred_turn(state):
         return ALFRED
     return NotImplemented
+
+
+def decides(state: Any) -> bool:
+    """Whether the pending decision is this module's (Alfred's step or the player's tie-break)."""
+    return to_act(state) is not NotImplemented
 
 
 def legal_moves(state: Any) -> list[dict[str, Any]] | None:
@@ -72,14 +82,22 @@ def legal_moves(state: Any) -> list[dict[str, Any]] | None:
 
 def apply(state: Any, move: dict[str, Any]) -> Events | None:
     """Play an Alfred step or a tie-break; None when the move is the engine's business."""
-    legal = legal_moves(state)
-    if legal is None:
+    if not decides(state):
         return None
-    wanted = canonical(move)
-    if not any(canonical(m) == wanted for m in legal):
-        raise IllegalMove(move, "not what Alfred's procedure allows now")
-    from core.darwins_journey import rules
-
+    # hot path in MCTS: the caller usually just asked for these moves, so `rules.legal_moves`
+    # has them in `state.cache` (this module's moves are cached there too, see its docstring);
+    # settle never caches a player's decision while this module decides, so the cache is ours
+    legal = state.cache
+    if legal is None:
+        legal = state.cache = legal_moves(state)
+    # bots hand back the very dicts legal_moves gave them: identity first, then by content
+    for m in legal:
+        if m is move:
+            break
+    else:
+        wanted = canonical(move)
+        if not any(canonical(m) == wanted for m in legal):
+            raise IllegalMove(move, "not what Alfred's procedure allows now")
     events: Events = []
     state.cache = None
     if move["type"] == "alfred_draw":
@@ -98,7 +116,11 @@ def apply(state: Any, move: dict[str, Any]) -> Events | None:
 
 def after_apply(state: Any, events: Events) -> None:
     """After every move: coins given to Alfred beyond 12 become bonus-track steps."""
-    alfred.normalize_coins(state, events)
+    if state.coins[ALFRED] > AD.coin_max:
+        alfred.normalize_coins(state, events)
+        # A bonus card may have taken a seal or an objective: the moves settle cached for
+        # the next decision are asked for again rather than trusted.
+        state.cache = None
 
 
 def alfred_reward(state: Any, envelope: int, place: int) -> Events:

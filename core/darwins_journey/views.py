@@ -19,6 +19,9 @@ from core.darwins_journey.state import FIELDS, State, from_json, to_json
 _HIDDEN = {"rng", "seal_bag", "obj_decks", "hands", "kept", "crew_pool", "alfred"}
 
 
+_VISIBLE = tuple(name for name in FIELDS if name not in _HIDDEN)
+
+
 def _draft_round(s: State) -> int:
     for frame in reversed(s.stack):
         if frame[0] == "draft":
@@ -92,10 +95,18 @@ def catalog(s: State, own_cards: list[int]) -> dict[str, Any]:
     }
 
 
+# determinize runs once per MCTS iteration: the id lists it filters are sorted once here
+# (regular objective tiles by colour: 0 silver, 1 gold; all crew cards)
+_REGULAR_OBJECTIVES = tuple(
+    tuple(sorted(o.id for o in DATA.objectives.values() if not o.starting and o.gold == bool(c)))
+    for c in (0, 1))
+_CREW_IDS = tuple(sorted(DATA.crew))
+
+
 def determinize(v: dict[str, Any], seat: int, seed: int) -> State:
     """A full state consistent with view `v` of `seat`, the hidden parts sampled from `seed`."""
     # from_json copies every field as deep as it is nested, so the view is never aliased
-    data = {name: v[name] for name in FIELDS if name not in _HIDDEN}
+    data = {name: v[name] for name in _VISIBLE}
     data["rng"] = seed_value(seed)
     data["alfred"] = v.get("alfred")
     data["seal_bag"] = []
@@ -115,15 +126,14 @@ def determinize(v: dict[str, Any], seat: int, seed: int) -> State:
         seen.update(s.reserve[p])
         seen.update(abs(x) for x in s.obj_slots[p] if x)
     for colour in (0, 1):
-        unseen = sorted(o.id for o in DATA.objectives.values()
-                        if not o.starting and o.gold == bool(colour) and o.id not in seen)
+        unseen = [t for t in _REGULAR_OBJECTIVES[colour] if t not in seen]
         shuffle(s, unseen)
         s.obj_decks[colour] = unseen[: v["obj_decks"][colour]]
     # crew cards still hidden (the draft): own hand and kept cards are known
     known = set(v["hand"]) | set(v["kept"])
     for p in range(s.n):
         known.update(card for card, _ in s.crew[p])
-    unseen = sorted(c for c in DATA.crew if c not in known)
+    unseen = [c for c in _CREW_IDS if c not in known]
     shuffle(s, unseen)
     for i, size in enumerate(v["hand_sizes"]):
         if i == v["hand_index"]:
