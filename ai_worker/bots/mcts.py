@@ -21,16 +21,14 @@ Search"), one tree for the whole search, seen from the searching seat:
   are searched, so a small budget is not spread thin over 30+ placements;
 - the move played is the most visited root child; once no other child can catch up
   with it in the budget left, the move cannot change any more: the search then stops
-  early, or (`ponder`) spends the rest of the budget below that child alone, growing
-  the trees the seat's next decision may start from (see tree reuse);
-- tree reuse: the first node below the root where the searching seat decides again
-  is its next decision, as some sample saw it. The search records that node under the
-  seat's view there (several views when chance or other seats' moves in between
-  differ from sample to sample, e.g. Alfred's card), and keeps the nodes below the
-  move played. The next search looks its real view up and, if some sample saw
-  exactly that, starts from that node's subtree instead of from nothing: right after
-  a placement (its actions follow with nothing revealed) and also across the other
-  seats' turns when the real outcome was among those sampled.
+  early, or (`ponder`, when the same seat decides again after that move with nothing
+  revealed) spends the rest of the budget below that child alone, which is the tree
+  the next decision starts from (see tree reuse);
+- tree reuse: when the move played leaves the same seat to decide again with nothing
+  new revealed (Darwin's Journey: a placement, then the actions it earned), the
+  chosen child's subtree is kept, keyed by the seat's view after the move, and the
+  next search starts from it instead of from nothing. A view that differs (chance,
+  another seat's move) simply finds nothing kept.
 
 Budget: `iterations` and/or `ms` (wall clock, checked before every iteration). With
 an iteration budget only and `reuse` off, the search is fully determined by `seed`;
@@ -62,10 +60,7 @@ from ai_worker.bots.evaluation import Evaluation, get_evaluation, rewards
 from core.contract import Game, IllegalMove, Move, View
 
 DEFAULT_ITERATIONS = 1000
-KEPT_SEARCHES = 32  # searches whose next-decision nodes are kept (LRU): a worker may be
-# playing many games at once; each keeps only nodes below the one move it played
-RECORDED_VIEWS = 8  # views recorded per next-decision node and search (a node reached by
-# different chance outcomes stands for several views; its first ones are the likely ones)
+KEPT_TREES = 32  # subtrees kept for reuse (LRU): a worker may be playing many games at once
 EARLY_STOP_EVERY = 16  # iterations between checks whether the best move can still change
 TREE_WIDENING = False  # widen every node too: measured weaker (fewer iterations), so root only
 
@@ -110,8 +105,8 @@ class MCTSBot:
                    "from its own view each iteration, UCT selection, short random rollouts cut "
                    "off by the game's evaluation. Budget in iterations and/or milliseconds, "
                    "a ceiling: once its choice can no longer change it stops, or spends the "
-                   "rest below that move on its seat's next decision, and starts that "
-                   "decision from the tree grown for it when a sample saw what happened.")
+                   "rest on its seat's next decision when that follows with nothing revealed, "
+                   "and keeps its tree between such consecutive decisions.")
 
     def params_schema(self) -> ParamsSchema:
         """iterations, ms, c, rollout_depth, widening, ponder, reuse."""
@@ -133,20 +128,18 @@ class MCTSBot:
                                         "widening + sqrt(root visits) are searched; 0 = off"},
             "ponder": {"type": "bool", "default": True,
                        "description": "once the move is settled, spend the rest of the "
-                                      "budget below it, on the seat's next decision (when "
-                                      "the seat decides again and reuse is on), instead of "
-                                      "stopping early"},
+                                      "budget on the decision that follows it (when the same "
+                                      "seat decides again, nothing revealed, and reuse is on) "
+                                      "instead of stopping early"},
             "reuse": {"type": "bool", "default": True,
-                      "description": "keep, below the move played, the subtrees of the "
-                                     "seat's next decision by the views the samples reached "
-                                     "them with, and start the next search from the one whose "
-                                     "view is the real one"},
+                      "description": "keep the subtree of the move played when the same seat "
+                                     "decides again with nothing new revealed, and start the "
+                                     "next search from it"},
         }
 
     def __init__(self) -> None:
-        # per search (least recent first): view key -> subtree searched for that view
-        self._kept: OrderedDict[int, dict[str, _Node]] = OrderedDict()
-        self._searches = 0
+        # view key -> subtree searched for that view (see `_view_key`), least recent first
+        self._kept: OrderedDict[str, _Node] = OrderedDict()
         self._kept_lock = threading.Lock()  # one bot instance may serve several threads
 
     def choose(self, game: Game, view: View, seat: int, legal_moves: list[Move],
@@ -167,11 +160,11 @@ class MCTSBot:
             iterations = DEFAULT_ITERATIONS
         start = time.perf_counter()
         root = None
-        knobs = _knobs(p)
         if p["reuse"]:
-            root = self._reused(_view_key(game, seat, view, knobs))
+            with self._kept_lock:
+                root = self._kept.pop(_view_key(game, seat, view, p), None)
         search = _Search(game, view, seat, legal_moves, p["c"], p["rollout_depth"],
-                         p["widening"], seed, root, knobs if p["reuse"] else None)
+                         p["widening"], seed, root)
         stats.reused = search.root.visits
         deadline = start + p["ms"] / 1000.0 if p["ms"] else math.inf
         while True:
@@ -188,7 +181,7 @@ class MCTSBot:
                     left = min(left, rate * (deadline - now))
                 if not stats.stopped_early and search.settled(left):
                     stats.stopped_early = True
-                    if not (p["ponder"] and search.focus_on_best()):
+                    if not (p["ponder"] and p["reuse"] and search.focus_on_best()):
                         break
             if stats.stopped_early:
                 stats.pondered += 1
@@ -198,41 +191,29 @@ class MCTSBot:
         stats.nodes = search.nodes
         best = search.best_index()
         if p["reuse"]:
-            self._keep(search.next_decisions(move_key(legal_moves[best])))
+            self._keep(game, seat, legal_moves[best], search, p)
         return legal_moves[best], stats
 
-    def _reused(self, key: str) -> _Node | None:
-        """The subtree some earlier search grew for the decision with this view key, if any."""
-        with self._kept_lock:
-            for number, nodes in reversed(self._kept.items()):
-                node = nodes.pop(key, None)
-                if node is not None:
-                    # the game went that way: the other outcomes that search saw are moot
-                    del self._kept[number]
-                    return node
-        return None
-
-    def _keep(self, nodes: dict[str, _Node]) -> None:
-        """Keep one search's next-decision subtrees (all below the move it played)."""
-        if not nodes:
+    def _keep(self, game: Game, seat: int, move: Move, search: _Search, p: Params) -> None:
+        """Keep the subtree of `move` if the seat decides again next with nothing revealed."""
+        child = search.root.children.get(move_key(move))
+        if child is None or not child.children:
             return
+        # Any sample will do: if the move reveals nothing, every sample leads to the same
+        # view; if it does reveal something, the key will not match the next real view.
+        view = search.view_after(move)
+        if view is None:
+            return
+        key = _view_key(game, seat, view, p)
         with self._kept_lock:
-            self._searches += 1
-            self._kept[self._searches] = nodes
-            while len(self._kept) > KEPT_SEARCHES:
+            self._kept[key] = child
+            while len(self._kept) > KEPT_TREES:
                 self._kept.popitem(last=False)
 
 
-Knobs = tuple[float, int, int]
-
-
-def _knobs(p: Params) -> Knobs:
-    """The search settings a kept tree was grown with: reuse only under the same ones."""
-    return (p["c"], p["rollout_depth"], p["widening"])
-
-
-def _view_key(game: Game, seat: int, view: View, knobs: Knobs) -> str:
+def _view_key(game: Game, seat: int, view: View, p: Params) -> str:
     """What identifies a decision for reuse: the game, the seat, its view, the search knobs."""
+    knobs = (p["c"], p["rollout_depth"], p["widening"])
     text = json.dumps([game.name, seat, knobs, view], sort_keys=True, separators=(",", ":"),
                       default=str)
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
@@ -243,7 +224,7 @@ class _Search:
 
     def __init__(self, game: Game, view: View, seat: int, legal_moves: list[Move],
                  c: float, rollout_depth: int, widening: int, seed: int,
-                 root: _Node | None = None, knobs: Knobs | None = None) -> None:
+                 root: _Node | None = None) -> None:
         self.game = game
         self.view = view
         self.seat = seat
@@ -264,15 +245,6 @@ class _Search:
             self.policy = lambda _game, state, legal, rng: hook(state, legal, rng)
         self.seats: int | None = None
         self.widening = widening
-        # Recording the seat's next decisions for reuse (None: reuse is off).
-        self.knobs = knobs
-        # view key -> (the node where the seat decides next, the root move above it)
-        self.next_nodes: dict[str, tuple[_Node, Any]] = {}
-        self.recorded: dict[int, int] = {}  # id(node) -> views recorded for it this search
-        # The most visited root child at the last check: the likely move, the one whose
-        # next decisions are worth recording (a view costs a JSON dump and a hash).
-        self.leader: _Node | None = max(self.root.children.values(), default=None,
-                                        key=lambda child: child.visits)
 
     def iterate(self) -> None:
         """One determinization, selection, expansion, rollout and backup."""
@@ -284,14 +256,10 @@ class _Search:
         node = self.root
         path = [node]
         c = self.c * self.evaluation.exploration
-        looking = self.knobs is not None  # for the seat's next decision below the root
         while True:
             actor = to_act(state)
             if actor is None:
                 break
-            if looking and actor == self.seat and node is not self.root and path[1] is self.leader:
-                self._record(state, node, path)
-                looking = False
             legal = legal_moves(state)
             keys = [move_key(m) for m in legal]
             if node is self.root:
@@ -324,8 +292,6 @@ class _Search:
                 self.nodes += 1
                 apply(state, legal[i])
                 path.append(child)
-                if looking and path[1] is self.leader and to_act(state) == self.seat:
-                    self._record(state, child, path)
                 self._rollout(state)
                 break
             best_child = node
@@ -376,27 +342,28 @@ class _Search:
                 move = policy(game, state, legal, rng)
             apply(state, move)
 
-    def _record(self, state: Any, node: _Node, path: list[_Node]) -> None:
-        """Note `node` as the seat's next decision under the seat's view in this sample."""
-        times = self.recorded.get(id(node), 0)
-        if times >= RECORDED_VIEWS:
-            return
-        self.recorded[id(node)] = times + 1
-        assert self.knobs is not None
-        key = _view_key(self.game, self.seat, self.game.view(state, self.seat), self.knobs)
-        self.next_nodes[key] = (node, path[1])
-
-    def next_decisions(self, move: Any) -> dict[str, _Node]:
-        """The seat's next-decision nodes below the root move with key `move`, by view key."""
-        child = self.root.children.get(move)
-        return {key: node for key, (node, above) in self.next_nodes.items() if above is child}
+    def view_after(self, move: Move) -> View | None:
+        """The seat's view after `move` on a fresh sample, if the seat decides again then."""
+        state = self.game.determinize(self.view, self.seat, self.rng.getrandbits(63))
+        try:
+            self.game.apply(state, move)
+        except IllegalMove:
+            return None  # a sample at odds with the view
+        if self.game.to_act(state) != self.seat:
+            return None
+        return self.game.view(state, self.seat)
 
     def focus_on_best(self) -> bool:
-        """Search only below the most visited root move from now on, if the seat decides
-        again somewhere below it (so that the trees grown there can be reused)."""
+        """Search only below the most visited root move from now on, if the same seat
+        decides again after it with nothing revealed (so that its tree will be reused)."""
         best = self.best_index()
-        key = move_key(self.legal[best])
-        if not self.next_decisions(key):
+        move = self.legal[best]
+        key = move_key(move)
+        if key not in self.root.children:
+            return False
+        # two samples: if the move reveals something hidden, their views after it differ
+        first = self.view_after(move)
+        if first is None or first != self.view_after(move):
             return False
         self.allowed = {key: best}
         return True
@@ -409,7 +376,6 @@ class _Search:
                 continue
             if child.visits > first:
                 first, second = child.visits, first
-                self.leader = child
             elif child.visits > second:
                 second = child.visits
         return first - second > left
