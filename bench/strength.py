@@ -68,8 +68,22 @@ class Matchup:
     records: list[dict[str, Any]] = field(default_factory=list)
 
 
+def with_mcts_params(bot: str, params: dict[str, Any], ms: int | None,
+                     extra: dict[str, Any]) -> dict[str, Any]:
+    """The subject's params with the --ms and --mcts-params overrides (mcts only)."""
+    if bot != "mcts":
+        return params
+    return {**params, **({"ms": ms} if ms is not None else {}), **extra}
+
+
+def variant_label(ms: int | None, extra: dict[str, Any]) -> str:
+    """What the overrides add to a matchup's name, so their records stay apart."""
+    return (f"@{ms}ms" if ms is not None else "") + (json.dumps(extra, sort_keys=True)
+                                                      if extra else "")
+
+
 def solo_matchups(game: core.Game, only: set[str], games: int | None, ms: int | None,
-                  console: Console) -> list[Matchup]:
+                  console: Console, extra: dict[str, Any]) -> list[Matchup]:
     """Subject bots alone against each difficulty of the automa (skipped if none)."""
     kinds = [k for k in SOLO if not only or k in only]
     if not kinds:
@@ -90,8 +104,7 @@ def solo_matchups(game: core.Game, only: set[str], games: int | None, ms: int | 
             continue
         for kind in kinds:
             bot, params = SOLO[kind]
-            if ms is not None and bot == "mcts":
-                params = {"ms": ms}
+            params = with_mcts_params(bot, params, ms, extra)
 
             def seats(i: int, bot: str = bot, params: dict = params,
                       automa: dict = automa, n: int = game.seat_count(options)
@@ -100,7 +113,11 @@ def solo_matchups(game: core.Game, only: set[str], games: int | None, ms: int | 
                 table = [(automa[s], {}) if s in automa else (bot, params) for s in range(n)]
                 return table, subject
 
-            label = kind if ms is None or bot != "mcts" else f"solo-mcts-{ms}"
+            label = kind
+            if bot == "mcts" and ms is not None:
+                label = f"solo-mcts-{ms}"
+            if bot == "mcts" and extra:
+                label += json.dumps(extra, sort_keys=True)
             if any(m.key == f"{game.name}/{difficulty}/{label}" for m in out):
                 continue  # with --ms both mcts budgets are the same matchup
             out.append(Matchup(f"{game.name}/{difficulty}/{label}", options, seats,
@@ -109,20 +126,19 @@ def solo_matchups(game: core.Game, only: set[str], games: int | None, ms: int | 
 
 
 def duel_matchups(game: core.Game, only: set[str], games: int | None,
-                  ms: int | None) -> list[Matchup]:
+                  ms: int | None, extra: dict[str, Any]) -> list[Matchup]:
     """Two bots face to face, seats alternated game by game."""
     out = []
     for kind, (subject, opponent) in DUEL.items():
         if only and kind not in only:
             continue
-        if ms is not None and subject[0] == "mcts":
-            subject = ("mcts", {"ms": ms})
+        subject = (subject[0], with_mcts_params(*subject, ms, extra))
 
         def seats(i: int, subject: tuple = subject, opponent: tuple = opponent
                   ) -> tuple[list[tuple[str, dict]], int]:
             return ([subject, opponent], 0) if i % 2 == 0 else ([opponent, subject], 1)
 
-        label = kind if ms is None or subject[0] != "mcts" else f"{kind}@{ms}ms"
+        label = kind + (variant_label(ms, extra) if subject[0] == "mcts" else "")
         out.append(Matchup(f"{game.name}/2p/{label}", {"players": 2}, seats,
                            games or DEFAULT_GAMES["duel"]))
     return out
@@ -225,6 +241,9 @@ def main(argv: list[str] | None = None) -> int:
                         + ", ".join([*SOLO, *DUEL]))
     parser.add_argument("--difficulties", default="", help="comma-separated Alfred colours")
     parser.add_argument("--ms", type=int, help="override mcts ms per decision (all matchups)")
+    parser.add_argument("--mcts-params", default="{}", help="JSON object merged into every "
+                        "mcts subject's params, e.g. '{\"c\": 0.35}'; it names the matchups "
+                        "apart from the defaults")
     parser.add_argument("--state", type=Path, help="results file (JSON lines); "
                         "default bench/.state/strength-<game>.jsonl")
     parser.add_argument("--report-only", action="store_true", help="print stored figures")
@@ -241,6 +260,11 @@ def main(argv: list[str] | None = None) -> int:
         assert 0 <= shard < shards
     except (ValueError, AssertionError):
         parser.error(f"--shard must be K/N with 0 <= K < N, not {args.shard!r}")
+    try:
+        extra = json.loads(args.mcts_params)
+        assert isinstance(extra, dict)
+    except (ValueError, AssertionError):
+        parser.error(f"--mcts-params must be a JSON object, not {args.mcts_params!r}")
     unknown = only - set(SOLO) - set(DUEL)
     if unknown:
         parser.error(f"unknown matchup(s) {sorted(unknown)}; known: {[*SOLO, *DUEL]}")
@@ -249,13 +273,13 @@ def main(argv: list[str] | None = None) -> int:
     except core.UnknownGame as exc:
         console.print(f"[yellow]skip everything: {exc}")
         return 0
-    matchups = solo_matchups(game, only, args.games, args.ms, console)
+    matchups = solo_matchups(game, only, args.games, args.ms, console, extra)
     if args.difficulties:
         wanted = {d.strip() for d in args.difficulties.split(",")}
         matchups = [m for m in matchups if m.options.get("alfred") in wanted]
     players = range(game.min_players, game.max_players + 1)
     if 2 in players:
-        matchups += duel_matchups(game, only, args.games, args.ms)
+        matchups += duel_matchups(game, only, args.games, args.ms, extra)
     else:
         console.print(f"[yellow]skip 2-player matchups: {game.name} has no 2-player game")
     path = args.state or STATE_DIR / f"strength-{game.name}.jsonl"

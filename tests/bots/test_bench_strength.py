@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -34,3 +36,17 @@ def test_strength_bench_records_and_resumes(tmp_path: Path, capsys) -> None:  # 
     assert "skip solo" in out
     assert bench.main(args) == 0  # resumed: nothing left to play
     assert len(state.read_text().splitlines()) == 4
+
+
+def test_strength_bench_names_mcts_settings_apart(tmp_path: Path) -> None:
+    """--mcts-params reaches the mcts subject and keeps its records apart from the defaults."""
+    bench = _bench()
+    state = tmp_path / "strength.jsonl"
+    args = ["--game", "toy-pontoon", "--games", "1", "--only", "mcts-vs-greedy",
+            "--mcts-params", '{"iterations": 3, "ms": 0}', "--state", str(state)]
+    assert bench.main(args) == 0
+    [record] = [json.loads(line) for line in state.read_text().splitlines()]
+    assert record["matchup"] == 'toy-pontoon/2p/mcts-vs-greedy{"iterations": 3, "ms": 0}'
+    assert record["iterations"] == 3 * record["searched"]  # the budget came from the params
+    with pytest.raises(SystemExit):
+        bench.main([*args[:-4], "--mcts-params", "[1]", "--state", str(state)])
