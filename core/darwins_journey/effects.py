@@ -163,10 +163,21 @@ def add_stamps(s: State, seat: int, envelope: int, n: int, ev: Events) -> int:
     return moved
 
 
+_FREE_SCROLLS = (0,) * len(DATA.scroll_costs)
+
+
+def scroll_costs(s: State, seat: int) -> tuple[int, ...]:
+    """What each academy scroll adds to a seal's cost for the player: nothing once the
+    player has fulfilled the objective of their second objective slot (that slot's bonus),
+    else the scroll's printed cost."""
+    return _FREE_SCROLLS if s.obj_slots[seat][1] < 0 else DATA.scroll_costs
+
+
 def seal_cost(s: State, seat: int, scroll_index: int, row: int) -> int:
-    """Coins to take the academy seal at `scroll_index` onto worker `row` (before discounts)."""
-    scroll = 0 if s.obj_slots[seat][1] < 0 else DATA.scroll_costs[scroll_index // 3]
-    return scroll + DATA.seal_slot_costs[len(s.seals[seat][row])]
+    """Coins to take the academy seal at `scroll_index` onto worker `row` (before discounts):
+    its scroll's cost plus the cost printed on the row's next open slot."""
+    return (scroll_costs(s, seat)[scroll_index // 3]
+            + DATA.seal_slot_costs[len(s.seals[seat][row])])
 
 
 def take_seal(s: State, seat: int, scroll_index: int, row: int, cost: int, ev: Events) -> None:

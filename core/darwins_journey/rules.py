@@ -136,42 +136,14 @@ def beagle_space(s: State) -> int:
     return DATA.beagle_spaces[s.beagle]
 
 
-def meets(s: State, seat: int, needs: tuple[tuple[Any, ...], ...]) -> bool:
-    """Whether the player meets an objective's requirements."""
-    for need in needs:
-        kind = need[0]
-        if kind == "ship_beagle":
-            ok = s.ship[seat] >= beagle_space(s)
-        elif kind == "tk":
-            ok = s.tk[seat] >= need[1]
-        elif kind == "empty_stacks":
-            ok = s.stamps[seat].count(0) >= need[1]
-        elif kind == "kind":
-            r = s.research[seat]
-            ok = sum(1 for c in range(4) if r >> (c * 4 + need[1]) & 1) >= need[2]
-        elif kind == "color":
-            ok = bin((s.research[seat] >> (need[1] * 4)) & 0xF).count("1") >= need[2]
-        elif kind == "seals":
-            ok = regular_seals(s, seat, need[1]) >= need[2]
-        elif kind == "vp":
-            ok = s.vp[seat] >= need[1]
-        elif kind == "coins":
-            ok = s.coins[seat] >= need[1]
-        elif kind == "lenses":
-            ok = s.lenses[seat] >= need[1]
-        elif kind == "evo":
-            ok = s.evo[seat] >= need[1]
-        elif kind == "tents":
-            ok = s.tents[seat] >= need[1]
-        else:  # pragma: no cover - data error
-            raise ValueError(f"unknown objective requirement {need!r}")
-        if not ok:
-            return False
-    return True
-
-
 def _need_check(need: tuple[Any, ...]) -> Callable[[State, int], bool]:
-    """One objective requirement as a test of (state, seat), equal to `meets` on (need,)."""
+    """One objective requirement as a test of (state, seat): the player meets it.
+
+    Kinds (components.json, "objectives"): ship_beagle (the ship at or past the Beagle);
+    tk/vp/coins/lenses/evo/tents n (at least n); empty_stacks n (n empty stamp stacks);
+    kind k n / color c n (n specimens of one museum column / row researched); seals c n
+    (n regular seals of colour c).
+    """
     kind = need[0]
     if kind == "ship_beagle":
         return lambda s, p: s.ship[p] >= DATA.beagle_spaces[s.beagle]
@@ -193,7 +165,7 @@ def _need_check(need: tuple[Any, ...]) -> Callable[[State, int], bool]:
     if kind == "seals":
         colour, n = need[1], need[2]
         return lambda s, p: regular_seals(s, p, colour) >= n
-    return lambda s, p: meets(s, p, (need,))  # pragma: no cover - data error, raised by meets
+    raise ValueError(f"unknown objective requirement {need!r}")  # data error, at import
 
 
 # objective tile -> its requirements as tests (compiled once: fulfil_moves runs at almost every
@@ -205,7 +177,7 @@ _OBJECTIVE_CHECKS: dict[int, tuple[Callable[[State, int], bool], ...]] = {
 
 
 def meets_objective(s: State, seat: int, tile: int) -> bool:
-    """Whether the player meets objective `tile`'s requirements (same as `meets`, faster)."""
+    """Whether the player meets every requirement of objective `tile`."""
     for check in _OBJECTIVE_CHECKS[tile]:
         if not check(s, seat):
             return False
@@ -326,9 +298,9 @@ def academy_options(s: State, seat: int, discount: int) -> list[Move]:
     seals = s.seals[seat]
     rows = [w for w in (1, 2, 3) if len(seals[w]) < 6]
     academy = s.academy
-    # fx.seal_cost inlined (scroll cost + the row's next slot cost): this runs for every
+    # fx.seal_cost unrolled (scroll cost + the row's next slot cost): this runs for every
     # Academy action of every rollout
-    free_scrolls = s.obj_slots[seat][1] < 0
+    scroll_costs = fx.scroll_costs(s, seat)
     slot_costs = DATA.seal_slot_costs
     for idx, colour in enumerate(academy):
         if not colour:
@@ -342,7 +314,7 @@ def academy_options(s: State, seat: int, discount: int) -> list[Move]:
         if key in seen:
             continue
         seen.add(key)
-        scroll_cost = 0 if free_scrolls else DATA.scroll_costs[scroll]
+        scroll_cost = scroll_costs[scroll]
         for w in rows:
             cost = 0 if discount >= 99 else max(0, scroll_cost + slot_costs[len(seals[w])]
                                                   - discount)
@@ -370,8 +342,8 @@ def has_academy_options(s: State, seat: int, discount: int) -> bool:
     if discount >= 99:
         cost = 0
     else:
-        free_scrolls = s.obj_slots[seat][1] < 0
-        scroll_cost = min(0 if free_scrolls else DATA.scroll_costs[r] for r in scrolls)
+        scroll_costs = fx.scroll_costs(s, seat)
+        scroll_cost = min(scroll_costs[r] for r in scrolls)
         slot_cost = min(DATA.seal_slot_costs[n] for n in lengths)
         cost = max(0, scroll_cost + slot_cost - discount)
     return cost <= s.coins[seat]

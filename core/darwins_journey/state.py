@@ -111,34 +111,20 @@ def _names(depth: int) -> tuple[str, ...]:
 # per MCTS iteration): a loop per group copies with C built-ins, no function call per field.
 _PLAIN, _LISTS, _LISTS2, _LISTS3, _DICTS, _DICTS2 = (
     _names(0), _names(1), _names(2), _names(3), _names(-1), _names(-2))
-if {*_PLAIN, *_LISTS, *_LISTS2, *_LISTS3, *_DICTS, *_DICTS2, "stack", "alfred"} != set(FIELDS):
+_FIELD_SET = frozenset(FIELDS)
+if {*_PLAIN, *_LISTS, *_LISTS2, *_LISTS3, *_DICTS, *_DICTS2, "stack", "alfred"} != _FIELD_SET:
     raise AssertionError("a state field has a copy depth from_json does not handle")
 
 
-def _from_json_in_order(data: dict[str, Any]) -> State:
-    """from_json field by field in FIELDS order: a malformed snapshot fails on its first bad
-    field, as it always did (the error message names it)."""
-    state = State()
-    for name, depth in _FIELDS.items():
-        value = data[name]
-        if name == "stack":
-            value = [_tuples(f) for f in value]
-        else:
-            value = _copy(value, depth) if depth != 9 else copy.deepcopy(value)
-        setattr(state, name, value)
-    return state
-
-
 def from_json(data: dict[str, Any]) -> State:
-    """The state that `to_json` produced (frames become tuples again)."""
-    try:
-        return _from_json_grouped(data)
-    except Exception:  # noqa: BLE001 - malformed data: fail exactly as field order says
-        return _from_json_in_order(data)
+    """The state that `to_json` produced (frames become tuples again).
 
-
-def _from_json_grouped(data: dict[str, Any]) -> State:
-    """from_json for well-formed data, the fields copied group by group."""
+    Fields are copied group by group; a snapshot that lacks a field fails on the first one
+    missing in FIELDS order (KeyError naming it), one of the wrong shape on its first bad
+    group (TypeError, ValueError or AttributeError).
+    """
+    if not data.keys() >= _FIELD_SET:
+        raise KeyError(next(name for name in FIELDS if name not in data))
     state = State()
     for name in _PLAIN:
         setattr(state, name, data[name])

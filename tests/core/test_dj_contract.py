@@ -171,6 +171,20 @@ def test_bad_snapshot() -> None:
         GAME.load({"game": "darwins-journey", "version": 99, "state": {}})
 
 
+def test_malformed_snapshot_names_what_is_wrong() -> None:
+    """A snapshot missing a field, or with one of the wrong shape, is refused, not half-read."""
+    good = GAME.dump(GAME.new_game({"players": 2}, 5))
+    missing = {**good, "state": {k: v for k, v in good["state"].items() if k != "coins"}}
+    with pytest.raises(BadSnapshot, match="coins"):
+        GAME.load(missing)
+    with pytest.raises(BadSnapshot):
+        GAME.load({**good, "state": [1, 2]})
+    wrong = {**good, "state": {**good["state"], "seals": 3}}
+    with pytest.raises(BadSnapshot):
+        GAME.load(wrong)
+    assert GAME.dump(GAME.load(good)) == good
+
+
 def test_secret_draft_moves_and_hidden_hands() -> None:
     """Draft picks are secret moves; a seat's view never shows another seat's hand."""
     state = GAME.new_game({"players": 3}, 11)
