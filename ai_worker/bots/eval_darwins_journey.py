@@ -219,6 +219,16 @@ def rollout_move(game: Game, state: State, legal: list[Move], rng: random.Random
     return legal[rng.randrange(len(legal))]
 
 
+def quiet(game: Game, state: State, seat: int) -> bool:
+    """A fair place to stop a rollout for `seat`: it is about to place a worker (its turn
+    starts, every earlier turn resolved), or the game is over. Stopping anywhere else
+    scores some moves after one more of the rival's turns than others: Alfred's value
+    grows by about 3 points a turn beyond what `workers_at_home` credits him."""
+    if state.phase == "over":
+        return True
+    return state.phase == "actions" and not state.stack and game.to_act(state) == seat
+
+
 EVALUATION = register_evaluation(
     "darwins-journey",
     # Measured (bench, solo vs green Alfred, 250 ms, ~16 games each): scale 15 left the
@@ -226,5 +236,5 @@ EVALUATION = register_evaluation(
     # scale 40-80 with the exploration scaled down alike scored 127-136. Scale 80 and
     # exploration 0.2 (c 0.15 -> 0.03) keep UCT's exploration at about 7 points of margin.
     Evaluation(evaluate=evaluate, scale=80.0, exploration=0.2, evaluate_all=evaluate_all,
-               rollout_policy=rollout_move),
+               rollout_policy=rollout_move, quiet=quiet),
 )

@@ -22,6 +22,7 @@ from core.contract import Game, Move
 Evaluate = Callable[[Game, Any, int], float]
 EvaluateAll = Callable[[Game, Any], list[float]]
 RolloutPolicy = Callable[[Game, Any, list[Move], random.Random], Move]
+Quiet = Callable[[Game, Any, int], bool]
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,11 @@ class Evaluation:
     evaluate_all: EvaluateAll | None = None
     # Optional cheap rollout policy; None means uniform random over legal moves.
     rollout_policy: RolloutPolicy | None = None
+    # Optional: whether a position is a fair place to stop a rollout for `seat` (the
+    # searching seat), e.g. the start of its next turn. Search bots may play on past their
+    # rollout depth until one, so that every rollout stops at the same point of the turn
+    # cycle; None means every position is.
+    quiet: Quiet | None = None
 
 
 # Evaluations living in their own modules, imported on first use so that importing

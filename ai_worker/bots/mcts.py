@@ -12,7 +12,8 @@ Search"), one tree for the whole search, seen from the searching seat:
 - one new node per iteration, chosen at random among the untried legal moves (no
   generation-order bias);
 - a rollout with a cheap policy (uniform random, or the game's/evaluation's
-  rollout hook) for at most `rollout_depth` decisions, then the position is scored
+  rollout hook) for at most `rollout_depth` decisions (with `quiet`, on to the
+  evaluation's next quiet position for the searching seat), then the position is scored
   with the game's pluggable evaluation, turned into per-seat rewards in [0, 1]
   (see `evaluation.rewards`); every node backs up the reward of the seat that chose
   its move, so any number of seats (and automa seats) is handled;
@@ -109,7 +110,7 @@ class MCTSBot:
                    "and keeps its tree between such consecutive decisions.")
 
     def params_schema(self) -> ParamsSchema:
-        """iterations, ms, c, rollout_depth, widening, ponder, reuse."""
+        """iterations, ms, c, rollout_depth, quiet, widening, ponder, reuse."""
         return {
             "iterations": {"type": "int", "default": 0, "min": 0, "max": 10_000_000,
                            "description": "iterations per decision; 0 = no iteration cap "
@@ -125,6 +126,14 @@ class MCTSBot:
             "rollout_depth": {"type": "int", "default": 20, "min": 0, "max": 100_000,
                               "description": "decisions played by the rollout policy before "
                                              "the evaluation scores the position"},
+            "quiet": {"type": "bool", "default": False,
+                      "description": "after rollout_depth decisions, play on (at most as "
+                                     "many again) until the game's evaluation calls the "
+                                     "position quiet for the searching seat (Darwin's "
+                                     "Journey: its next worker placement), so that every "
+                                     "rollout is scored at the same point of the turn "
+                                     "cycle; no effect for games that define no quiet "
+                                     "positions"},
             "widening": {"type": "int", "default": 4, "min": 0, "max": 1000,
                          "description": "progressive widening at the root: the moves are "
                                         "ranked by a one-ply evaluation and only the best "
@@ -167,7 +176,7 @@ class MCTSBot:
             with self._kept_lock:
                 root = self._kept.pop(_view_key(game, seat, view, p), None)
         search = _Search(game, view, seat, legal_moves, p["c"], p["rollout_depth"],
-                         p["widening"], seed, root)
+                         p["widening"], seed, root, quiet=p["quiet"])
         stats.reused = search.root.visits
         deadline = start + p["ms"] / 1000.0 if p["ms"] else math.inf
         while True:
@@ -216,7 +225,7 @@ class MCTSBot:
 
 def _view_key(game: Game, seat: int, view: View, p: Params) -> str:
     """What identifies a decision for reuse: the game, the seat, its view, the search knobs."""
-    knobs = (p["c"], p["rollout_depth"], p["widening"])
+    knobs = (p["c"], p["rollout_depth"], p["widening"], p["quiet"])
     text = json.dumps([game.name, seat, knobs, view], sort_keys=True, separators=(",", ":"),
                       default=str)
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
@@ -227,7 +236,7 @@ class _Search:
 
     def __init__(self, game: Game, view: View, seat: int, legal_moves: list[Move],
                  c: float, rollout_depth: int, widening: int, seed: int,
-                 root: _Node | None = None) -> None:
+                 root: _Node | None = None, quiet: bool = False) -> None:
         self.game = game
         self.view = view
         self.seat = seat
@@ -248,6 +257,7 @@ class _Search:
             self.policy = lambda _game, state, legal, rng: hook(state, legal, rng)
         self.seats: int | None = None
         self.widening = widening
+        self.quiet = self.evaluation.quiet if quiet else None
 
     def iterate(self) -> None:
         """One determinization, selection, expansion, rollout and backup."""
@@ -332,11 +342,16 @@ class _Search:
         return {keys[i]: r for r, (_, _, i) in enumerate(scored)}
 
     def _rollout(self, state: Any) -> None:
-        """Play the cheap policy for at most `rollout_depth` decisions."""
+        """Play the cheap policy for `rollout_depth` decisions (with `quiet`: then on to
+        the next quiet position, at most `rollout_depth` decisions more)."""
         game, rng, policy = self.game, self.rng, self.policy
         to_act, legal_moves, apply = game.to_act, game.legal_moves, game.apply
-        for _ in range(self.rollout_depth):
+        depth, quiet, seat = self.rollout_depth, self.quiet, self.seat
+        limit = depth if quiet is None else 2 * depth
+        for played in range(limit):
             if to_act(state) is None:
+                return
+            if played >= depth and quiet is not None and quiet(game, state, seat):
                 return
             legal = legal_moves(state)
             if policy is None:

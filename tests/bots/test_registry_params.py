@@ -29,7 +29,7 @@ def test_descriptions_carry_full_param_schemas() -> None:
             assert spec["type"] in {"int", "float", "bool"}
             assert {"default", "description"} <= set(spec)
     assert set(described["mcts"]["params"]) == {"iterations", "ms", "c", "rollout_depth",
-                                                "widening", "ponder", "reuse"}
+                                                "quiet", "widening", "ponder", "reuse"}
 
 
 @pytest.mark.parametrize(

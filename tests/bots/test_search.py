@@ -111,3 +111,34 @@ def test_mcts_stops_early_once_the_best_move_cannot_change() -> None:
                                    {"iterations": 20_000, "reuse": False}, seed=0)
     assert move["stones"] == 3
     assert stats.stopped_early and stats.iterations < 20_000
+
+
+class CountingNim(Nim):
+    """Nim that counts the moves applied to a state (to see where a rollout stopped)."""
+
+    name = "test-nim-counting"
+
+    def apply(self, state: dict, move: dict) -> list[dict]:
+        state["played"] = state.get("played", 0) + 1
+        return super().apply(state, move)
+
+
+def test_quiet_rollouts_play_on_to_a_quiet_position_within_twice_the_depth() -> None:
+    """With `quiet`, a rollout passes its depth only to reach a position the evaluation calls
+    quiet for the searching seat, and never plays more than twice the depth."""
+    from ai_worker.bots.mcts import _Search
+
+    game = CountingNim()
+    start = game.new_game({"pile": 40}, seed=0)
+    own_turn = Evaluation(evaluate=lambda g, s, seat: 0.0,
+                          quiet=lambda g, s, seat: s["turn"] == seat)
+    never = Evaluation(evaluate=lambda g, s, seat: 0.0, quiet=lambda g, s, seat: False)
+    for evaluation, quiet, depth, played, turn in ((own_turn, True, 3, 4, 0),
+                                                   (own_turn, False, 3, 3, 1),
+                                                   (never, True, 3, 6, 0)):
+        register_evaluation(game.name, evaluation)
+        search = _Search(game, game.view(start, 0), 0, game.legal_moves(start), 0.15, depth,
+                         0, seed=1, quiet=quiet)
+        state = game.clone(start)
+        search._rollout(state)
+        assert (state["played"], state["turn"]) == (played, turn)
