@@ -220,13 +220,21 @@ def rollout_move(game: Game, state: State, legal: list[Move], rng: random.Random
 
 
 def quiet(game: Game, state: State, seat: int) -> bool:
-    """A fair place to stop a rollout for `seat`: it is about to place a worker (its turn
-    starts, every earlier turn resolved), or the game is over. Stopping anywhere else
-    scores some moves after one more of the rival's turns than others: Alfred's value
-    grows by about 3 points a turn beyond what `workers_at_home` credits him."""
+    """A fair place to stop a rollout for `seat`: its turn is over, every action of it
+    resolved, and the next seat's turn has not begun (or the game is over).
+
+    Stopping anywhere scores some moves after one more of the rival's turns than others
+    (Alfred's value grows by about 3 points a turn beyond what `workers_at_home` credits
+    him), and mid-turn its actions are only estimated (`pending`). Stopping at the seat's
+    own next placement instead measured worse: −17.1 ± 6.3 margin on 17 deals at 1 s
+    (bench/results/tuning-darwins-journey.md, stop 10).
+    """
     if state.phase == "over":
         return True
-    return state.phase == "actions" and not state.stack and game.to_act(state) == seat
+    if state.phase != "actions" or state.stack or game.to_act(state) == seat:
+        return False
+    # another seat's turn starts: a player's placement, or Alfred before drawing his card
+    return not state.alfred or state.alfred.get("card") is None
 
 
 EVALUATION = register_evaluation(

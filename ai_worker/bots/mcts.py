@@ -130,10 +130,10 @@ class MCTSBot:
                       "description": "after rollout_depth decisions, play on (at most as "
                                      "many again) until the game's evaluation calls the "
                                      "position quiet for the searching seat (Darwin's "
-                                     "Journey: its next worker placement), so that every "
-                                     "rollout is scored at the same point of the turn "
-                                     "cycle; no effect for games that define no quiet "
-                                     "positions"},
+                                     "Journey: its turn just over, the next seat's not "
+                                     "begun), so that every rollout is scored at the same "
+                                     "point of the turn cycle; no effect for games that "
+                                     "define no quiet positions"},
             "widening": {"type": "int", "default": 4, "min": 0, "max": 1000,
                          "description": "progressive widening at the root: the moves are "
                                         "ranked by a one-ply evaluation and only the best "
