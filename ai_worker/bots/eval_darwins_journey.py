@@ -242,7 +242,8 @@ EVALUATION = register_evaluation(
     # Measured (bench, solo vs green Alfred, 250 ms, ~16 games each): scale 15 left the
     # search blind once it was 20+ points behind in mid-game estimates (mean score 103);
     # scale 40-80 with the exploration scaled down alike scored 127-136. Scale 80 and
-    # exploration 0.2 (c 0.15 -> 0.03) keep UCT's exploration at about 7 points of margin.
+    # exploration 0.2 (c 0.15 -> 0.03) keep UCT's exploration at about 7 points of margin
+    # (c 0.35 since stop 10: 0.07, about 16 points, measured better at 1 s with `quiet`).
     Evaluation(evaluate=evaluate, scale=80.0, exploration=0.2, evaluate_all=evaluate_all,
                rollout_policy=rollout_move, quiet=quiet),
 )
