@@ -116,8 +116,8 @@ def solo_matchups(game: core.Game, only: set[str], games: int | None, ms: int | 
             label = kind
             if bot == "mcts" and ms is not None:
                 label = f"solo-mcts-{ms}"
-            if bot == "mcts" and extra:
-                label += json.dumps(extra, sort_keys=True)
+            if bot == "mcts":
+                label += variant_label(None, extra)
             if any(m.key == f"{game.name}/{difficulty}/{label}" for m in out):
                 continue  # with --ms both mcts budgets are the same matchup
             out.append(Matchup(f"{game.name}/{difficulty}/{label}", options, seats,
