@@ -1,4 +1,10 @@
-"""Shared fixtures: a real Redis for the product's tests (started here if none is reachable)."""
+"""Shared fixtures: a real Redis for the product's tests, started here for the run.
+
+The tests flush their database around each test, so they never touch a Redis they did not
+start themselves, except one named on purpose by ``TEST_REDIS_URL``. ``REDIS_URL`` (the
+server's own setting, perhaps pointing at production data) is removed from the environment
+of the whole run, so no app, CLI or subprocess started by a test can reach it by default.
+"""
 
 from __future__ import annotations
 
@@ -14,8 +20,11 @@ import pytest
 import redis
 
 import tests.toygame  # noqa: F401  (registers the test game in this process)
+from clients.localredis import find_redis_server
 
 os.environ.setdefault("BGB_GAME_MODULES", "tests.toygame")
+# Never the operator's Redis: see the module docstring.
+OPERATOR_REDIS_URL = os.environ.pop("REDIS_URL", None)
 
 
 def _free_port() -> int:
@@ -33,19 +42,16 @@ def _reachable(url: str) -> bool:
 
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
-    """A Redis URL for tests: $REDIS_URL, else a local server, else one started for the run.
-
-    Tests use database 13 of a shared server so they never touch database 0's data.
-    """
-    configured = os.environ.get("TEST_REDIS_URL") or os.environ.get("REDIS_URL")
-    candidates = [configured] if configured else ["redis://127.0.0.1:6379/13"]
-    for url in candidates:
-        if _reachable(url):
-            yield url
-            return
-    binary = shutil.which("redis-server")
+    """A Redis URL for tests: $TEST_REDIS_URL if set, else a server started for this run."""
+    configured = os.environ.get("TEST_REDIS_URL")
+    if configured:
+        if not _reachable(configured):
+            pytest.fail(f"TEST_REDIS_URL={configured} does not answer")
+        yield configured
+        return
+    binary = find_redis_server()
     if binary is None:
-        pytest.fail("no Redis reachable and no redis-server installed (see README)")
+        pytest.fail("no redis-server installed (see README)")
     port = _free_port()
     workdir = tempfile.mkdtemp(prefix="bgb-test-redis-")
     proc = subprocess.Popen(
@@ -54,7 +60,7 @@ def redis_url() -> Iterator[str]:
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     url = f"redis://127.0.0.1:{port}/13"
-    for _ in range(100):
+    for _ in range(200):
         if _reachable(url):
             break
         time.sleep(0.05)
