@@ -26,6 +26,7 @@ from clients.sdk import (
     Client,
     Forbidden,
     GameOver,
+    IdempotencyKeyReused,
     NotFound,
     NotYourTurn,
     StaleVersion,
@@ -105,6 +106,9 @@ def play_turn(game_id: str, seat: int, version: int) -> str:
     try:
         api.move(game_id, token, move, version, idempotency_key=f"bot-{game_id}-{version}")
     except (StaleVersion, GameOver, NotFound, NotYourTurn):
+        return "stale"
+    except IdempotencyKeyReused:
+        # A duplicate job chose another move for this version and stored it first.
         return "stale"
     except TransportError:
         raise  # RQ retries; the same Idempotency-Key makes the retry safe

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
@@ -34,7 +35,7 @@ from api.schemas import (
     MoveResultSchema,
 )
 from api.services import Services, services
-from api.store import Head
+from api.store import Head, new_epoch
 
 log = logging.getLogger(__name__)
 
@@ -92,14 +93,14 @@ def _state(svc: Services, game: core.Game, game_id: str,
     """The game's head and state (from this process's cache when current), and the
     idempotency record asked for."""
     cached = svc.cache.get(game_id)
-    read = svc.store.read(game_id, cached[0] if cached else None, idempotency)
+    read = svc.store.read(game_id, cached[:2] if cached else None, idempotency)
     if read is None:
         raise _not_found(game_id)
     if read.snapshot is None and cached is not None:
-        state = cached[1]
+        state = cached[2]
     else:
         state = game.load(json.loads(read.snapshot or "null"))
-        svc.cache.put(game_id, read.head.version, state)
+        svc.cache.put(game_id, read.head.version, read.epoch, state)
     return read.head, state, read.record
 
 
@@ -232,9 +233,11 @@ class Games(MethodView):
         to_act = game.to_act(state)
         bot = _bot_seat(meta, to_act)
         head = Head(0, to_act, status_of(to_act))
+        epoch = new_epoch()
         svc.store.create(game_id, meta, head,
-                         json.dumps(game.dump(state), separators=(",", ":")), bot is not None)
-        svc.cache.put(game_id, 0, state)
+                         json.dumps(game.dump(state), separators=(",", ":")), bot is not None,
+                         epoch)
+        svc.cache.put(game_id, 0, epoch, state)
         metrics.GAMES.labels(game.name).inc()
         if bot is not None and to_act is not None:
             svc.bot_queue.enqueue(game_id, to_act, 0, bot["bot"])
@@ -326,7 +329,20 @@ def _stale(game: core.Game, game_id: str, meta: dict[str, Any], seat: int, head:
                    current=game_body(game, game_id, meta, head.version, state, seat))
 
 
-def _replay(record: dict[str, Any]) -> Response:
+def _fingerprint(move: Any, expected: int) -> str:
+    """What an Idempotency-Key stands for: the move (label aside) and its version, as
+    strict JSON (so `true` and `1` differ), hashed."""
+    request_text = json.dumps({"move": core.canonical(move) if isinstance(move, dict) else move,
+                               "version": expected}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(request_text.encode("utf-8")).hexdigest()
+
+
+def _replay(record: dict[str, Any], fingerprint: str) -> Response:
+    """The first answer of an Idempotency-Key, if this request is the one it was for."""
+    if record.get("fingerprint", fingerprint) != fingerprint:
+        raise Problem(422, "idempotency-key-reused", "Idempotency key reused",
+                      "this Idempotency-Key was used for another move or version; "
+                      "use a new key for a new request")
     return _json(record["body"], int(record["status"]), {"Idempotent-Replayed": "true"})
 
 
@@ -365,9 +381,10 @@ class Moves(MethodView):
         key = _idempotency_key()
         idempotency = (seat, key) if key is not None else None
         game = _rules(meta)
+        fingerprint = _fingerprint(body["move"], expected)
         head, state, record = _state(svc, game, game_id, idempotency)
         if record is not None:
-            return _replay(record)
+            return _replay(record, fingerprint)
         if head.status == "finished":
             raise Problem(409, "game-over", "Game over", "the game is over; no move is taken",
                           result=game.result(state))
@@ -397,16 +414,18 @@ class Moves(MethodView):
         bot = _bot_seat(meta, to_act)
         # Only a stored move's answer is recorded for its Idempotency-Key: an error answer
         # changes nothing, so a retry of it is simply evaluated again.
+        epoch = new_epoch()
         commit = svc.store.commit_move(
             game_id, head.version, new_head, json.dumps(game.dump(after), separators=(",", ":")),
-            entry, {"status": 200, "body": answer}, idempotency, bot is not None)
+            entry, {"status": 200, "body": answer, "fingerprint": fingerprint}, idempotency,
+            bot is not None, epoch)
         if commit.outcome == "replay" and commit.record is not None:
-            return _replay(commit.record)
+            return _replay(commit.record, fingerprint)
         if commit.outcome == "stale":
             # Another request stored a move on this version first.
             head, state, _ = _state(svc, game, game_id)
             raise _stale(game, game_id, meta, seat, head, state, expected)
-        svc.cache.put(game_id, new_head.version, after)
+        svc.cache.put(game_id, new_head.version, epoch, after)
         metrics.MOVES.labels(game.name).inc()
         if bot is not None and to_act is not None:
             svc.bot_queue.enqueue(game_id, to_act, new_head.version, bot["bot"])

@@ -4,11 +4,18 @@ A move is stored by one Lua script that checks the version and writes the snapsh
 version, the log entry, the idempotency record, the pending bot turn and the version
 announcement together: two racing writers can never both succeed on one version, and
 nothing is acknowledged before the script returned.
+
+Every write of a snapshot also writes a fresh random `epoch`. Processes cache a loaded state
+under (version, epoch), never the version alone: if Redis ever loses an acknowledged write
+(failover to a lagging replica, a restored backup), the version it falls back to comes with
+another epoch, so no process goes on serving, or accepting moves against, a state that
+Redis no longer holds.
 """
 
 from __future__ import annotations
 
 import json
+import secrets
 import threading
 import time
 from collections import OrderedDict
@@ -22,22 +29,27 @@ from api import keys
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 
 # KEYS: state hash, idempotency record (or a dummy key in the same slot)
-# ARGV: version the caller has cached ("" for none), "1" to read the idempotency record
-# -> {version, to_act, status, snapshot or false when the cached version is current,
-#     idempotency record or false}
+# ARGV: version the caller has cached ("" for none), "1" to read the idempotency record,
+#       epoch the caller has cached
+# -> {version, to_act, status, snapshot or false when the cached (version, epoch) is
+#     current, idempotency record or false, epoch}
 _READ = """
-local head = redis.call('HMGET', KEYS[1], 'version', 'to_act', 'status')
+local head = redis.call('HMGET', KEYS[1], 'version', 'to_act', 'status', 'epoch')
 if not head[1] then return false end
+local epoch = head[4] or ''
 local snapshot = false
-if head[1] ~= ARGV[1] then snapshot = redis.call('HGET', KEYS[1], 'snapshot') end
+if head[1] ~= ARGV[1] or epoch ~= ARGV[3] then
+  snapshot = redis.call('HGET', KEYS[1], 'snapshot')
+end
 local record = false
 if ARGV[2] == '1' then record = redis.call('GET', KEYS[2]) end
-return {head[1], head[2], head[3], snapshot, record}
+return {head[1], head[2], head[3], snapshot, record, epoch}
 """
 
 # KEYS: state hash, move log, idempotency record (or dummy), bot turns zset, version channel
 # ARGV: expected version, new version, snapshot, to_act ("" when over), status, log entry,
-#       idempotency record ("" for none), idempotency ttl, game id, "1" if a bot acts next, now
+#       idempotency record ("" for none), idempotency ttl, game id, "1" if a bot acts next, now,
+#       the new epoch
 # -> {"ok"} | {"stale", current version} | {"replay", record}
 _COMMIT = """
 if ARGV[7] ~= '' then
@@ -47,7 +59,7 @@ end
 local current = redis.call('HGET', KEYS[1], 'version')
 if current ~= ARGV[1] then return {'stale', current or ''} end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'snapshot', ARGV[3], 'to_act', ARGV[4],
-           'status', ARGV[5])
+           'status', ARGV[5], 'epoch', ARGV[12])
 redis.call('RPUSH', KEYS[2], ARGV[6])
 if ARGV[7] ~= '' then redis.call('SET', KEYS[3], ARGV[7], 'EX', tonumber(ARGV[8])) end
 if ARGV[10] == '1' then
@@ -72,11 +84,12 @@ class Head:
 @dataclass(frozen=True)
 class Read:
     """What a move needs: the head, the snapshot unless the caller's cache is current,
-    and the idempotency record if one was asked for."""
+    the idempotency record if one was asked for, and the stored snapshot's epoch."""
 
     head: Head
     snapshot: str | None
     record: dict[str, Any] | None
+    epoch: str = ""
 
 
 @dataclass(frozen=True)
@@ -93,6 +106,11 @@ def _text(value: bytes | str | None) -> str | None:
     if value is None:
         return None
     return value.decode("utf-8") if isinstance(value, bytes) else value
+
+
+def new_epoch() -> str:
+    """A fresh write epoch: 64 random bits."""
+    return secrets.token_hex(8)
 
 
 def _head(version: Any, to_act: Any, status: Any) -> Head:
@@ -112,12 +130,12 @@ class Store:
         self._lock = threading.Lock()
 
     def create(self, game_id: str, meta: dict[str, Any], head: Head, snapshot: str,
-               bot_to_act: bool) -> None:
+               bot_to_act: bool, epoch: str) -> None:
         """Store a new game (metadata, version 0 snapshot) and its pending bot turn if any."""
         pipe = self.client.pipeline(transaction=True)
         pipe.set(keys.game_meta(game_id), json.dumps(meta, separators=(",", ":")))
         pipe.hset(keys.game_state(game_id), mapping={
-            "version": head.version, "snapshot": snapshot,
+            "version": head.version, "snapshot": snapshot, "epoch": epoch,
             "to_act": "" if head.to_act is None else head.to_act, "status": head.status})
         if bot_to_act:
             pipe.zadd(keys.bot_turns(), {game_id: time.time()})
@@ -152,25 +170,28 @@ class Store:
             return None
         return _head(version, to_act, status)
 
-    def read(self, game_id: str, cached_version: int | None = None,
+    def read(self, game_id: str, cached: tuple[int, str] | None = None,
              idempotency: tuple[int, str] | None = None) -> Read | None:
-        """The head, the snapshot unless `cached_version` is current, and the idempotency
-        record of (seat, key) if given; None for an unknown game."""
+        """The head, the snapshot unless `cached` (version, epoch) is current, and the
+        idempotency record of (seat, key) if given; None for an unknown game."""
         record_key = (keys.idempotency(game_id, *idempotency) if idempotency
                       else keys.game_meta(game_id))
         raw = self._read(keys=[keys.game_state(game_id), record_key],
-                         args=["" if cached_version is None else cached_version,
-                               "1" if idempotency else "0"])
+                         args=["" if cached is None else cached[0],
+                               "1" if idempotency else "0",
+                               "" if cached is None else cached[1]])
         if not raw:
             return None
-        version, to_act, status, snapshot, record = raw
+        version, to_act, status, snapshot, record, epoch = raw
         return Read(_head(version, to_act, status), _text(snapshot) if snapshot else None,
-                    json.loads(record) if record else None)
+                    json.loads(record) if record else None, _text(epoch) or "")
 
     def commit_move(self, game_id: str, expected: int, head: Head, snapshot: str,
                     entry: dict[str, Any], record: dict[str, Any] | None,
-                    idempotency: tuple[int, str] | None, bot_to_act: bool) -> Commit:
-        """Store a move if the game is still at version `expected` (one atomic script)."""
+                    idempotency: tuple[int, str] | None, bot_to_act: bool,
+                    epoch: str) -> Commit:
+        """Store a move if the game is still at version `expected` (one atomic script);
+        `epoch` is the new snapshot's write epoch."""
         record_key = (keys.idempotency(game_id, *idempotency) if idempotency
                       else keys.game_meta(game_id))
         outcome = self._commit(
@@ -179,7 +200,8 @@ class Store:
             args=[expected, head.version, snapshot, "" if head.to_act is None else head.to_act,
                   head.status, json.dumps(entry, separators=(",", ":")),
                   json.dumps(record, separators=(",", ":")) if record and idempotency else "",
-                  IDEMPOTENCY_TTL_SECONDS, game_id, "1" if bot_to_act else "0", time.time()])
+                  IDEMPOTENCY_TTL_SECONDS, game_id, "1" if bot_to_act else "0", time.time(),
+                  epoch])
         kind = _text(outcome[0])
         if kind == "ok":
             return Commit("ok")
@@ -204,30 +226,33 @@ class Store:
 class StateCache:
     """The latest loaded state of recently used games in this process (a small LRU).
 
-    Keyed by game id with the version it belongs to: a request whose version matches skips
-    reading and loading the snapshot. Cached states are never mutated (moves apply to a clone).
+    Keyed by game id with the (version, epoch) of the snapshot it was loaded from: a request
+    whose (version, epoch) matches what Redis holds skips reading and loading the snapshot;
+    anything else reloads it. Cached states are never mutated (moves apply to a clone).
     """
 
     def __init__(self, size: int = 1024) -> None:
-        self._items: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        self._items: OrderedDict[str, tuple[int, str, Any]] = OrderedDict()
         self._size = size
         self._lock = threading.Lock()
 
-    def get(self, game_id: str) -> tuple[int, Any] | None:
-        """The (version, state) cached for a game, if any."""
+    def get(self, game_id: str) -> tuple[int, str, Any] | None:
+        """The (version, epoch, state) cached for a game, if any."""
         with self._lock:
             found = self._items.get(game_id)
             if found is not None:
                 self._items.move_to_end(game_id)
             return found
 
-    def put(self, game_id: str, version: int, state: Any) -> None:
-        """Remember a game's state at `version` unless a newer one is cached."""
+    def put(self, game_id: str, version: int, epoch: str, state: Any) -> None:
+        """Remember a game's state as Redis held it at (version, epoch).
+
+        Always replaces the entry: what Redis said last is the truth, even when it is an
+        older version than the one cached (a lost write); at worst a request that raced
+        with this one reloads the snapshot once.
+        """
         with self._lock:
-            found = self._items.get(game_id)
-            if found is not None and found[0] > version:
-                return
-            self._items[game_id] = (version, state)
+            self._items[game_id] = (version, epoch, state)
             self._items.move_to_end(game_id)
             while len(self._items) > self._size:
                 self._items.popitem(last=False)

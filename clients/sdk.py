@@ -96,6 +96,19 @@ class GameOver(ApiError):
     """409 game-over: the game has finished; no more moves."""
 
 
+class IdempotencyKeyReused(ApiError):
+    """422 idempotency-key-reused: the key was first used for another move or version."""
+
+
+class TooManyRequests(ApiError):
+    """429 rate-limited: too many requests; `retry_after` says when to try again (seconds)."""
+
+    @property
+    def retry_after(self) -> float:
+        """Seconds to wait, from the problem's `retry_after` member."""
+        return float(self.problem.get("retry_after") or 1.0)
+
+
 class PayloadTooLarge(ApiError):
     """413: the request body is larger than the server accepts."""
 
@@ -132,6 +145,8 @@ _BY_SLUG: dict[str, type[ApiError]] = {
     "stale-version": StaleVersion,
     "game-over": GameOver,
     "payload-too-large": PayloadTooLarge,
+    "idempotency-key-reused": IdempotencyKeyReused,
+    "rate-limited": TooManyRequests,
     "unsupported-media-type": UnsupportedMediaType,
     "method-not-allowed": MethodNotAllowed,
     "internal-error": ServerError,
@@ -148,6 +163,7 @@ _BY_STATUS: dict[int, type[ApiError]] = {
     413: PayloadTooLarge,
     415: UnsupportedMediaType,
     422: ValidationError,
+    429: TooManyRequests,
 }
 
 
@@ -227,7 +243,8 @@ class Client:
             except requests.RequestException as exc:
                 last = exc
                 continue
-            if response.status_code >= 500 and attempt + 1 < attempts:
+            retryable = response.status_code >= 500 or response.status_code == 429
+            if retryable and attempt + 1 < attempts:
                 last = error_from_response(response.status_code, response.content)
                 wait_hint = _retry_after(response)
                 continue

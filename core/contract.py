@@ -121,10 +121,28 @@ def canonical(move: Move) -> Move:
     return {k: v for k, v in move.items() if k != "label"}
 
 
+def same_json(a: Any, b: Any) -> bool:
+    """Whether two JSON values are equal by type and value: `true` is not `1`, `4.0` is not
+    `4` (Python's `==` says both are), and a list equals a tuple of the same items."""
+    if isinstance(a, (list, tuple)):
+        return (isinstance(b, (list, tuple)) and len(a) == len(b)
+                and all(same_json(x, y) for x, y in zip(a, b, strict=True)))
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(v, b[k]) for k, v in a.items())
+    return bool(a == b)
+
+
 def find_move(legal: list[Move], move: Move) -> Move | None:
-    """The legal move equal to `move` once labels are ignored, or None."""
+    """The legal move equal to `move` once labels are ignored, or None.
+
+    Equality is strict JSON equality (`same_json`): a client's `true` never stands for 1.
+    """
+    if not isinstance(move, dict):
+        return None
     wanted = canonical(move)
     for candidate in legal:
-        if canonical(candidate) == wanted:
+        if same_json(canonical(candidate), wanted):
             return candidate
     return None

@@ -166,9 +166,17 @@ def test_idempotency_key_replays_the_first_answer(client: FlaskClient,
     again = move(client, created, 0, 0, **{"Idempotency-Key": "k-1"})
     assert again.status_code == 200 and again.get_json() == first.get_json()
     assert again.headers.get("Idempotent-Replayed") == "true"
-    # Even with a different body, the key names the first request.
-    later = move(client, created, 0, 5, "stop", **{"Idempotency-Key": "k-1"})
-    assert later.get_json() == first.get_json()
+    # The key names the first request: reused for another move or version, it is refused
+    # (issue 18: the client must never get 200 for a move it did not send), changing nothing.
+    problem(move(client, created, 0, 0, "stop", **{"Idempotency-Key": "k-1"}), 422,
+            "idempotency-key-reused")
+    problem(move(client, created, 0, 5, **{"Idempotency-Key": "k-1"}), 422,
+            "idempotency-key-reused")
+    # The label is not part of the request's identity.
+    labelled = client.post(f"/v1/games/{created.id}/moves",
+                           json={"move": {"type": "draw", "label": "anything"}, "version": 0},
+                           headers={**created.auth(0), "Idempotency-Key": "k-1"})
+    assert labelled.status_code == 200 and labelled.get_json() == first.get_json()
     assert len(_log(client, created)) == 1
     assert json.loads(redis_client.hget(keys.game_state(created.id), "version")) == 1
     # Another key is a new request: stale now.

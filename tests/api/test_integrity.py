@@ -1,0 +1,94 @@
+"""What the server holds stays true: a lost write in Redis is never papered over by a
+process's cache, and a move matches a legal move by JSON type as well as value (issue 18)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+
+import core
+from api import create_app, keys
+from tests.api.conftest import create, move, problem
+
+
+def _replay(redis_client: redis.Redis, game_id: str) -> dict[str, Any]:
+    """The game rebuilt from its stored seed and move log, dumped."""
+    meta = json.loads(redis_client.get(keys.game_meta(game_id)))
+    game = core.get_game(meta["game"])
+    state = game.new_game(meta["options"], meta["seed"])
+    for raw in redis_client.lrange(keys.move_log(game_id), 0, -1):
+        game.apply(state, json.loads(raw)["move"])
+    return game.dump(state)
+
+
+def test_a_lost_write_is_not_served_from_a_process_cache(
+        app: Flask, redis_client: redis.Redis, redis_url: str) -> None:
+    first = app.test_client()   # one API process
+    other = create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()  # another
+    created = create(first, players=2)
+    assert move(first, created, 0, 0).status_code == 200
+    # Redis as it was at version 1: what a lagging replica or a backup would hold.
+    state_key, log_key = keys.game_state(created.id), keys.move_log(created.id)
+    saved_state = redis_client.hgetall(state_key)
+    # The first process stores version 2 (seat 1 draws) and caches it.
+    assert move(first, created, 1, 1).status_code == 200
+    # The write is lost behind the server's back: Redis is at version 1 again ...
+    redis_client.delete(state_key)
+    redis_client.hset(state_key, mapping=saved_state)
+    redis_client.ltrim(log_key, 0, 0)
+    # ... and another process stores a different version 2 (seat 1 stops).
+    assert move(other, created, 1, 1, "stop").status_code == 200
+    # The first process must serve what Redis holds, not its cached version 2.
+    mine = first.get(f"/v1/games/{created.id}", headers=created.auth(1)).get_json()
+    theirs = other.get(f"/v1/games/{created.id}", headers=created.auth(1)).get_json()
+    assert mine["version"] == theirs["version"] == 2
+    assert mine["view"] == theirs["view"]
+    assert mine["view"]["stopped"][1] is True
+    # A move accepted against it keeps the log replayable.
+    assert move(first, created, 0, 2).status_code == 200
+    stored = json.loads(redis_client.hget(state_key, "snapshot"))
+    assert _replay(redis_client, created.id) == stored
+
+
+def _spelled_otherwise(value: Any) -> list[Any]:
+    """Values Python's == takes for `value` that are other JSON."""
+    if value is True:
+        return [1, 1.0]
+    if value is False:
+        return [0, 0.0]
+    if type(value) is int:
+        return [float(value)] + ([True] if value == 1 else []) + ([False] if value == 0 else [])
+    return []
+
+
+def test_moves_match_by_json_type_and_value(client: FlaskClient) -> None:
+    """`true` is not 1 and 4.0 is not 4, though Python's == says so."""
+    created = create(client, game="darwins-journey", players=2)
+    body = client.get(f"/v1/games/{created.id}", headers=created.auth(0)).get_json()
+    tried = 0
+    for legal in body["legal_moves"][:3]:
+        canonical = {k: v for k, v in legal.items() if k != "label"}
+        for field, value in canonical.items():
+            for other in _spelled_otherwise(value):
+                response = client.post(f"/v1/games/{created.id}/moves",
+                                       json={"move": dict(canonical, **{field: other}),
+                                             "version": 0},
+                                       headers=created.auth(0))
+                problem(response, 422, "illegal-move")
+                tried += 1
+    assert tried >= 2
+    assert client.get(f"/v1/games/{created.id}").get_json()["version"] == 0
+
+
+def test_same_json_is_strict() -> None:
+    assert core.contract.same_json({"a": [1, {"b": 2}]}, {"a": (1, {"b": 2})})
+    assert not core.contract.same_json({"a": 1}, {"a": True})
+    assert not core.contract.same_json({"a": 4}, {"a": 4.0})
+    assert not core.contract.same_json({"a": 1}, {"a": 1, "b": None})
+    assert core.find_move([{"type": "x", "n": 1, "label": "X"}], {"type": "x", "n": 1}) \
+        is not None
+    assert core.find_move([{"type": "x", "n": 1}], {"type": "x", "n": True}) is None
