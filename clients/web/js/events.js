@@ -1,0 +1,42 @@
+// One line of text per event of the move log.
+
+import { t, tOr } from "./i18n.js";
+import { humanize, seatName } from "./names.js";
+
+const QUIET = new Set(["phase"]); // bookkeeping events the log does not list
+
+/** A readable line for `event`, or null for one not worth a line. */
+export function describeEvent(body, event, readable = {}) {
+  if (!event || QUIET.has(event.type)) return null;
+  if (event.redacted) return t("log.hidden_event", { type: eventName(body, event.type) });
+  const params = {};
+  for (const [key, value] of Object.entries(event)) params[key] = plain(body, key, value);
+  Object.assign(params, readable);
+  const key = `event.${body.game}.${event.type}`;
+  if (has(key)) return t(key, params);
+  const details = Object.entries(event)
+    .filter(([k]) => k !== "type" && k !== "seat" && k !== "to")
+    .map(([k, v]) => `${tOr(`field.${k}`, humanize(k).toLowerCase())} ${plain(body, k, v)}`);
+  const who = "seat" in event ? `${seatName(body, event.seat)}: ` : "";
+  return `${who}${eventName(body, event.type)}${details.length ? ` (${details.join(", ")})` : ""}`;
+}
+
+function has(key) {
+  return tOr(key, null) !== null;
+}
+
+function eventName(body, type) {
+  return tOr(`event.${body.game}.${type}.name`, tOr(`event.${type}.name`, humanize(type)));
+}
+
+/** A value as words: seats by name, lists joined, objects as "key value" pairs. */
+function plain(body, key, value) {
+  if ((key === "seat" || key === "by") && Number.isInteger(value)) return seatName(body, value);
+  if (value === true) return t("common.yes");
+  if (value === false) return t("common.no");
+  if (Array.isArray(value)) return value.map((v) => plain(body, "", v)).join(", ");
+  if (value && typeof value === "object") {
+    return Object.entries(value).map(([k, v]) => `${humanize(k)} ${plain(body, k, v)}`).join(", ");
+  }
+  return String(value);
+}

@@ -1,0 +1,287 @@
+// The game page: the board from the seat's view, the legal moves as buttons, the move log,
+// live updates from the event stream, and the result.
+
+import { api, ApiError, canonical, newKey } from "./api.js";
+import { h, replace } from "./dom.js";
+import { t, tOr } from "./i18n.js";
+import { humanize, seatName } from "./names.js";
+import { rendererFor } from "./renderers/index.js";
+import { describeEvent } from "./events.js";
+
+const FILTER_FROM = 10; // moves listed before a filter box is offered
+const LOG_PAGE = 200;
+
+/** Draw game `gameId` into `root`, as the seat whose token is in the fragment (or a spectator). */
+export async function showGame(root, gameId) {
+  const token = new URLSearchParams(location.hash.slice(1)).get("token");
+  const page = new GamePage(root, gameId, token);
+  await page.start();
+}
+
+class GamePage {
+  constructor(root, gameId, token) {
+    this.root = root;
+    this.id = gameId;
+    this.token = token;
+    this.body = null;
+    this.log = [];
+    this.busy = false;
+    this.filter = "";
+    this.stream = null;
+    this.refreshing = null;
+  }
+
+  async start() {
+    this.status = h("div", { class: "status", id: "status", "aria-live": "polite" });
+    this.notice = h("div", { class: "notice", id: "notice", role: "alert", hidden: true });
+    this.board = h("section", { class: "board", id: "board", "aria-label": t("game.board") });
+    this.movesPanel = h("section", { class: "panel moves", id: "moves", "aria-label": t("game.moves") });
+    this.logList = h("ol", { class: "log", id: "log", reversed: true });
+    this.resultPanel = h("section", { class: "panel result", id: "result", hidden: true });
+    this.connection = h("span", { class: "connection", id: "connection" });
+    replace(this.root,
+      h("div", { class: "game-head" }, this.status, this.connection),
+      this.notice, this.resultPanel,
+      h("div", { class: "game-layout" },
+        h("div", { class: "main-column" }, this.movesPanel, this.board),
+        h("aside", { class: "panel side" },
+          h("h2", {}, t("game.log")), this.logList)));
+    this.renderer = null;
+    await this.refresh();
+    this.follow();
+  }
+
+  /** Read the game and the new log entries, then draw. Concurrent calls share one read. */
+  async refresh() {
+    if (this.refreshing) {
+      this.again = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.again = false;
+        const body = await api(`/v1/games/${this.id}`, { token: this.token });
+        await this.readLog();
+        await this.show(body);
+      } while (this.again);
+    })();
+    try {
+      await this.refreshing;
+    } finally {
+      this.refreshing = null;
+    }
+  }
+
+  async readLog() {
+    let after = this.log.length ? this.log[this.log.length - 1].index : -1;
+    for (;;) {
+      const page = await api(`/v1/games/${this.id}/moves?after=${after}&limit=${LOG_PAGE}`,
+        { token: this.token });
+      this.log.push(...page.moves);
+      if (page.next === null || page.next === undefined || !page.moves.length) break;
+      after = page.next;
+    }
+  }
+
+  async show(body) {
+    this.body = body;
+    if (!this.renderer) this.renderer = await rendererFor(body.game);
+    this.drawStatus();
+    replace(this.board, this.renderer.render(body));
+    this.drawMoves();
+    this.drawLog();
+    this.drawResult();
+  }
+
+  drawStatus() {
+    const body = this.body;
+    const parts = [h("strong", { class: "game-title" }, tOr(`game.${body.game}`, humanize(body.game)))];
+    const round = body.view?.round;
+    if (round !== undefined && round !== null) parts.push(h("span", {}, t("game.round", { round })));
+    if (body.status === "finished") {
+      parts.push(h("span", { class: "turn over" }, t("game.over")));
+    } else if (body.seat !== null && body.to_act === body.seat) {
+      parts.push(h("span", { class: "turn mine" }, t("game.your_turn")));
+    } else {
+      parts.push(h("span", { class: "turn" }, t("game.to_act", { seat: seatName(body, body.to_act) })));
+    }
+    parts.push(h("span", { class: "as" },
+      body.seat === null ? t("game.spectating") : t("game.playing_as", { n: body.seat + 1 })));
+    replace(this.status, parts);
+    document.title = `${body.status === "active" && body.to_act === body.seat ? "● " : ""}${t("app.title")}`;
+  }
+
+  drawMoves() {
+    const body = this.body;
+    const moves = body.legal_moves || [];
+    if (!moves.length) {
+      const text = body.status === "finished" ? t("game.over")
+        : body.seat === null ? t("game.spectator_help")
+          : t("game.waiting", { seat: seatName(body, body.to_act) });
+      replace(this.movesPanel, h("h2", {}, t("game.moves")), h("p", { class: "waiting" }, text));
+      return;
+    }
+    const groups = new Map();
+    for (const move of moves) {
+      if (!groups.has(move.type)) groups.set(move.type, []);
+      groups.get(move.type).push(move);
+    }
+    const list = h("div", { class: "move-groups" });
+    const drawList = () => {
+      const needle = this.filter.trim().toLowerCase();
+      replace(list, [...groups].map(([type, group]) => {
+        const shown = needle ? group.filter((m) => moveLabel(m).toLowerCase().includes(needle)) : group;
+        if (!shown.length) return null;
+        return h("div", { class: "move-group" },
+          h("h3", {}, tOr(`move.${body.game}.${type}`, tOr(`move.${type}`, humanize(type))),
+            h("span", { class: "count" }, ` (${shown.length})`)),
+          h("div", { class: "move-buttons" }, shown.map((move) =>
+            h("button", {
+              type: "button", class: "move", disabled: this.busy,
+              dataset: { type: move.type },
+              onclick: () => this.play(move),
+            }, moveLabel(move)))));
+      }));
+      if (!list.childElementCount) list.append(h("p", {}, t("game.no_match")));
+    };
+    const parts = [h("h2", {}, t("game.your_moves", { count: moves.length }))];
+    if (moves.length >= FILTER_FROM) {
+      const input = h("input", {
+        type: "search", id: "move-filter", value: this.filter, placeholder: t("game.filter"),
+        "aria-label": t("game.filter"),
+        oninput: () => { this.filter = input.value; drawList(); },
+      });
+      parts.push(input);
+    }
+    drawList();
+    replace(this.movesPanel, parts, list);
+  }
+
+  drawLog() {
+    const body = this.body;
+    replace(this.logList, [...this.log].reverse().map((entry) => {
+      const events = entry.events.map((e) => describeEvent(body, e, this.renderer.eventParams(e))).filter(Boolean);
+      return h("li", { value: entry.index + 1 },
+        h("span", { class: "who" }, seatName(body, entry.seat)), " ",
+        h("span", { class: "what" }, entry.move.secret && !entry.move.label
+          ? t("log.secret", { type: tOr(`move.${entry.move.type}`, humanize(entry.move.type)) })
+          : moveLabel(entry.move)),
+        events.length ? h("ul", { class: "events" }, events.map((e) => h("li", {}, e))) : null);
+    }));
+  }
+
+  drawResult() {
+    const { result, status } = this.body;
+    if (status !== "finished" || !result) {
+      this.resultPanel.hidden = true;
+      return;
+    }
+    const seats = result.scores.map((_, seat) => seat);
+    const categories = [];
+    for (const row of result.breakdown || []) {
+      for (const key of Object.keys(row)) if (!categories.includes(key) && key !== "total") categories.push(key);
+    }
+    const winners = (result.winners || [result.ranking?.[0]]).map((s) => seatName(this.body, s));
+    const head = h("tr", {}, h("th", { scope: "col" }, t("result.category")),
+      seats.map((s) => h("th", { scope: "col" }, seatName(this.body, s))));
+    const rows = categories.map((key) => h("tr", {},
+      h("th", { scope: "row" }, tOr(`score.${this.body.game}.${key}`, tOr(`score.${key}`, humanize(key)))),
+      seats.map((s) => h("td", {}, result.breakdown?.[s]?.[key] ?? ""))));
+    const total = h("tr", { class: "total" }, h("th", { scope: "row" }, t("result.total")),
+      seats.map((s) => h("td", {}, result.scores[s])));
+    replace(this.resultPanel,
+      h("h2", {}, t("result.title")),
+      h("p", { class: "winner", id: "winner" }, t(winners.length > 1 ? "result.winners" : "result.winner",
+        { names: winners.join(", ") })),
+      result.places ? h("p", {}, seats.map((s) => t("result.place", {
+        seat: seatName(this.body, s), place: result.places[s] })).join(" · ")) : null,
+      h("div", { class: "table-wrap" }, h("table", { class: "scores" },
+        h("thead", {}, head), h("tbody", {}, rows, total))));
+    this.resultPanel.hidden = false;
+  }
+
+  async play(move) {
+    if (this.busy) return;
+    this.busy = true;
+    this.hideNotice();
+    for (const button of this.movesPanel.querySelectorAll("button.move")) button.disabled = true;
+    try {
+      await api(`/v1/games/${this.id}/moves`, {
+        method: "POST", token: this.token, headers: { "Idempotency-Key": newKey() },
+        body: { move: canonical(move), version: this.body.version },
+      });
+      this.filter = "";
+    } catch (error) {
+      this.explain(error);
+    } finally {
+      this.busy = false;
+    }
+    try {
+      await this.refresh();
+    } catch (error) {
+      this.explain(error);
+    }
+  }
+
+  /** A refusal said plainly, with the server's own detail. */
+  explain(error) {
+    if (!(error instanceof ApiError)) {
+      this.showNotice(t("error.network"));
+      return;
+    }
+    const known = {
+      "stale-version": "error.stale", "illegal-move": "error.illegal",
+      "not-your-turn": "error.not_your_turn", "game-over": "error.game_over",
+      unauthorized: "error.unauthorized", "rate-limited": "error.rate_limited",
+    };
+    const key = known[error.slug] || "error.refused";
+    this.showNotice(t(key, { detail: error.problem.detail || error.problem.title || error.status }));
+  }
+
+  showNotice(text) {
+    replace(this.notice, h("span", {}, text),
+      h("button", { type: "button", class: "close", "aria-label": t("common.close"),
+        onclick: () => this.hideNotice() }, "×"));
+    this.notice.hidden = false;
+  }
+
+  hideNotice() {
+    this.notice.hidden = true;
+  }
+
+  /** Follow the game's versions (EventSource resumes with Last-Event-ID by itself). */
+  follow() {
+    if (this.body.status === "finished" || typeof EventSource === "undefined") return;
+    const stream = new EventSource(`/v1/games/${this.id}/events`);
+    this.stream = stream;
+    stream.addEventListener("open", () => this.setConnection(true));
+    stream.addEventListener("error", () => this.setConnection(false));
+    stream.addEventListener("version", async (event) => {
+      this.setConnection(true);
+      let data;
+      try { data = JSON.parse(event.data); } catch { return; }
+      if (data.status === "finished") stream.close();
+      if (data.version > this.body.version) {
+        try {
+          await this.refresh();
+        } catch (error) {
+          this.explain(error);
+        }
+      }
+    });
+  }
+
+  setConnection(live) {
+    if (this.body?.status === "finished") {
+      replace(this.connection);
+      return;
+    }
+    this.connection.className = `connection ${live ? "live" : "lost"}`;
+    replace(this.connection, live ? t("game.live") : t("game.reconnecting"));
+  }
+}
+
+/** The text of a move's button (the engine's label, else its type). */
+function moveLabel(move) {
+  return move.label || humanize(move.type);
+}

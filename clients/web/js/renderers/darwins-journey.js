@@ -1,0 +1,341 @@
+// Darwin's Journey drawn from a seat's view: the main board's diaries with workers and lenses,
+// the ocean and island tracks with ships and explorers, the Beagle goals, the correspondence
+// tiles, the academy, the museum, the objectives, the special tiles, and each personal board.
+// Layout facts come from /play/data/darwins-journey.json (a copy of core's data), texts of
+// the cards and tiles from the view's own catalog, every word of the page from the messages.
+
+import { h } from "../dom.js";
+import { t, tOr } from "../i18n.js";
+import { seatName } from "../names.js";
+
+const G = "darwins-journey";
+const COLOURS = ["G", "B", "R", "Y"];
+const SPECIMEN_COLOURS = ["green", "blue", "red", "yellow"];
+const SPECIMEN_KINDS = ["reptile", "plant", "bird", "fossil"];
+const PAGES = ["explore", "navigate", "correspond", "academy", "special_left", "special_right",
+  "small", "museum", "turn_order"];
+const SCROLL_SIZE = 3;
+let board = null;
+
+/** Load the board layout once. */
+export async function prepare() {
+  if (!board) board = await (await fetch("/play/data/darwins-journey.json")).json();
+}
+
+/** The whole table as `body.seat` sees it. */
+export function render(body) {
+  const v = body.view;
+  const ctx = { body, v, catalog: v.catalog || {} };
+  return h("div", { class: "dj" },
+    overview(ctx),
+    hiddenCards(ctx),
+    h("div", { class: "dj-grid" },
+      mainBoard(ctx),
+      h("div", { class: "dj-column" }, beagle(ctx), correspondence(ctx), academy(ctx), museum(ctx))),
+    tracks(ctx),
+    objectives(ctx),
+    players(ctx),
+    alfred(ctx));
+}
+
+/** An event's values as words for the log ("worker 1", "green reptile", "Exploration 2"). */
+export function eventParams(event) {
+  const out = {};
+  if (Number.isInteger(event.worker)) out.worker = event.worker + 1;
+  if (Number.isInteger(event.envelope)) out.envelope = event.envelope + 1;
+  if (Number.isInteger(event.specimen)) out.specimen = specimenName(event.specimen);
+  if (typeof event.colour === "string") out.colour = t(`dj.colour.${event.colour}`);
+  if (typeof event.location === "string") {
+    const loc = board?.locations.find((l) => l.id === event.location);
+    if (loc) out.location = locationName(loc);
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ small pieces
+
+function token(seat, text) {
+  return h("span", { class: `token p${seat}`, title: text }, text);
+}
+
+function seatToken(ctx, seat) {
+  return token(seat, String(seat + 1));
+}
+
+function seal(colour, empty = false) {
+  const name = t(`dj.colour.${colour}`);
+  return h("span", { class: `seal seal-${colour}${empty ? " empty" : ""}`, role: "img", "aria-label": name, title: name });
+}
+
+function seals(needs) {
+  const out = [];
+  for (const [colour, n] of Object.entries(needs || {})) for (let i = 0; i < n; i++) out.push(seal(colour));
+  return out;
+}
+
+function specimenName(k) {
+  return t("dj.specimen", {
+    colour: t(`dj.specimen.colour.${SPECIMEN_COLOURS[Math.floor(k / 4)]}`),
+    kind: t(`dj.specimen.kind.${SPECIMEN_KINDS[k % 4]}`),
+  });
+}
+
+/** One data action as words ("Explore 2", "3 coins"). */
+function actionText(action) {
+  if (action.a === "choice") return action.of.map((list) => list.map(actionText).join(" + ")).join(t("dj.or"));
+  if (action.a === "academy" && action.d) return t("dj.action.academy_discount", { d: action.d });
+  if (action.a === "campsite") return t("dj.action.campsite", { id: action.area });
+  return tOr(`dj.action.${action.a}`, action.a.replace(/_/g, " "), action);
+}
+
+function section(title, ...children) {
+  return h("section", { class: "panel dj-section" }, h("h2", {}, title), ...children);
+}
+
+function seatList(ctx, seats) {
+  return seats.map((s) => seatToken(ctx, s));
+}
+
+function legend(ctx) {
+  const n = ctx.v.seat_count;
+  return h("p", { class: "dj-legend" }, Array.from({ length: n }, (_, s) =>
+    h("span", { class: "legend-item" }, seatToken(ctx, s), " ", seatName(ctx.body, s))));
+}
+
+// ------------------------------------------------------------------ sections
+
+function overview(ctx) {
+  const { v } = ctx;
+  const order = (v.order || []).map((s) => h("span", { class: "legend-item" }, seatToken(ctx, s), " ", seatName(ctx.body, s)));
+  return h("section", { class: "panel dj-overview" },
+    h("p", {}, h("strong", {}, t("dj.round", { round: v.round })), " · ",
+      tOr(`dj.phase.${v.phase}`, v.phase)),
+    h("p", {}, h("span", { class: "label" }, t("dj.turn_order")), " ", order),
+    legend(ctx));
+}
+
+function hiddenCards(ctx) {
+  const { v } = ctx;
+  if (v.seat === null || v.seat === undefined) return null;
+  const crew = new Map((ctx.catalog.crew || []).map((c) => [c.card, c]));
+  const hand = v.hand || [];
+  const kept = v.kept || [];
+  if (!hand.length && !kept.length && !(v.start_pairs || []).length) return null;
+  const card = (id) => {
+    const c = crew.get(id);
+    return h("li", { class: "crew-card", dataset: { card: id } },
+      h("strong", {}, t("dj.crew_card", { n: id })), " ",
+      c ? [seal(c.seal), " ", c.text, h("span", { class: "needs" }, " ", t("dj.needs"), " ", seals(c.needs))] : null);
+  };
+  const pairs = (v.start_pairs || []).map((pair, i) => h("li", {},
+    t("dj.start_pair", { n: i + 1 }), ": ", pair.map((tile) => objectiveText(ctx, tile)).join(" / ")));
+  return section(t("dj.your_cards"),
+    hand.length ? [h("h3", {}, t("dj.hand")), h("ul", { class: "cards", id: "hand" }, hand.map(card))] : null,
+    kept.length ? [h("h3", {}, t("dj.kept")), h("ul", { class: "cards", id: "kept" }, kept.map(card))] : null,
+    pairs.length ? [h("h3", {}, t("dj.start_pairs")), h("ul", { class: "cards" }, pairs)] : null);
+}
+
+function locationName(loc) {
+  const page = tOr(`dj.page.${loc.page}`, loc.page);
+  return ["circle", "lens"].includes(loc.kind) && !loc.page.startsWith("special") && loc.page !== "small"
+    ? t("dj.location", { page, n: loc.strength }) : page;
+}
+
+function mainBoard(ctx) {
+  const { v } = ctx;
+  const special = new Map((ctx.catalog.special || []).map((s) => [s.position, s]));
+  const byPage = new Map(PAGES.map((p) => [p, []]));
+  for (const loc of board.locations) byPage.get(loc.page)?.push(loc);
+  const pages = [...byPage].filter(([, locs]) => locs.length).map(([page, locs]) =>
+    h("div", { class: "dj-page" }, h("h3", {}, tOr(`dj.page.${page}`, page)),
+      h("ul", { class: "locations" }, locs.map((loc) => location(ctx, loc, special)))));
+  return section(t("dj.main_board"), pages);
+}
+
+function location(ctx, loc, special) {
+  const { v } = ctx;
+  const owner = v.loc_owner?.[loc.id];
+  const workers = v.loc_workers?.[loc.id] || [];
+  let actions = loc.actions.map(actionText).join(", ");
+  let needs = loc.seals;
+  if (loc.id.startsWith("special.")) {
+    const tile = special.get(Number(loc.id.split(".")[1]));
+    if (!tile) return null; // no tile on this space (solo games leave two empty)
+    actions = tile.text;
+    needs = tile.seals;
+  }
+  let state;
+  if (owner === -1) state = h("span", { class: "locked" }, t("dj.locked", { coins: loc.unlock ?? 4 }));
+  else if (owner >= 0) state = h("span", { class: "unlocked" }, t("dj.unlocked_by"), " ", seatToken(ctx, owner));
+  const here = workers.length
+    ? h("span", { class: "workers" }, t("dj.workers"), " ", seatList(ctx, workers))
+    : h("span", { class: "empty" }, t("dj.free"));
+  return h("li", { class: `location${owner === -1 ? " is-locked" : ""}`, dataset: { location: loc.id } },
+    h("div", { class: "loc-head" }, h("strong", {}, locationName(loc)), " ", seals(needs), " ", state),
+    h("div", { class: "loc-actions" }, actions),
+    h("div", {}, here));
+}
+
+function beagle(ctx) {
+  const { v } = ctx;
+  const goals = ctx.catalog.beagle_goals || [];
+  return section(t("dj.beagle_goals"),
+    h("ol", { class: "goals" }, goals.map((goal, i) => h("li", {
+      class: i === v.beagle ? "current" : i < v.beagle ? "done" : null,
+    }, i === v.beagle ? h("strong", {}, t("dj.beagle_here"), " ") : null, goal.text,
+    h("span", { class: "help" }, " ", t("dj.beagle_space", { space: board.beagle_spaces[i] }))))));
+}
+
+function correspondence(ctx) {
+  const { v } = ctx;
+  const tiles = ctx.catalog.correspondence || [];
+  return section(t("dj.correspondence"),
+    h("ol", { class: "envelopes" }, tiles.map((tile, i) => h("li", {},
+      h("div", {}, tile.text),
+      h("div", { class: "stamps" }, t("dj.stamps_on"), " ",
+        (v.envelopes?.[i] || []).map((n, s) => n ? h("span", { class: "legend-item" }, seatToken(ctx, s), "×", n) : null),
+        (v.envelopes?.[i] || []).every((n) => !n) ? t("dj.none") : null)))));
+}
+
+function academy(ctx) {
+  const { v } = ctx;
+  const scrolls = [];
+  for (let i = 0; i * SCROLL_SIZE < (v.academy || []).length; i++) {
+    scrolls.push(h("li", {}, t("dj.scroll", { n: i + 1 }), " ",
+      v.academy.slice(i * SCROLL_SIZE, (i + 1) * SCROLL_SIZE).map((c) => (c ? seal(c) : seal("G", true)))));
+  }
+  return section(t("dj.academy"),
+    h("ul", { class: "scrolls" }, scrolls),
+    h("p", { class: "help" }, t("dj.purple_left", { n: v.purple }), " · ",
+      t("dj.seal_bag"), " ", COLOURS.map((c) => [seal(c), `×${v.seal_bag?.[c] ?? 0} `])));
+}
+
+function museum(ctx) {
+  const { v } = ctx;
+  const delivered = v.museum || 0;
+  const head = h("tr", {}, h("th", {}, ""), SPECIMEN_KINDS.map((k) => h("th", { scope: "col" }, t(`dj.specimen.kind.${k}`))));
+  const rows = SPECIMEN_COLOURS.map((colour, row) => h("tr", {},
+    h("th", { scope: "row" }, t(`dj.specimen.colour.${colour}`)),
+    SPECIMEN_KINDS.map((_, col) => {
+      const k = row * 4 + col;
+      return h("td", { class: delivered >> k & 1 ? "delivered" : null },
+        delivered >> k & 1 ? "✓" : "·");
+    })));
+  return section(t("dj.museum"), h("p", { class: "help" }, t("dj.museum_help")),
+    h("div", { class: "table-wrap" }, h("table", { class: "museum" }, h("thead", {}, head), h("tbody", {}, rows))));
+}
+
+function spaceCell(ctx, space, here, extra) {
+  const { v } = ctx;
+  const specimen = v.specimens?.[space.id];
+  const camp = v.campsites?.[space.id];
+  const bits = space.actions.filter((a) => a.a !== "campsite").map(actionText);
+  return h("li", { class: `space${here.length ? " occupied" : ""}`, dataset: { space: space.id } },
+    h("span", { class: "space-id" }, space.id.replace(/^(O|I[ABC])/, "")),
+    extra,
+    specimen !== undefined ? h("span", { class: "chip specimen" }, specimenName(specimen)) : null,
+    camp ? h("span", { class: "chip camp" }, t("dj.campsite"), " ",
+      camp.map((owner) => (owner >= 0 ? seatToken(ctx, owner) : "○"))) : null,
+    space.ribbon ? h("span", { class: "chip" }, t("dj.ribbon")) : null,
+    space.band ? h("span", { class: "chip" }, t("dj.band", { island: space.band })) : null,
+    bits.length ? h("span", { class: "space-actions" }, bits.join(", ")) : null,
+    here.length ? h("span", { class: "here" }, here) : null);
+}
+
+function tracks(ctx) {
+  const { v } = ctx;
+  const n = v.seat_count;
+  const beagleSpace = board.beagle_spaces[v.beagle];
+  const ocean = board.ocean.map((space, i) => {
+    const ships = [];
+    for (let s = 0; s < n; s++) if (v.ship?.[s] === i) ships.push(seatToken(ctx, s));
+    const extra = i === beagleSpace ? h("span", { class: "chip beagle" }, "HMS Beagle") : null;
+    return spaceCell(ctx, space, ships, extra);
+  });
+  const islands = Object.entries(board.islands).map(([name, spaces], island) => h("div", { class: "island" },
+    h("h3", {}, t("dj.island", { island: name })),
+    h("ol", { class: "track" }, spaces.map((space, i) => {
+      const explorers = [];
+      for (let s = 0; s < n; s++) if (v.explorers?.[s]?.[island] === i) explorers.push(seatToken(ctx, s));
+      return spaceCell(ctx, space, explorers, null);
+    }))));
+  return section(t("dj.tracks"),
+    h("h3", {}, t("dj.ocean")), h("ol", { class: "track ocean" }, ocean), islands);
+}
+
+function objectiveText(ctx, tile) {
+  const o = (ctx.catalog.objectives || []).find((x) => x.tile === tile);
+  const kind = o?.gold ? t("dj.gold") : t("dj.silver");
+  return `${t("dj.objective", { n: tile, kind })}: ${o ? o.needs.join(t("dj.and")) : "?"}`;
+}
+
+function objectives(ctx) {
+  const { v } = ctx;
+  const [silver, gold] = v.obj_display || [[], []];
+  return section(t("dj.objectives"),
+    h("ul", { class: "cards" }, [...silver, ...gold].map((tile) => h("li", {}, objectiveText(ctx, tile)))),
+    h("p", { class: "help" }, t("dj.objective_piles", { silver: v.obj_decks?.[0] ?? 0, gold: v.obj_decks?.[1] ?? 0 })));
+}
+
+function players(ctx) {
+  const { v } = ctx;
+  const order = Array.from({ length: v.seat_count }, (_, s) => s);
+  if (v.seat !== null && v.seat !== undefined) order.sort((a, b) => (a === v.seat ? -1 : b === v.seat ? 1 : a - b));
+  return h("div", { class: "dj-players" }, order.map((s) => personalBoard(ctx, s)));
+}
+
+function personalBoard(ctx, s) {
+  const { v, body } = ctx;
+  if (v.automa_seats?.[String(s)]) return null; // Alfred has his own panel
+  const crew = new Map((ctx.catalog.crew || []).map((c) => [c.card, c]));
+  const stat = (key, value) => h("li", {}, h("span", { class: "label" }, t(key)), " ", h("strong", {}, value));
+  const researched = SPECIMEN_COLOURS.flatMap((_, row) => SPECIMEN_KINDS.map((__, col) => row * 4 + col))
+    .filter((k) => (v.research?.[s] || 0) >> k & 1).map(specimenName);
+  const rows = (v.seals?.[s] || []).map((row, w) => {
+    if (w === 4 && !v.worker5?.[s]) return null;
+    const home = (v.home?.[s] || []).includes(w);
+    const cards = (v.crew?.[s] || []).filter(([, r]) => r === w).map(([card]) => t("dj.crew_card", { n: card }));
+    return h("li", {}, h("strong", {}, t("dj.worker", { n: w + 1 })), " ",
+      row.length ? row.map((c) => seal(c)) : h("span", { class: "help" }, t("dj.no_seals")), " ",
+      h("span", { class: "help" }, home ? t("dj.at_home") : t("dj.on_board")),
+      cards.length ? h("span", { class: "help" }, " · ", cards.join(", ")) : null);
+  });
+  const slots = (v.obj_slots?.[s] || []).map((x, i) => {
+    const name = i < 5 ? t("dj.silver_slot", { n: i + 1 }) : t("dj.gold_slot", { n: i - 4 });
+    if (!x) return null;
+    return h("li", {}, name, ": ", objectiveText(ctx, Math.abs(x)), " ",
+      h("em", {}, x < 0 ? t("dj.fulfilled") : t("dj.not_fulfilled")));
+  }).filter(Boolean);
+  const reserve = (v.reserve?.[s] || []).map((tile) => h("li", {}, t("dj.reserve"), ": ", objectiveText(ctx, tile)));
+  const crewCards = (v.crew?.[s] || []).map(([card, row]) => {
+    const c = crew.get(card);
+    return h("li", {}, h("strong", {}, t("dj.crew_card", { n: card })), " ",
+      c ? [seal(c.seal), " ", c.text, " ", h("span", { class: "help" }, t("dj.needs"), " ", seals(c.needs))] : null,
+      " ", h("em", {}, row >= 0 ? t("dj.crew_done", { n: row + 1 }) : ""));
+  });
+  return h("section", { class: `panel dj-player${s === v.seat ? " mine" : ""}`, dataset: { seat: s } },
+    h("h2", {}, seatToken(ctx, s), " ", seatName(body, s)),
+    h("ul", { class: "stats" },
+      stat("dj.coins", v.coins?.[s]), stat("dj.vp", v.vp?.[s]), stat("dj.tk", v.tk?.[s]),
+      stat("dj.evo", v.evo?.[s]), stat("dj.lenses", v.lenses?.[s]), stat("dj.tents", v.tents?.[s]),
+      stat("dj.stamps", (v.stamps?.[s] || []).join(" / ")), stat("dj.tray", v.tray?.[s])),
+    h("h3", {}, t("dj.workers_title")), h("ul", { class: "rows" }, rows),
+    crewCards.length ? [h("h3", {}, t("dj.crew")), h("ul", { class: "cards" }, crewCards)] : null,
+    h("h3", {}, t("dj.researched")), h("p", {}, researched.length ? researched.join(", ") : t("dj.none")),
+    slots.length || reserve.length ? [h("h3", {}, t("dj.objectives_taken")), h("ul", { class: "cards" }, slots, reserve)] : null);
+}
+
+function alfred(ctx) {
+  const { v } = ctx;
+  if (!v.alfred) return null;
+  const seat = Number(Object.keys(v.automa_seats || {})[0] ?? 1);
+  const a = v.alfred;
+  const stat = (key, value) => h("li", {}, h("span", { class: "label" }, t(key)), " ", h("strong", {}, value ?? "—"));
+  return h("section", { class: "panel dj-player alfred", dataset: { seat } },
+    h("h2", {}, seatToken(ctx, seat), " ", t("bot.alfred"), " ",
+      h("span", { class: "help" }, t("dj.alfred_board", { colour: tOr(`option.${G}.alfred.${a.board}`, a.board) }))),
+    h("ul", { class: "stats" },
+      stat("dj.coins", v.coins?.[seat]), stat("dj.vp", v.vp?.[seat]), stat("dj.evo", v.evo?.[seat]),
+      stat("dj.alfred_bonus", a.bonus), stat("dj.alfred_deck", a.deck_size),
+      stat("dj.alfred_beagle", a.beagle_value)));
+}

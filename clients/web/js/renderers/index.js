@@ -1,0 +1,23 @@
+// Which renderer draws a game's view: a per-game module where one exists, else the generic one.
+
+import { renderGeneric } from "./generic.js";
+
+const PER_GAME = {
+  "darwins-journey": () => import("./darwins-journey.js"),
+};
+
+const GENERIC = { render: renderGeneric, eventParams: () => ({}) };
+
+/** `game`'s renderer: {render(body) -> node, eventParams(event) -> readable params}. */
+export async function rendererFor(game) {
+  const load = PER_GAME[game];
+  if (!load) return GENERIC;
+  try {
+    const module = await load();
+    await module.prepare?.();
+    return { render: module.render, eventParams: module.eventParams || GENERIC.eventParams };
+  } catch (error) {
+    console.error(`the ${game} renderer failed to load; using the generic one`, error);
+    return GENERIC;
+  }
+}
