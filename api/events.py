@@ -1,9 +1,15 @@
 """Waiting for a game's next version: long polls and server-sent events.
 
-Each process keeps one pub/sub connection (PSUBSCRIBE on every game's version channel) and
-wakes the requests waiting on a game when its channel announces a version. Correctness never
-depends on pub/sub: waiters re-read the version from Redis at least every second, so a lost
-message or a reconnect only adds latency.
+Each process keeps one pub/sub connection (PSUBSCRIBE on every game's version channel); a
+message wakes the requests waiting on that game, and each reads the game's head once. An idle
+waiter costs no Redis read and, under gevent, no thread: it sleeps on an event.
+
+Correctness never depends on pub/sub: whenever the listener (re)subscribes it wakes every
+waiter, so a message lost while it was disconnected costs only latency, and a waiter re-reads
+the head on its own at least every `SAFETY_RECHECK_SECONDS` in case a message was lost anyway.
+
+A waiter may also watch its client's socket (`ClientSocket`): a long poll or a stream whose
+client has closed its connection ends at once instead of holding its place until its timeout.
 """
 
 from __future__ import annotations
@@ -11,9 +17,15 @@ from __future__ import annotations
 import json
 import logging
 import os
+import random
+import select
+import socket
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import redis
 
@@ -22,17 +34,146 @@ from api.store import Head, Store
 
 log = logging.getLogger(__name__)
 
-RECHECK_SECONDS = 1.0
+# A waiter re-reads the head unprompted this often (jittered down by up to a quarter, so that
+# thousands of waiters do not read together): the bound on the latency a lost message adds.
+SAFETY_RECHECK_SECONDS = 20.0
+
+
+class ClientGone(Exception):
+    """The client of a waiting request closed its connection."""
+
+
+class ClientSocket:
+    """The connection of a waiting request's client: tells when the client has gone.
+
+    Under gevent the waiter's event is also set the moment the socket turns readable (the
+    client closed it, or sent something), so a departure is noticed at once for free; other
+    servers poll the socket every `CHECK_SECONDS`.
+    """
+
+    CHECK_SECONDS = 1.0
+
+    def __init__(self, sock: socket.socket) -> None:
+        self._sock = sock
+        self._fd = sock.fileno()
+        self._watcher: Any = None
+
+    @property
+    def watching(self) -> bool:
+        """Whether input on the socket sets the waiter's event (else: poll `gone`)."""
+        return self._watcher is not None
+
+    def watch(self, event: Any) -> None:
+        """Set `event` when the socket turns readable (under gevent only)."""
+        if _gevent_patched() and self._fd >= 0:
+            from gevent import get_hub
+
+            watcher = get_hub().loop.io(self._fd, 1)  # 1: readable
+            watcher.start(event.set)
+            self._watcher = watcher
+
+    def unwatch(self) -> None:
+        """Stop setting the event."""
+        if self._watcher is not None:
+            self._watcher.stop()
+            self._watcher.close()
+            self._watcher = None
+
+    def gone(self) -> bool:
+        """Whether the client has closed its end (or the connection broke)."""
+        if self._fd < 0:
+            return False
+        poller = _original_poll()
+        poller.register(self._fd, select.POLLIN | select.POLLPRI)
+        if not poller.poll(0):
+            return False
+        try:
+            data = self._sock.recv(1, socket.MSG_PEEK)
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return True
+        if data:
+            # The client sent more (a pipelined request): the socket stays readable until it
+            # is answered, so it can no longer wake us; poll it from now on.
+            self.unwatch()
+        return not data
+
+
+def _original_poll() -> Any:
+    # The system's poll, even under gevent: a zero timeout never blocks, and select() cannot
+    # take descriptors above 1023, which thousands of connections use.
+    if _gevent_patched():
+        from gevent import monkey
+
+        return monkey.get_original("select", "poll")()
+    return select.poll()
+
+
+def _gevent_patched() -> bool:
+    # Never imports gevent: a process that did not load it is not patched.
+    monkey = sys.modules.get("gevent.monkey")
+    return monkey is not None and bool(monkey.is_module_patched("threading"))
+
+
+def new_event() -> Any:
+    """An event for one waiter: gevent's under gevent (safe to set from the hub's callbacks),
+    else threading's."""
+    if _gevent_patched():
+        from gevent.event import Event
+
+        return Event()
+    return threading.Event()
+
+
+class Subscription:
+    """One request waiting on one game: `read` the head, `wait` for a reason to read again."""
+
+    def __init__(self, store: Store, game_id: str, event: Any,
+                 client: ClientSocket | None) -> None:
+        self._store = store
+        self.game_id = game_id
+        self._event = event
+        self._client = client
+        if client is not None:
+            client.watch(event)
+
+    def read(self) -> Head | None:
+        """The game's head now (None if the game does not exist)."""
+        # Cleared before reading: a version announced while we read still wakes the next wait.
+        self._event.clear()
+        return self._store.head(self.game_id)
+
+    def wait(self, seconds: float) -> bool:
+        """Sleep until woken (a version announced, a resubscription: True) or `seconds` pass
+        (False); raises ClientGone as soon as the client is seen gone."""
+        deadline = time.monotonic() + seconds
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            polling = self._client is not None and not self._client.watching
+            woken = self._event.wait(min(remaining, ClientSocket.CHECK_SECONDS) if polling
+                                     else remaining)
+            if self._client is not None and (woken or polling) and self._client.gone():
+                raise ClientGone()
+            if woken:
+                return True
+
+    def close(self) -> None:
+        """Stop watching the client."""
+        if self._client is not None:
+            self._client.unwatch()
 
 
 class VersionWatcher:
-    """Wakes threads waiting for a game's next version."""
+    """Wakes the requests waiting for a game's next version."""
 
     def __init__(self, client: redis.Redis, store: Store) -> None:
         self._client = client
         self._store = store
         self._lock = threading.Lock()
-        self._waiters: dict[str, set[threading.Event]] = {}
+        self._waiters: dict[str, set[Any]] = {}
         self._listener_pid: int | None = None
 
     def _ensure_listener(self) -> None:
@@ -47,10 +188,15 @@ class VersionWatcher:
         pause = 0.5
         while True:
             try:
-                pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+                pubsub = self._client.pubsub()
                 pubsub.psubscribe(keys.version_channel_pattern())
-                pause = 0.5
                 for message in pubsub.listen():
+                    if message.get("type") == "psubscribe":
+                        # (Re)subscribed: whatever was announced while we were away, every
+                        # waiter reads its game's head again.
+                        pause = 0.5
+                        self._wake_all()
+                        continue
                     channel = message.get("channel")
                     if isinstance(channel, bytes):
                         channel = channel.decode("utf-8", "replace")
@@ -73,32 +219,55 @@ class VersionWatcher:
         for event in waiters:
             event.set()
 
-    def wait(self, game_id: str, after: int, timeout: float) -> Head | None:
-        """The game's head once its version is > `after` or it is finished, else after
-        `timeout` seconds; None if the game does not exist."""
+    def _wake_all(self) -> None:
+        with self._lock:
+            waiters = [event for events in self._waiters.values() for event in events]
+        for event in waiters:
+            event.set()
+
+    def waiting(self) -> int:
+        """How many requests of this process wait on some game now."""
+        with self._lock:
+            return sum(len(events) for events in self._waiters.values())
+
+    @contextmanager
+    def subscribe(self, game_id: str, client: ClientSocket | None = None) -> Iterator[Subscription]:
+        """Wait on `game_id` within the block (registered before the first read, so no
+        announcement between a read and a wait is missed)."""
         self._ensure_listener()
-        deadline = time.monotonic() + timeout
-        event = threading.Event()
+        event = new_event()
         with self._lock:
             self._waiters.setdefault(game_id, set()).add(event)
+        subscription = Subscription(self._store, game_id, event, client)
         try:
-            while True:
-                # Registered before reading, so a version announced in between still wakes us.
-                event.clear()
-                head = self._store.head(game_id)
-                if head is None or head.version > after or head.status == "finished":
-                    return head
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return head
-                event.wait(min(remaining, RECHECK_SECONDS))
+            yield subscription
         finally:
+            subscription.close()
             with self._lock:
                 waiters = self._waiters.get(game_id)
                 if waiters is not None:
                     waiters.discard(event)
                     if not waiters:
                         del self._waiters[game_id]
+
+    def wait(self, game_id: str, after: int, timeout: float,
+             client: ClientSocket | None = None) -> Head | None:
+        """The game's head once its version is > `after` or it is finished, else after
+        `timeout` seconds; None if the game does not exist. Raises ClientGone."""
+        deadline = time.monotonic() + timeout
+        with self.subscribe(game_id, client) as subscription:
+            while True:
+                head = subscription.read()
+                if head is None or head.version > after or head.status == "finished":
+                    return head
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return head
+                subscription.wait(min(remaining, _recheck_seconds()))
+
+
+def _recheck_seconds() -> float:
+    return SAFETY_RECHECK_SECONDS * random.uniform(0.75, 1.0)
 
 
 def _sse(version: int, status: str, to_act: int | None) -> str:
@@ -108,12 +277,17 @@ def _sse(version: int, status: str, to_act: int | None) -> str:
 
 
 def event_stream(store: Store, watcher: VersionWatcher, game_id: str, last_id: int | None,
-                 max_seconds: float, heartbeat_seconds: float) -> Iterator[str]:
+                 max_seconds: float, heartbeat_seconds: float,
+                 client: ClientSocket | None = None) -> Iterator[str]:
     """Server-sent events of a game's versions after `last_id` (all of them, in order), then
     each new one; heartbeat comments while idle; ends when the game is over, after
-    `max_seconds`, or when Redis stops answering (clients resume with Last-Event-ID)."""
+    `max_seconds`, when the client goes, or when Redis stops answering (clients resume with
+    Last-Event-ID)."""
     try:
-        yield from _versions(store, watcher, game_id, last_id, max_seconds, heartbeat_seconds)
+        yield from _versions(store, watcher, game_id, last_id, max_seconds, heartbeat_seconds,
+                             client)
+    except ClientGone:
+        return
     except redis.RedisError as exc:
         # The answer has started: no error status can be sent any more. Ending the stream
         # makes the client reconnect with Last-Event-ID, and lose nothing.
@@ -121,37 +295,52 @@ def event_stream(store: Store, watcher: VersionWatcher, game_id: str, last_id: i
 
 
 def _versions(store: Store, watcher: VersionWatcher, game_id: str, last_id: int | None,
-              max_seconds: float, heartbeat_seconds: float) -> Iterator[str]:
+              max_seconds: float, heartbeat_seconds: float,
+              client: ClientSocket | None) -> Iterator[str]:
     deadline = time.monotonic() + max_seconds
     yield "retry: 1000\n\n"
-    head = store.head(game_id)
-    if head is None:
-        return
-    sent = last_id if last_id is not None and 0 <= last_id <= head.version else None
-    while True:
-        if sent is None:
-            yield _sse(head.version, head.status, head.to_act)
-        elif head.version > sent:
-            # Versions skipped since `sent`: the seat to act at version w is the seat that made
-            # move w (log index w); every version before the last one was still active.
-            index = sent + 1
-            while index < head.version:
-                entries, _ = store.moves(game_id, index - 1, min(200, head.version - index))
-                if not entries:
+    with watcher.subscribe(game_id, client) as subscription:
+        head = subscription.read()
+        if head is None:
+            return
+        sent = last_id if last_id is not None and 0 <= last_id <= head.version else None
+        recheck_at = time.monotonic() + _recheck_seconds()
+        while True:
+            if sent is None:
+                yield _sse(head.version, head.status, head.to_act)
+            elif head.version > sent:
+                yield from _skipped(store, game_id, sent, head.version)
+                yield _sse(head.version, head.status, head.to_act)
+            sent = head.version
+            if head.status == "finished":
+                return
+            # Heartbeats until woken or the safety re-check is due: an idle stream reads
+            # nothing from Redis.
+            while True:
+                now = time.monotonic()
+                if now >= deadline:
+                    return
+                if now >= recheck_at:
                     break
-                for entry in entries:
-                    yield _sse(entry["index"], "active", entry["seat"])
-                index = entries[-1]["index"] + 1
-            yield _sse(head.version, head.status, head.to_act)
-        sent = head.version
-        if head.status == "finished":
-            return
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return
-        waited = watcher.wait(game_id, sent, min(heartbeat_seconds, remaining))
-        if waited is None:
-            return
-        if waited.version <= sent:
-            yield ": heartbeat\n\n"
-        head = waited
+                if subscription.wait(min(heartbeat_seconds, deadline - now, recheck_at - now)):
+                    break
+                if time.monotonic() < min(deadline, recheck_at):
+                    yield ": heartbeat\n\n"
+            recheck_at = time.monotonic() + _recheck_seconds()
+            head = subscription.read()
+            if head is None:
+                return
+
+
+def _skipped(store: Store, game_id: str, sent: int, version: int) -> Iterator[str]:
+    """The events of the versions after `sent` and before `version`, from the move log: the
+    seat to act at version w is the seat that made move w (log index w), and every version
+    before the last one was still active."""
+    index = sent + 1
+    while index < version:
+        entries, _ = store.moves(game_id, index - 1, min(200, version - index))
+        if not entries:
+            break
+        for entry in entries:
+            yield _sse(entry["index"], "active", entry["seat"])
+        index = entries[-1]["index"] + 1

@@ -1,21 +1,60 @@
 """gunicorn settings of the API: `gunicorn -c python:api.gunicorn_conf 'api:create_app()'`.
 
-gunicorn answers the requests it cannot parse itself, before the app sees them (a request
-line over 4 KiB: 414; headers too large: 431; a malformed request line or header: 400),
-and by default with an HTML page. Loading this module makes those answers
-application/problem+json like every other error of the API. It holds no other setting:
-the command line keeps those (`bgb serve`, compose.yaml and the Dockerfile pass it).
+- gunicorn answers the requests it cannot parse itself, before the app sees them (a request
+  line over 4 KiB: 414; headers too large: 431; a malformed request line or header: 400),
+  and by default with an HTML page. Loading this module makes those answers
+  application/problem+json like every other error of the API.
+- Watchers (long polls, event streams) hold a connection each: `worker_connections` (gevent
+  workers) is BGB_MAX_WATCHERS plus room for every other request (`api.watchers`), and the
+  open-file limit is raised to its hard limit so that each connection can have its socket.
+- /metrics adds up live processes only: a dead worker's gauges are dropped.
+
+The command line keeps the other settings (`bgb serve`, compose.yaml and the Dockerfile pass
+it). This module imports nothing of the app: gevent workers patch the standard library before
+they load the app, and the master must not have loaded it unpatched.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import resource
 import socket
 from typing import Any
 
 from gunicorn import util
 
-from api.problems import PROBLEM_BASE, PROBLEM_MIMETYPE
+# The same figures as api.watchers (imported there with the app, never here).
+DEFAULT_MAX_WATCHERS = 5000
+RESERVED_CONNECTIONS = 1000
+
+worker_connections = (int(os.environ.get("BGB_MAX_WATCHERS", DEFAULT_MAX_WATCHERS))
+                      + RESERVED_CONNECTIONS)
+
+
+def raise_open_files_limit() -> int:
+    """Raise this process's soft limit of open files to its hard limit (inherited by the
+    workers); the new soft limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError):
+            pass  # the limit stays; api.watchers admits fewer watchers to fit it
+    return soft
+
+
+raise_open_files_limit()
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    """gunicorn hook: forget a dead worker's live gauges (open watchers) in /metrics."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)
+
 
 # Slugs of the statuses gunicorn answers on its own (others fall back to a generic one).
 _SLUGS = {
@@ -27,6 +66,8 @@ _SLUGS = {
 
 def write_problem(sock: socket.socket, status_int: int, reason: str, mesg: str) -> None:
     """gunicorn's `util.write_error`, answering problem+json instead of an HTML page."""
+    from api.problems import PROBLEM_BASE, PROBLEM_MIMETYPE
+
     slug = _SLUGS.get(status_int, "bad-request" if status_int < 500 else "internal-error")
     problem: dict[str, Any] = {"type": PROBLEM_BASE + slug, "title": reason,
                                "status": status_int, "detail": mesg or reason}
