@@ -1,0 +1,82 @@
+"""What a seat may see (`view`) and a full state sampled from it (`determinize`).
+
+F35.1: the rulebook declares nothing secret. Hands, coins, Reserves and VP are open (a hand
+is deducible anyway: owned cards minus discards and Retired cards), and so are the tiles a
+player draws. Hidden from everybody (F35.2): the order of each Guild's crew stack below its
+top card, the Crew Cards and Artifacts removed at set-up, which Artifacts are still in the
+bag (only how many per Guild), the dice before they are rolled (the RNG).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.flotilla import data as D
+from core.flotilla import rules
+from core.flotilla.rng import seed_value, shuffle
+from core.flotilla.state import from_json, to_json
+
+_HIDDEN = ("rng", "crew", "crew_box", "art_bag", "art_box")
+
+
+def view(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The state as `seat` (None: a spectator) may see it."""
+    data = to_json(s)
+    out: dict[str, Any] = {k: v for k, v in data.items() if k not in _HIDDEN}
+    out.update({"game": "flotilla", "seat": seat, "to_act": rules.to_act(s),
+                "seat_count": s["n"], "automa_seats": {}})
+    # F3.3.11: stacks lie face up, so each top card is public; below it only the Levels' sizes
+    out["crew_top"] = [stack[-1] if stack else None for stack in s["crew"]]
+    out["crew_sizes"] = [[sum(1 for c in stack if D.card_level(c) == lv) for lv in (1, 2)]
+                         for stack in s["crew"]]
+    out["art_bag_sizes"] = [sum(1 for a in s["art_bag"] if D.ARTIFACTS[a]["guild"] == g)
+                            for g in D.GUILDS]
+    out["crew_box_size"] = len(s["crew_box"])
+    return out
+
+
+def determinize(v: dict[str, Any], seat: int, seed: int) -> dict[str, Any]:
+    """A full state consistent with view `v`, the hidden parts sampled from `seed`."""
+    data = {k: v[k] for k in v if k not in ("game", "seat", "to_act", "seat_count",
+                                             "automa_seats", "crew_top", "crew_sizes",
+                                             "art_bag_sizes", "crew_box_size")}
+    data["rng"] = 0
+    data["crew"] = [[] for _ in range(4)]
+    data["crew_box"] = []
+    data["art_bag"] = []
+    data["art_box"] = []
+    s = from_json(data)
+    s["rng"] = seed_value(seed)
+    n = s["n"]
+    seen: set[int] = set()
+    for p in range(n):
+        seen.update(s["hand"][p])
+        seen.update(s["discard"][p])
+        seen.update(s["retired"][p])
+    for frame in s["stack"]:
+        if frame[0] == "finish":
+            seen.add(frame[1])
+    seen.update(c for c in v["crew_top"] if c is not None)
+    for g, guild in enumerate(D.GUILDS):
+        stack: list[int] = []
+        for lv, size in ((2, v["crew_sizes"][g][1]), (1, v["crew_sizes"][g][0])):
+            pool = [c["id"] for c in D.CARDS if c["sinkside"]["guild"] == guild
+                    and c["sinkside"]["level"] == lv and c["id"] not in seen]
+            shuffle(s, pool)
+            top = v["crew_top"][g]
+            take = size - (1 if top is not None and D.card_level(top) == lv else 0)
+            stack.extend(pool[:take])
+            s["crew_box"].extend(pool[take:])
+        if v["crew_top"][g] is not None:
+            stack.append(v["crew_top"][g])
+        s["crew"][g] = stack
+    s["crew_box"].sort()
+    placed = {a for hub in s["hub"] for a in hub}
+    for g, guild in enumerate(D.GUILDS):
+        pool = [a["id"] for a in D.ARTIFACTS if a["guild"] == guild and a["id"] not in placed]
+        shuffle(s, pool)
+        size = v["art_bag_sizes"][g]
+        s["art_bag"].extend(pool[:size])
+        s["art_box"].extend(pool[size:])
+    s["art_bag"].sort()
+    return s

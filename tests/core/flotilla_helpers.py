@@ -1,0 +1,96 @@
+"""Helpers of the Flotilla tests: random games through the contract, invariants, set-ups."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from core import get_game
+from core.contract import canonical
+from core.flotilla import data as D
+
+GAME = get_game("flotilla")
+PASSIVE = {"skip", "done"}
+GUILD_CARDS = [c["id"] for c in D.CARDS if c["id"] not in D.STARTER_CARDS]
+
+
+def pick(rnd: random.Random, moves: list[dict[str, Any]]) -> dict[str, Any]:
+    """A random move, a passive one (skip, done) only one time in ten."""
+    active = [m for m in moves if m["type"] not in PASSIVE]
+    if active and rnd.random() < 0.9:
+        return rnd.choice(active)
+    return rnd.choice(moves)
+
+
+def check_invariants(state: Any) -> None:
+    """Component counts conserved and no negative supplies, read through `dump`."""
+    s = GAME.dump(state)["state"]
+    n = s["n"]
+    tiles = list(s["ocean_bag"]) + [e[0] for e in s["board"].values() if e[0] >= 0]
+    for p in range(n):
+        tiles += s["tiles"][p]
+    for frame in s["stack"]:
+        if frame[0] == "place":
+            tiles += frame[1]
+        elif frame[0] == "place_at":
+            tiles.append(frame[1])
+    assert sorted(tiles) == list(range(len(D.TILES))), "every Ocean Tile exactly once"
+    arts = list(s["art_bag"]) + list(s["art_box"]) + [a for hub in s["hub"] for a in hub]
+    assert sorted(arts) == list(range(len(D.ARTIFACTS)))
+    playing = [f[1] for f in s["stack"] if f[0] == "finish"]
+    owned = list(s["crew_box"]) + [c for st in s["crew"] for c in st] + playing
+    for p in range(n):
+        owned += s["hand"][p] + s["discard"][p] + s["retired"][p]
+    guild = sorted(c for c in owned if c not in D.STARTER_CARDS)
+    assert guild == GUILD_CARDS, "every guild Crew Card exactly once"
+    assert sum(1 for c in owned if c in D.STARTER_CARDS) == 6 * n
+    assert s["vp_supply"] >= 0
+    for p in range(n):
+        assert s["coins"][p] >= 0
+        assert min(s["reserve"][p]) >= 0
+        assert all(min(c) >= 0 and sum(c) <= 4 for c in s["cargo"][p])
+        assert 0 <= s["outposts"][p] <= 6
+        assert sum(s["seals"][p]) <= 10
+        assert 0 <= s["tox"][p] < D.TOX_TRACK and 0 <= s["penalty"][p] < len(D.PENALTY)
+        assert len(s["skiffs"][p]) == 4
+        if s["sky"][p]:
+            assert all(c < 0 for c in s["skiffs"][p])
+    assert all(1 <= d <= 4 for d in s["dials"])
+    assert 0 <= s["sonar"] < len(D.SONAR)
+    for cell, e in s["board"].items():
+        assert (e[0] < 0) == (e[0] == -1 - e[2] and int(cell) == s["home"][e[2]])
+
+
+def play(seed: int, players: int, checks: bool = True, options: dict[str, Any] | None = None
+         ) -> tuple[Any, list[dict[str, Any]]]:
+    """One random game; returns the final state and the move log."""
+    state = GAME.new_game({"players": players, **(options or {})}, seed)
+    rnd = random.Random(seed)
+    log: list[dict[str, Any]] = []
+    while GAME.to_act(state) is not None:
+        moves = GAME.legal_moves(state)
+        assert moves, "a seat to act always has a move"
+        move = canonical(pick(rnd, moves))
+        GAME.apply(state, move)
+        log.append(move)
+        if checks:
+            check_invariants(state)
+        assert len(log) < 20000
+    return state, log
+
+
+def fresh(players: int = 3, seed: int = 1, **options: Any) -> dict[str, Any]:
+    """A new game's state."""
+    return GAME.new_game({"players": players, **options}, seed)
+
+
+def moves_of(state: Any, kind: str) -> list[dict[str, Any]]:
+    return [m for m in GAME.legal_moves(state) if m["type"] == kind]
+
+
+def do(state: Any, kind: str, **fields: Any) -> list[dict[str, Any]]:
+    """Apply the legal move of type `kind` whose fields match (the first one)."""
+    for m in GAME.legal_moves(state):
+        if m["type"] == kind and all(m.get(k) == v for k, v in fields.items()):
+            return GAME.apply(state, canonical(m))
+    raise AssertionError(f"no legal {kind} {fields}: {GAME.legal_moves(state)}")
