@@ -153,6 +153,7 @@ def animal_display_size(s: State) -> int:
 
 def gain(s: State, seat: int, kind: str, amount: int, ev: Events) -> None:
     """Receive coins, tokens, seals, VP, reputation, an animal or an expert."""
+    # G3: the supply of coins, tokens and seals is unlimited (no public limit is binding)
     if kind == "coins":
         s.coins[seat] += amount
     elif kind == "tokens":
@@ -336,7 +337,11 @@ def _die_place(s: State, d: int) -> str:
 
 
 def take_moves(s: State) -> list[Move]:
-    """E8.2 / E8.3: any die on any player board; own first, then by seat."""
+    """E8.2 / E8.3: any die on any player board; own first, then by seat.
+
+    G10: from the first player, in turn order, each turn takes exactly one die and one
+    action, until no die is left on any player board (G12: no passing).
+    """
     seat = seat_at(s, s.turn)
     out: list[Move] = []
     for owner in [seat] + [p for p in range(s.n) if p != seat]:
@@ -616,6 +621,7 @@ def act(s: State, seat: int, action: str, d: int, colour: int, value: int, plus:
         if not s.bank_used:  # E14.2: first die in the Bank this round (A22: extra too)
             s.bank_used = True
             s.next_first = seat  # A21(a): the new order starts next round
+            # A23: the seat-based starting coins (E3.6) are set-up only, never paid again
     elif action == "embassy":  # E13
         s.areas[EMBASSY].append(d)
         s.tokens[seat] += _table(DATA.embassy_tokens, value + value_bonus(s, seat, "embassy"))
@@ -623,6 +629,7 @@ def act(s: State, seat: int, action: str, d: int, colour: int, value: int, plus:
         s.areas[UNIVERSITY].append(d)
         s.stack.append(("xpick", seat, colour, "uni"))
     elif action == "academy":  # E16: the rep comes once the animal is taken
+        # A27: "área da Universidade" read as a slip: the die goes to the Academy area
         s.areas[ACADEMY].append(d)
         rep = _table(DATA.academy_rep, value + value_bonus(s, seat, "academy"))
         s.stack.append(("apick", seat, colour, rep))
@@ -748,6 +755,7 @@ def finish_publish(s: State, seat: int, focus: int, parts: tuple[int, ...],
         else:
             s.removed.append(card)  # E18.11
     s.published_n[seat] += len(parts)  # A35(b): cards that took part (focus included)
+    # A33(a): the Continental step scores nothing itself; its cards feed E20.2(b) only
     s.seals[seat] += 1  # E18.12: one seal per Publish action
     ev.append({"type": "publication", "seat": seat, "cards": list(parts),
                "continental": list(extras)})
@@ -793,6 +801,7 @@ def settle(s: State, ev: Events) -> None:
                 continue
             return
         if s.phase == "extra":
+            # A18(a): additional actions only here, at the end of the round, in turn order
             if s.turn >= s.n:
                 end_round(s, ev)
                 continue

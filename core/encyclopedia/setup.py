@@ -58,6 +58,7 @@ def new_game(options: dict[str, Any], seed: int) -> State:
     s.tokens = [DATA.starting_tokens] * n
     s.seals, s.vp, s.published_n = [0] * n, [0] * n, [0] * n
     s.rep = [0] * n  # G6 / A2: one marker per player, on space 0
+    # G5: the player board's character is cosmetic (no rule names an effect for it)
     s.dval = [0] * DATA.dice
     s.spaces = [[[] for _ in range(4)] for _ in range(n)]
     s.areas = [[] for _ in range(4)]

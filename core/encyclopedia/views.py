@@ -69,6 +69,7 @@ def determinize(v: dict[str, Any], seat: int, seed: int) -> State:
         seen_a.update(cards)
     s.adeck = [c for c in range(len(DATA.animals)) if c not in seen_a]
     used = set(rules.main_board_dice(s)) | set(s.on_cards) | set(s.to_place)
+    used.update(frame[2] for frame in s.stack if frame[0] == "mod")  # the die in hand
     for board in s.spaces:
         for space in board:
             used.update(space)
