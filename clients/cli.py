@@ -137,9 +137,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default=DEFAULT_HOST)
     serve.add_argument("--port", type=int, default=DEFAULT_PORT)
     serve.add_argument("--workers", type=int, default=2, help="gunicorn processes (default 2)")
-    serve.add_argument("--threads", type=int, default=16,
-                       help="threads per gunicorn process: long polls and event streams "
-                            "each hold one (default 16)")
+    serve.add_argument("--threads", type=int, default=0,
+                       help="0 (default): gevent workers, where an idle long poll or event "
+                            "stream costs no thread; N: N threads per gunicorn process "
+                            "(gthread), each long poll or event stream holding one")
     serve.add_argument("--bot-workers", type=int, default=1, help="bot worker processes")
     serve.add_argument("--redis-url", default=None,
                        help="default: $REDIS_URL, else a local Redis kept in --data-dir")
@@ -210,17 +211,28 @@ def build_parser() -> argparse.ArgumentParser:
 # -- serve / worker ----------------------------------------------------------------------------
 
 
-def gunicorn_command(host: str, port: int, workers: int = 2, threads: int = 16) -> list[str]:
-    """The gunicorn command line serving `api:create_app()`."""
+def gunicorn_command(host: str, port: int, workers: int = 2, threads: int = 0) -> list[str]:
+    """The gunicorn command line serving `api:create_app()`: gevent workers (thousands of
+    idle watchers each, `api.gunicorn_conf` sizing their connections), or with `threads`
+    > 0 (or no gevent installed) that many threads per worker."""
+    if threads <= 0 and not _has_module("gevent"):
+        threads = 16
+    concurrency = (["--worker-class", "gthread", "--threads", str(threads)] if threads > 0
+                   else ["--worker-class", "gevent"])
     command = [sys.executable, "-m", "gunicorn", "--config", "python:api.gunicorn_conf",
-               "--bind", f"{host}:{port}",
-               "--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads),
+               "--bind", f"{host}:{port}", "--workers", str(workers), *concurrency,
                "--timeout", "60", "--graceful-timeout", "10", "--keep-alive", "5"]
     if _gunicorn_has_setting("control_socket_disable"):
         # Newer gunicorns open one control socket per user at a fixed path: several servers
         # on one machine (tests, benches) would fight over it.
         command.append("--no-control-socket")
     return [*command, "api:create_app()"]
+
+
+def _has_module(name: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(name) is not None
 
 
 def _gunicorn_has_setting(name: str) -> bool:

@@ -1,4 +1,5 @@
-"""Following a game: long polls and server-sent events (resumable with Last-Event-ID)."""
+"""Following a game: long polls and server-sent events (resumable with Last-Event-ID), the
+watchers' limits and their wake-ups."""
 
 from __future__ import annotations
 
@@ -7,10 +8,13 @@ import threading
 import time
 from typing import Any
 
+import pytest
+import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.api.conftest import Created, create, move
+from api import events, keys
+from tests.api.conftest import Created, create, move, problem
 
 
 def _later(delay: float, action: Any) -> threading.Thread:
@@ -139,3 +143,123 @@ def test_sse_sends_heartbeats_while_idle(client: FlaskClient) -> None:
     response.close()
     assert [e["id"] for e in _events(text)] == ["0"]
     assert ": heartbeat" in text
+
+
+# -- watchers: admitted within limits, released when done, woken without pub/sub ------------
+
+
+def _stream(client: FlaskClient, created: Created, address: str = "10.0.0.1") -> Any:
+    return client.get(f"/v1/games/{created.id}/events", buffered=False,
+                      environ_base={"REMOTE_ADDR": address})
+
+
+def test_streams_per_client_are_capped_with_429_then_freed(app: Flask,
+                                                           client: FlaskClient) -> None:
+    app.config["MAX_STREAMS_PER_CLIENT"] = 2
+    created = create(client)
+    held = [_stream(client, created), _stream(client, created)]
+    assert all(r.status_code == 200 for r in held)
+    refused = problem(_stream(client, created), 429, "too-many-streams")
+    assert "2" in refused["detail"]
+    assert int(_stream(client, created).headers["Retry-After"]) > 0
+    long_poll = client.get(f"/v1/games/{created.id}?wait_version=0&timeout=5",
+                           environ_base={"REMOTE_ADDR": "10.0.0.1"})
+    problem(long_poll, 429, "too-many-streams")
+    # Another client is not affected; a closed stream frees its place.
+    other = _stream(client, created, "10.0.0.2")
+    assert other.status_code == 200
+    other.close()
+    held.pop().close()
+    again = _stream(client, created)
+    assert again.status_code == 200
+    again.close()
+    for response in held:
+        response.close()
+    assert app.extensions["bgb-watchers"].open == 0
+
+
+def test_watchers_above_the_ceiling_are_shed_with_503(app: Flask, client: FlaskClient) -> None:
+    app.config["MAX_WATCHERS"] = 2
+    created = create(client)
+    held = [_stream(client, created, f"10.0.1.{i}") for i in range(2)]
+    shed = _stream(client, created, "10.0.1.9")
+    problem(shed, 503, "service-unavailable")
+    assert int(shed.headers["Retry-After"]) > 0
+    # Plain reads and moves are not watchers: they still answer.
+    assert client.get(f"/v1/games/{created.id}").status_code == 200
+    assert move(client, created, 0, 0).status_code == 200
+    for response in held:
+        response.close()
+    assert _stream(client, created, "10.0.1.9").status_code == 200
+
+
+def test_a_stream_never_started_still_frees_its_place(app: Flask, client: FlaskClient) -> None:
+    created = create(client)
+    response = _stream(client, created)
+    assert app.extensions["bgb-watchers"].open == 1
+    response.close()  # closed before a single byte was read
+    assert app.extensions["bgb-watchers"].open == 0
+
+
+def test_idle_stream_reads_redis_only_when_woken(app: Flask, client: FlaskClient,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    created = create(client)
+    store = app.extensions["bgb"].store
+    real_head = store.head
+    reads = [0]
+
+    def counted(game_id: str) -> Any:
+        reads[0] += 1
+        return real_head(game_id)
+
+    monkeypatch.setattr(store, "head", counted)
+    response = _stream(client, created)
+    text = ""
+    for chunk in response.response:
+        text += chunk.decode() if isinstance(chunk, bytes) else chunk
+        if text.count(": heartbeat") >= 5:  # a second of heartbeats (0.2 s apart)
+            break
+    response.close()
+    # The first read, at most one more when the listener subscribed: none per heartbeat.
+    assert reads[0] <= 2, reads[0]
+
+
+def test_a_version_never_announced_is_still_seen(app: Flask, client: FlaskClient,
+                                                 redis_client: redis.Redis,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pub/sub is only a wake-up: a version written without an announcement (a lost
+    # message) is seen at the waiter's next safety re-check.
+    monkeypatch.setattr(events, "SAFETY_RECHECK_SECONDS", 0.5)
+    created = create(client)
+    thread = _later(0.3, lambda: redis_client.hset(keys.game_state(created.id), "version", 7))
+    started = time.monotonic()
+    head = app.extensions["bgb"].watcher.wait(created.id, 0, 10)
+    thread.join()
+    assert head is not None and head.version == 7
+    assert time.monotonic() - started < 5
+
+
+def test_every_waiter_is_woken_when_the_listener_resubscribes(
+        app: Flask, client: FlaskClient, redis_client: redis.Redis) -> None:
+    # A message lost while the listener was disconnected costs only latency: on
+    # resubscribing it wakes every waiter, which reads the head again.
+    created = create(client)
+    watcher = app.extensions["bgb"].watcher
+    found: list[Any] = []
+    waiter = threading.Thread(target=lambda: found.append(watcher.wait(created.id, 0, 20)))
+    waiter.start()
+    deadline = time.monotonic() + 5
+    while watcher.waiting() == 0 or not _pubsub_clients(redis_client):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(0.2)  # the waiter is asleep: its first read saw version 0
+    redis_client.hset(keys.game_state(created.id), "version", 3)  # never announced
+    redis_client.client_kill_filter(_type="pubsub")
+    started = time.monotonic()
+    waiter.join(timeout=15)
+    assert found and found[0] is not None and found[0].version == 3
+    assert time.monotonic() - started < 10  # woken by the resubscription (backoff <= 5 s)
+
+
+def _pubsub_clients(redis_client: redis.Redis) -> bool:
+    return any(int(c.get("psub", 0)) > 0 for c in redis_client.client_list())
