@@ -282,7 +282,8 @@ def _university(s, card: int, where: str, space: int) -> None:  # noqa: ANN001
 
 
 def test_e12_1_immediate_expert_on_top_resolves() -> None:
-    """E12.1 / A26 / G19 / E12.4: an immediate expert placed on top resolves at once."""
+    """E12.1 / A26 / G19 / E12.4 / E22.16 (the stand-in experts offer no choice): an
+    immediate expert placed on top resolves at once."""
     s = at_turns(2, 3)
     actor = to_act(s)
     card = next(x.id for x in DATA.experts if x.when == "immediate" and x.gain == (("coins", 3),))
@@ -422,7 +423,7 @@ def test_e16_academy_takes_a_card_of_the_die_colour() -> None:
 # ------------------------------------------------------------------ E17 Expedition
 
 def test_e17_expedition_space_reputation_bonus_and_research() -> None:
-    """E17.1-E17.3 / G22 / G23 / A28: leftmost free space of the die's continent; its
+    """E17.1 / E17.2 / E17.3 / G22 / G23 / A28: leftmost free space of the die's continent; its
     reputation and value bonus; E17.7-E17.9 / G24 / G25 / E22.11: research costs, VP."""
     s = at_turns(2, 3)
     actor = to_act(s)
@@ -497,7 +498,8 @@ def test_e17_8_one_cube_per_slot() -> None:
 # ------------------------------------------------------------------ E18 Publish
 
 def test_e18_publish_walk_through() -> None:
-    """E18.1 / E18.2 / E18.5-E18.12 / E18.14 / A31(b) / A32 / A33 / G26 / E22.12: focus on a
+    """E18.1 / E18.2 / E18.5 / E18.6 / E18.7 / E18.8 / E18.9 / E18.10 / E18.11 /
+    E18.12 / E18.14 / A31(b) / A32 / A33 / G26 / E22.12: focus on a
     card of the die's colour; cubes of other cards (any colour) in the focus category join;
     participants lose their cubes; same continent face down, others removed; Continental
     extras filed; one royal seal."""

@@ -90,7 +90,7 @@ def test_k8_and_k15_end_resources() -> None:
 
 def test_k9_embassy() -> None:
     """K9 / E13.2: values 1..6 -> 1,1,2,2,3,3 tokens."""
-    for value, tokens in zip(range(1, 7), (1, 1, 2, 2, 3, 3)):
+    for value, tokens in zip(range(1, 7), (1, 1, 2, 2, 3, 3), strict=True):
         s = at_turns(2, 3)
         actor = to_act(s)
         take_and_mod(s, 2, value)
@@ -128,7 +128,6 @@ def test_k12_academy_reputation() -> None:
     """K12 / E16.4: value 2 -> 1, 4 -> 2, 6 -> 3 reputation."""
     for value, rep in ((2, 1), (4, 2), (6, 3)):
         s = at_turns(2, 3)
-        actor = to_act(s)
         card = s.adisplay[0]
         take_and_mod(s, DATA.animals[card].colour, value)
         do(s, "act", action="academy")

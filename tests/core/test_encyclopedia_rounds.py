@@ -30,7 +30,7 @@ def test_e1_1_and_e5_1_six_rounds() -> None:
 
 
 def test_e1_2_player_board() -> None:
-    """E1.2 / E1.3 / E12.2 / E3.2 / E3.3 / G6 / A2: 4 die spaces, 4 expert spaces, one
+    """E1.2 / E1.3 / E2.1 / E12.2 / E3.2 / E3.3 / G6 / A2: 4 die spaces, 4 expert spaces, one
     reputation marker on space 0, score 0."""
     s = GAME.new_game({"players": 3}, 1)
     for p in range(3):
