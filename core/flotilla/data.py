@@ -28,6 +28,13 @@ _CREW = _load("crew.json")
 CARDS: list[dict[str, Any]] = _CREW["cards"]
 STARTER_CARDS: list[int] = _CREW["starter"]
 CAPTAIN, ACADEMIC = 0, 1
+# A1: the component page's items are per player set (4 Skiffs, 6 Outposts, 10 Seals, ...).
+# A2: 40 guild Crew Cards and 70 VP tokens as the seed says (the English lists' 46/67 ignored).
+# A3: the caption numbers "14 10 12 8 1 5 / se exceder" are not used anywhere.
+# A5: the 16 Resource Tokens are not modelled: cargo is counted as Barrels per colour.
+# A22: "Tower" is read as the Skyside name of the Outpost; both use the same Outposts.
+# A37: the Research dice's lost "[VP?]" icon is not on our stand-in faces (coins, Advance,
+# Guild icons, one wildcard); an Artifact's research face may give VP instead.
 
 # A4: four resource colours, one per Guild; only Delvers = blue is printed, the rest is ours.
 COLOURS: list[str] = BOARDS["colours"]

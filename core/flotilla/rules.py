@@ -663,8 +663,9 @@ def moves_for(s: S) -> list[Move]:
                     else:
                         out.append(_lbl({"type": "sail", "skiff": i, "cell": nb},
                                         f"sail skiff {i} to {nb}"))
-        # A31: unused Navigation points may be left ("may move")
-        out.append(_lbl({"type": "done"}, "end navigation"))
+        if out:
+            # A31: unused Navigation points may be left ("may move")
+            out.append(_lbl({"type": "done"}, "end navigation"))
     elif kind == "influence":
         mode, used = frame[2], frame[3]
         for g in range(4):

@@ -94,3 +94,44 @@ def do(state: Any, kind: str, **fields: Any) -> list[dict[str, Any]]:
         if m["type"] == kind and all(m.get(k) == v for k, v in fields.items()):
             return GAME.apply(state, canonical(m))
     raise AssertionError(f"no legal {kind} {fields}: {GAME.legal_moves(state)}")
+
+
+def run(state: dict[str, Any], p: int, ops: list[list[Any]]) -> list[dict[str, Any]]:
+    """Resolve printed effects for seat `p` mid-turn (a "play" frame below keeps the turn)."""
+    from core.flotilla import rules
+
+    state["turn"] = p
+    state["stack"] = [["play"], ["ops", [list(op) for op in ops], 0]]
+    events: list[dict[str, Any]] = []
+    rules.settle(state, events)
+    return events
+
+
+def top(state: dict[str, Any]) -> list[Any]:
+    return state["stack"][-1]
+
+
+def put(state: dict[str, Any], p: int, tile: int, cell: int, rot: int = 0) -> None:
+    """Lay an Ocean Tile of seat `p` on the table (taken out of the bag)."""
+    if tile in state["ocean_bag"]:
+        state["ocean_bag"].remove(tile)
+    state["board"][cell] = [tile, rot, p, 0, 0]
+
+
+def tile_where(pred: Any) -> int:
+    """The first Ocean Tile id whose data satisfies `pred`."""
+    return next(t["id"] for t in D.TILES if pred(t))
+
+
+def finish_turn(state: dict[str, Any], prefer: dict[str, Any] | None = None) -> None:
+    """Resolve the rest of the turn: `prefer`red moves when legal, else "done"/"skip", else
+    the first legal move."""
+    seat = state["turn"]
+    while state["turn"] == seat and not state["over"] and state["stack"] != [["play"]]:
+        moves = GAME.legal_moves(state)
+        chosen = None
+        if prefer:
+            chosen = next((m for m in moves if all(m.get(k) == v for k, v in prefer.items())),
+                          None)
+        chosen = chosen or next((m for m in moves if m["type"] in PASSIVE), moves[0])
+        GAME.apply(state, canonical(chosen))
