@@ -108,6 +108,7 @@ class GamePage {
     parts.push(h("span", { class: "as" },
       body.seat === null ? t("game.spectating") : t("game.playing_as", { n: body.seat + 1 })));
     replace(this.status, parts);
+    this.status.dataset.version = body.version; // what tests (and curious readers) wait on
     document.title = `${body.status === "active" && body.to_act === body.seat ? "● " : ""}${t("app.title")}`;
   }
 

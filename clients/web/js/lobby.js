@@ -82,8 +82,23 @@ class Lobby {
       h("button", { type: "submit", class: "primary", id: "create-game" }, t("lobby.create")));
   }
 
+  /** Whether option `name` applies with the other options chosen (e.g. Alfred only solo). */
+  applies(name) {
+    const when = this.hints[this.game.name]?.options_when?.[name];
+    return !when || Object.entries(when).every(([k, v]) => this.options[k] === v);
+  }
+
+  /** The options to send: those that apply and differ from the game's defaults. */
+  chosenOptions() {
+    const chosen = {};
+    for (const [name, spec] of Object.entries(this.game.options)) {
+      if (this.applies(name) && this.options[name] !== spec.default) chosen[name] = this.options[name];
+    }
+    return chosen;
+  }
+
   optionFields() {
-    return Object.entries(this.game.options).map(([name, spec]) => {
+    return Object.entries(this.game.options).filter(([name]) => this.applies(name)).map(([name, spec]) => {
       const id = `option-${name}`;
       const help = tOr(`option.${this.game.name}.${name}.help`, spec.description || "");
       const label = optionLabel(this.game.name, name);
@@ -147,7 +162,7 @@ class Lobby {
   async create() {
     this.message.hidden = true;
     const automa = this.automaSeats();
-    const body = { game: this.game.name, options: this.options };
+    const body = { game: this.game.name, options: this.chosenOptions() };
     if (this.seats.some((s) => s.kind === "bot")) {
       const seats = [];
       const queue = [...this.seats];

@@ -110,7 +110,7 @@ function overview(ctx) {
   return h("section", { class: "panel dj-overview" },
     h("p", {}, h("strong", {}, t("dj.round", { round: v.round })), " · ",
       tOr(`dj.phase.${v.phase}`, v.phase)),
-    h("p", {}, h("span", { class: "label" }, t("dj.turn_order")), " ", order),
+    h("p", { class: "dj-legend" }, h("span", { class: "label" }, t("dj.turn_order")), order),
     legend(ctx));
 }
 

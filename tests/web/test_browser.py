@@ -1,0 +1,226 @@
+"""The web page in a real Chromium: lobby, whole games by clicking, secrecy, live updates,
+stale moves, the phone viewport, Portuguese. Each step is saved as a screenshot."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from clients.sdk import StaleVersion
+from tests.e2e.conftest import Stack
+from tests.web.conftest import Shots
+from tests.web.helpers import READY, click_move, create_in_lobby, play_to_the_end, version
+
+pytestmark = pytest.mark.e2e
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
+         "has_touch": True}
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    """A fresh desktop browser context (no shared storage between tests)."""
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    yield ctx
+    ctx.close()
+
+
+def watch_errors(page: Any) -> list[str]:
+    """Collect the page's script errors (a test fails on any)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
+
+
+def token_of(link: str) -> str:
+    """The seat token of a join link (it lives in the fragment only)."""
+    assert "?" not in link, "a token must never travel in a query string"
+    fragment = link.split("#", 1)[1]
+    assert fragment.startswith("token=")
+    return fragment.removeprefix("token=")
+
+
+def test_solo_game_against_alfred_created_in_the_lobby_and_played_to_the_result(
+        context: Any, site: str, shots: Shots) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{site}/")
+    assert page.url.endswith("/play/")
+    page.wait_for_selector("#create-game")
+    page.select_option("#option-players", label="1")
+    page.select_option("#option-alfred", label="green (advanced)")
+    shots(page, "lobby")
+    page.click("#create-game")
+    page.wait_for_selector(".join a")
+    shots(page, "created")
+    page.click(".join a")
+    page.wait_for_selector(READY)
+    assert page.is_visible("#hand"), "the crew draft shows my hand"
+    assert "Alfred" in page.inner_text("#board")
+    shots(page, "first-decision")
+    rng_seed = 5
+    clicks = play_to_the_end(page, rng_seed)
+    shots(page, "result")
+    assert clicks > 10
+    result = page.inner_text("#result")
+    assert "Winner" in result and "Total" in result and "Theory of Evolution" in result
+    assert page.inner_text("#status").count("Game over") == 1
+    assert page.query_selector_all("#log > li"), "the move log lists the game"
+    assert errors == []
+
+
+def test_two_players_join_by_their_links_see_only_their_cards_and_each_others_moves(
+        browser: Any, context: Any, site: str, stack: Stack, shots: Shots) -> None:
+    lobby = context.new_page()
+    links = create_in_lobby(lobby, site, {"players": "2"})
+    assert sorted(links["seats"]) == [0, 1]
+    pages = {}
+    contexts = []
+    for seat, link in links["seats"].items():
+        ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.goto(link)
+        page.wait_for_selector("#status[data-version]")
+        page.wait_for_selector("#hand")
+        pages[seat] = page
+    try:
+        hands = {seat: {c.get_attribute("data-card") for c in page.query_selector_all("#hand li")}
+                 for seat, page in pages.items()}
+        assert all(hands.values()) and not hands[0] & hands[1], "each sees only its own hand"
+        for seat, page in pages.items():
+            shots(page, f"seat{seat + 1}-hand")
+        spectator = context.new_page()
+        spectator.goto(links["spectator"])
+        spectator.wait_for_selector("#status[data-version]")
+        assert spectator.query_selector("#hand") is None, "a spectator sees no hidden card"
+        shots(spectator, "spectator")
+
+        # Moves appear in the other seat's page as they are played (the event stream).
+        for _ in range(4):
+            body = stack.client.get_game(links_id(links), None)
+            mover = body["to_act"]
+            other = pages[1 - mover]
+            before = version(other)
+            pages[mover].wait_for_selector("button.move:not([disabled])")
+            started = time.monotonic()
+            click_move(pages[mover], random.Random(mover))
+            other.wait_for_function(
+                "([v]) => Number(document.querySelector('#status').dataset.version) > v",
+                arg=[before], timeout=3000)
+            elapsed = time.monotonic() - started
+            # The issue asks for "within a second"; the click's own round trip is included.
+            assert elapsed < 2.0, f"the other page took {elapsed:.2f} s"
+        shots(pages[0], "seat1-after-moves")
+        shots(pages[1], "seat2-after-moves")
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
+def links_id(links: dict[str, Any]) -> str:
+    """The game id of the lobby's links."""
+    return links["spectator"].rstrip("/").rsplit("/", 1)[1]
+
+
+def test_a_stale_move_is_answered_with_a_clear_message(
+        browser: Any, site: str, stack: Stack, shots: Shots) -> None:
+    page_lobby = browser.new_page(viewport=DESKTOP)
+    links = create_in_lobby(page_lobby, site, {"players": "2"})
+    page_lobby.close()
+    game_id = links_id(links)
+    body = stack.client.get_game(game_id)
+    mover = body["to_act"]
+    token = token_of(links["seats"][mover])
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    try:
+        # This page hears nothing of the game's progress: its buttons go stale.
+        ctx.route("**/events", lambda route: route.abort())
+        page = ctx.new_page()
+        page.goto(links["seats"][mover])
+        page.wait_for_selector("button.move:not([disabled])")
+        mine = stack.client.get_game(game_id, token)
+        try:
+            stack.client.move(game_id, token, mine["legal_moves"][0], mine["version"])
+        except StaleVersion:  # pragma: no cover - nobody else plays this game
+            raise
+        page.click("button.move >> nth=0")
+        page.wait_for_selector("#notice:not([hidden])")
+        notice = page.inner_text("#notice")
+        assert "moved on" in notice and "Nothing was played" in notice
+        page.wait_for_function("Number(document.querySelector('#status').dataset.version) >= 1")
+        shots(page, "stale-move-message")
+    finally:
+        ctx.close()
+
+
+def test_phone_viewport_lobby_and_game_fit_the_screen(
+        browser: Any, site: str, shots: Shots) -> None:
+    ctx = browser.new_context(**PHONE, locale="en-US")
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        links = create_in_lobby(page, site, {"players": "1"})
+        shots(page, "phone-lobby", full_page=False)
+        assert fits(page)
+        page.goto(links["seats"][0])
+        page.wait_for_selector(READY)
+        shots(page, "phone-game", full_page=False)
+        shots(page, "phone-game-full")
+        assert fits(page), "nothing wider than the phone's screen"
+        button = page.query_selector("button.move")
+        box = button.bounding_box()
+        assert box is not None and box["height"] >= 40, "move buttons are big enough to tap"
+        click_move(page, random.Random(1))
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def fits(page: Any) -> bool:
+    """Whether the page needs no sideways scrolling."""
+    return bool(page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"))
+
+
+def test_keyboard_only_and_portuguese(browser: Any, site: str, shots: Shots) -> None:
+    ctx = browser.new_context(viewport=DESKTOP, locale="pt-BR")
+    try:
+        page = ctx.new_page()
+        page.goto(f"{site}/play/")
+        page.wait_for_selector("#create-game")
+        assert page.inner_text("h1") == "Novo jogo", "the browser's language is the default"
+        shots(page, "pt-lobby")
+        links = create_in_lobby(page, site, {"players": "1"}, lang="pt-BR")
+        page.goto(links["seats"][0])
+        page.wait_for_selector(READY)
+        text = page.inner_text("main")
+        for term in ("Sua vez", "Tabuleiro Central", "Diário Principal", "Lupa", "Selo de Cera"):
+            assert term in text, term
+        shots(page, "pt-game")
+        # Keyboard only: Tab to the first move, Enter plays it.
+        before = version(page)
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.classList.contains('move')"):
+                break
+        else:
+            raise AssertionError("no move button reachable with Tab")
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "([v]) => Number(document.querySelector('#status').dataset.version) > v",
+            arg=[before], timeout=15000)
+        # The switch changes the language and keeps the seat (its token is in the fragment).
+        page.select_option("#lang-select", "en")
+        page.wait_for_selector("#status[data-version]")
+        assert "lang=en" in page.url and "#token=" in page.url
+        assert page.inner_text("h2 >> nth=0")
+        assert "Main board" in page.inner_text("main")
+        shots(page, "switched-to-english")
+    finally:
+        ctx.close()
