@@ -5,7 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from playwright.sync_api import Error as PlaywrightError
+try:
+    from playwright.sync_api import Error as PlaywrightError
+except ImportError:  # the tests using these helpers skip without Playwright (conftest.browser)
+    PlaywrightError = Exception  # type: ignore[misc,assignment]
 
 # What the page shows when it is ready for the next step: a move to click, or the result.
 READY = "button.move:not([disabled]), #result:not([hidden])"
