@@ -275,3 +275,7 @@ def darwins_journey_view(view: dict[str, Any]) -> RenderableType:
     if view.get("alfred"):
         parts.append(_tree("Alfred", view["alfred"]))
     return Group(*parts)
+
+
+# Games whose renderers live in their own modules register on import.
+from clients import board_encyclopedia  # noqa: E402, F401

@@ -50,7 +50,8 @@ class Evaluation:
 
 # Evaluations living in their own modules, imported on first use so that importing
 # the bots never imports an engine that is not needed.
-_MODULES = {"darwins-journey": "ai_worker.bots.eval_darwins_journey"}
+_MODULES = {"darwins-journey": "ai_worker.bots.eval_darwins_journey",
+            "encyclopedia": "ai_worker.bots.eval_encyclopedia"}
 _REGISTRY: dict[str, Evaluation] = {}
 
 

@@ -46,7 +46,32 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     out["bag"] = bag
     out["tiles_left"] = len(s.tiles_left)
     out["ai"] = _ai_view(s, seat)
+    out["catalog"] = catalog(s)
     return out
+
+
+def catalog(s: State) -> dict[str, Any]:
+    """Names and texts of the components in sight, for clients that draw the board."""
+    animals = set(s.adisplay)
+    for cards in (*s.hand, *s.published):
+        animals.update(cards)
+    experts = set(s.xdisplay)
+    for boards in s.experts:
+        for stack in boards:
+            experts.update(stack)
+    experts.update(f[2] for f in s.stack if f[0] == "xplace")
+    return {
+        "colours": list(DATA.colours),
+        "types": list(DATA.types),
+        "spaces": list(DATA.space_labels),
+        "tile": DATA.tile_texts[s.tiles[-1]] if s.tiles else None,
+        "animals": {str(c): {"name": DATA.animals[c].name, "colour": DATA.animals[c].colour,
+                             "categories": [DATA.categories[t][k] for t, k in
+                                            enumerate(DATA.animals[c].categories)]}
+                    for c in sorted(animals)},
+        "experts": {str(c): {"name": DATA.experts[c].name, "colour": DATA.experts[c].colour,
+                             "text": DATA.experts[c].text()} for c in sorted(experts)},
+    }
 
 
 def determinize(v: dict[str, Any], seat: int, seed: int) -> State:

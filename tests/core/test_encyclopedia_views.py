@@ -112,3 +112,22 @@ def test_e24_11_solo_cards() -> None:
     assert sorted(DATA.behaviours) == [1, 2, 3] and sorted(DATA.scorings) == [1, 2, 3]
     for card in DATA.behaviours.values():
         assert sorted(card.priority) == sorted(DATA.actions)
+
+
+def test_terminal_board_draws_every_phase() -> None:
+    """The view's catalog names what is in sight; `bgb play` draws it with its own renderer."""
+    from rich.console import Console
+
+    from clients import board
+    for options in ({"players": 1}, {"players": 3}):
+        s = GAME.new_game(options, 3)
+        rnd = random.Random(0)
+        step = 0
+        while to_act(s) is not None:
+            if step % 97 == 0:
+                console = Console(record=True, width=200)
+                console.print(board.render_view("encyclopedia", GAME.view(s, 0)))
+                text = console.export_text()
+                assert "Main board" in text and "Players" in text
+            GAME.apply(s, pick(rnd, GAME.legal_moves(s)))
+            step += 1
