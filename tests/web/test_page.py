@@ -1,0 +1,108 @@
+"""The page's files as the API serves them, and the page's data: no browser needed."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from api import create_app
+from api.play import web_root
+from core.darwins_journey.data import DATA, ISLANDS
+
+WEB = web_root()
+MESSAGES = {lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text("utf-8"))
+            for lang in ("en", "pt-BR")}
+# Messages the same in both languages: names, numbers and symbols.
+SAME_IN_BOTH = {"app.title", "bot.alfred", "game.darwins-journey", "dj.location", "result.total",
+                "seat.bot", "dj.museum_help_symbol"}
+
+
+@pytest.fixture
+def client(redis_url: str) -> FlaskClient:
+    """A test client of the API app (the page needs no Redis)."""
+    return create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()
+
+
+def test_the_root_and_play_lead_to_the_page(client: FlaskClient) -> None:
+    assert client.get("/").headers["Location"].endswith("/play/")
+    assert client.get("/play").headers["Location"].endswith("/play/")
+    for path in ("/play/", "/play/games/AbC123xyz"):
+        page = client.get(path)
+        assert page.status_code == 200 and page.mimetype == "text/html"
+        assert b'<script type="module" src="/play/js/main.js">' in page.data
+
+
+def test_files_have_their_content_types_and_a_strict_policy(client: FlaskClient) -> None:
+    expected = {"/play/js/main.js": "text/javascript", "/play/css/app.css": "text/css",
+                "/play/i18n/pt-BR.json": "application/json",
+                "/play/js/renderers/darwins-journey.js": "text/javascript"}
+    for path, mimetype in expected.items():
+        answer = client.get(path)
+        assert answer.status_code == 200 and answer.mimetype == mimetype, path
+        policy = answer.headers["Content-Security-Policy"]
+        assert "default-src 'self'" in policy and "script-src 'self'" in policy
+        assert "unsafe" not in policy
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+
+
+@pytest.mark.parametrize("path", [
+    "/play/../api/play.py", "/play/%2e%2e/api/play.py", "/play/js/..%2f..%2f..%2fapi/play.py",
+    "/play/js/../../../pyproject.toml", "/play/.gitignore", "/play/js/.hidden.js",
+    "/play/README.md", "/play/nothing.js",
+])
+def test_nothing_outside_the_page_files_is_served(client: FlaskClient, path: str) -> None:
+    assert client.get(path).status_code == 404
+
+
+def test_the_page_is_not_an_api_operation(client: FlaskClient) -> None:
+    paths = client.get("/v1/openapi.json").get_json()["paths"]
+    assert not [p for p in paths if p == "/" or p.startswith("/play")]
+
+
+def test_both_languages_have_every_message() -> None:
+    en, pt = MESSAGES["en"], MESSAGES["pt-BR"]
+    assert set(en) == set(pt)
+    assert all(isinstance(v, str) and v.strip() for v in [*en.values(), *pt.values()])
+    for key in en:
+        assert set(re.findall(r"\{\w+\}", en[key])) == set(re.findall(r"\{\w+\}", pt[key])), key
+    english_left = [k for k in en if en[k] == pt[k] and k not in SAME_IN_BOTH]
+    assert english_left == []
+
+
+def test_every_message_the_page_asks_for_exists() -> None:
+    sources = [p.read_text("utf-8") for p in WEB.rglob("*.js")]
+    sources.append((WEB / "index.html").read_text("utf-8"))
+    asked = set()
+    for text in sources:
+        asked.update(re.findall(r"""\bt\(\s*["']([\w.-]+)["']""", text))
+        asked.update(re.findall(r'data-i18n="([\w.-]+)"', text))
+    assert asked, "the scan found the page's messages"
+    assert sorted(asked - set(MESSAGES["en"])) == []
+
+
+def test_portuguese_uses_the_rulebooks_terms() -> None:
+    pt = " ".join(MESSAGES["pt-BR"].values())
+    for term in ("Diário Principal", "Diário Especial", "Diário Pequeno", "Lupa", "Selo de Cera",
+                 "Conhecimento Temporário", "Carta de Tripulação", "Meta", "Teoria da Evolução",
+                 "Tabuleiro Central", "Acampamento", "Tenda", "Carimbo", "Espécime"):
+        assert term in pt, term
+
+
+def test_the_darwins_journey_layout_matches_the_engine_data() -> None:
+    layout = json.loads((WEB / "data" / "darwins-journey.json").read_text("utf-8"))
+    assert [loc["id"] for loc in layout["locations"]] == list(DATA.location_ids)
+    assert [space["id"] for space in layout["ocean"]] == [space.id for space in DATA.ocean]
+    assert list(layout["islands"]) == list(ISLANDS)
+    for index, spaces in enumerate(layout["islands"].values()):
+        assert [s["id"] for s in spaces] == [s.id for s in DATA.islands[index]]
+    assert layout["beagle_spaces"] == list(DATA.beagle_spaces)
+
+
+def test_the_page_fetches_nothing_from_elsewhere() -> None:
+    for path in [*WEB.rglob("*.js"), *WEB.rglob("*.html"), *WEB.rglob("*.css")]:
+        text = Path(path).read_text("utf-8")
+        assert not re.search(r"https?://", text), path
