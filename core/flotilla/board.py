@@ -17,20 +17,16 @@ def sky(tile: int) -> dict[str, Any]:
     return D.TILES[tile]["skyside"]
 
 
-def own_area(s: dict[str, Any], p: int) -> set[int]:
-    """Cells `p` may ever use: inside their boundary lines (F3.4.13, F16.2), off the Hub."""
-    _, sector = D.LAYOUT[s["n"]]
-    return {c for c, owner in sector.items() if owner == p}
-
-
 _AREA_CACHE: dict[tuple[int, int], frozenset[int]] = {}
 
 
-def area(n: int, p: int) -> frozenset[int]:
-    key = (n, p)
+def area(n: int, k: int) -> frozenset[int]:
+    """Cells of the k-th sector (the k-th player in turn order): inside their boundary lines
+    (F3.4.13, F16.2), off the Hub."""
+    key = (n, k)
     if key not in _AREA_CACHE:
         _, sector = D.LAYOUT[n]
-        _AREA_CACHE[key] = frozenset(c for c, owner in sector.items() if owner == p)
+        _AREA_CACHE[key] = frozenset(c for c, owner in sector.items() if owner == k)
     return _AREA_CACHE[key]
 
 
@@ -38,7 +34,7 @@ def open_cells(s: dict[str, Any], p: int) -> list[int]:
     """Empty cells next to one of `p`'s tiles, inside `p`'s boundary, touching no opponent's
     tile (F16.1, F18.1 step 3), in a fixed order."""
     board = s["board"]
-    mine = area(s["n"], p)
+    mine = area(s["n"], s["sector"][p])
     found: set[int] = set()
     for cell, entry in board.items():
         if entry[2] != p:

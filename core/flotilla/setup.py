@@ -50,7 +50,8 @@ def new_game(options: dict[str, Any], seed: int) -> dict[str, Any]:
     s["vp_supply"] = D.BOARDS["supply"]["vp_per_player"] * n
     starters, _ = D.LAYOUT[n]
     order = [(first + k) % n for k in range(n)]  # turn order: First Player, Second Player, ...
-    s["home"] = [starters[order.index(p)] for p in range(n)]
+    s["sector"] = [order.index(p) for p in range(n)]  # whose boundary lines are whose
+    s["home"] = [starters[s["sector"][p]] for p in range(n)]
     s["board"] = {s["home"][p]: [-1 - p, 0, p, 0, 0] for p in range(n)}
     # F3.4.14: each player takes the coins of their Starter Tile
     s["coins"] = [D.BOARDS["starter_tiles"][order.index(p)]["coins"] for p in range(n)]

@@ -88,12 +88,12 @@ def moves_of(state: Any, kind: str) -> list[dict[str, Any]]:
     return [m for m in GAME.legal_moves(state) if m["type"] == kind]
 
 
-def do(state: Any, kind: str, **fields: Any) -> list[dict[str, Any]]:
-    """Apply the legal move of type `kind` whose fields match (the first one)."""
+def do(state: Any, move_type: str, /, **fields: Any) -> list[dict[str, Any]]:
+    """Apply the legal move of type `move_type` whose fields match (the first one)."""
     for m in GAME.legal_moves(state):
-        if m["type"] == kind and all(m.get(k) == v for k, v in fields.items()):
+        if m["type"] == move_type and all(m.get(k) == v for k, v in fields.items()):
             return GAME.apply(state, canonical(m))
-    raise AssertionError(f"no legal {kind} {fields}: {GAME.legal_moves(state)}")
+    raise AssertionError(f"no legal {move_type} {fields}: {GAME.legal_moves(state)}")
 
 
 def run(state: dict[str, Any], p: int, ops: list[list[Any]]) -> list[dict[str, Any]]:
