@@ -64,7 +64,8 @@ def test_f16_2_boundaries_and_opponents() -> None:
                    for nb in D.NEIGH[cell])
     # an opponent's tile next to a cell of ours makes that cell unavailable
     mine = B.area(3, s["sector"][p])
-    border = next(c for c in B.area(3, s["sector"][q]) if any(nb in mine for nb in D.NEIGH[c] if nb >= 0))
+    border = next(c for c in B.area(3, s["sector"][q])
+                  if any(nb in mine for nb in D.NEIGH[c] if nb >= 0))
     shared = next(nb for nb in D.NEIGH[border] if nb in mine)
     put(s, q, 5, border)
     for nb in D.NEIGH[shared]:
@@ -330,7 +331,6 @@ def test_f27_1_f27_3_sonar_icon_meaning(space: int, expect: tuple[int, int]) -> 
 def test_f27_3_extra_die_of_the_same_kind() -> None:
     """F27.3 (A43), F22.10: at S4 a Sonar icon adds a die of the same kind, within supply."""
     s = fresh(3)
-    p = s["turn"]
     s["sonar"] = 3
     used = {"shallows": 1, "shelf": 0, "slope": 5}
     s["stack"] = [["play"], ["dive", [["N", "slope"]], [], 0, used]]
