@@ -67,7 +67,31 @@ def choose_move(game_name: str, bot_name: str, view: dict[str, Any], seat: int,
     import core
 
     game = core.get_game(game_name)
-    return dict(get_bot(bot_name).choose(game, view, seat, legal_moves, params, seed))
+    bot = get_bot(bot_name)
+    return dict(bot.choose(game, view, seat, legal_moves,
+                           capped_budget(bot.params_schema(), params), seed))
+
+
+def max_bot_ms() -> int:
+    """The ceiling on a bot's thinking time a decision (BGB_MAX_BOT_MS, default 10 s)."""
+    return int(os.environ.get("BGB_MAX_BOT_MS") or 10_000)
+
+
+def capped_budget(schema: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
+    """`params` with a time budget no larger than the ceiling. A bot with an `ms` parameter
+    that was given an iteration budget alone gets the ceiling as its time limit too, so that
+    `iterations: 10000000` cannot hold a worker for an hour (with neither, a bot's default
+    budget is small and stays as it is). The API refuses larger `ms` at creation; this also
+    bounds games created before a ceiling was lowered."""
+    if "ms" not in schema:
+        return params
+    ceiling = max_bot_ms()
+    ms = params.get("ms") or 0
+    if ms > 0:
+        return dict(params, ms=min(ms, ceiling))
+    if (params.get("iterations") or 0) > 0:
+        return dict(params, ms=ceiling)
+    return params
 
 
 def play_turn(game_id: str, seat: int, version: int) -> str:

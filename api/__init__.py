@@ -14,7 +14,7 @@ from flask import Flask, Response, send_from_directory
 from werkzeug.exceptions import HTTPException
 
 import core
-from api import catalog, games, metrics, ops, play, problems
+from api import catalog, games, limits, metrics, ops, play, problems
 from api.problems import PROBLEM_MIMETYPE, from_http_exception, problem_response
 from api.schemas import ProblemSchema
 from api.services import Services
@@ -31,6 +31,9 @@ DEFAULTS: dict[str, Any] = {
     "STATE_CACHE_SIZE": 1024,
     "SSE_MAX_SECONDS": 300,
     "SSE_HEARTBEAT_SECONDS": 15,
+    # Seconds a Redis command may take before the request answers 503 (BGB_REDIS_TIMEOUT):
+    # short, so that a hung Redis costs a client under a second, not a thread for ten.
+    "REDIS_TIMEOUT": 0.5,
     "API_TITLE": "BoardGamesBot",
     "API_VERSION": "v1",
     "OPENAPI_VERSION": "3.0.3",
@@ -81,6 +84,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(DEFAULTS)
     app.config["REDIS_URL"] = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    if os.environ.get("BGB_REDIS_TIMEOUT"):
+        app.config["REDIS_TIMEOUT"] = float(os.environ["BGB_REDIS_TIMEOUT"])
+    app.config.update(limits.settings_from_environment())
     app.config["OPENAPI_SWAGGER_UI_URL"] = SWAGGER_UI_CDN
     local_ui = _swagger_ui_dir()
     if local_ui is not None:
@@ -100,6 +106,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     problems.install(app)
     metrics.install(app)
+    limits.install(app)
     api = Api(app)
     api.register_blueprint(games.blp)
     api.register_blueprint(catalog.blp)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import logging
 import re
@@ -18,13 +19,15 @@ from flask.views import MethodView
 
 import core
 from api import metrics
-from api.auth import bearer_token, new_human_token, seat_of
+from api.auth import bearer_token, new_human_token, seat_of, token_hash
 from api.bots import automa_only, check_params, known_bot_names
-from api.events import event_stream
+from api.limits import client_address
+from api.limits import current as current_limits
 from api.parsing import Blueprint, require_json_body
-from api.presenters import game_body, redact_entry, redact_events, status_of
+from api.presenters import game_body, public_deal, redact_entry, redact_events, status_of
 from api.problems import Problem, validation_error
 from api.schemas import (
+    AbortedSchema,
     CreatedGameSchema,
     CreateGameSchema,
     GameQuerySchema,
@@ -35,7 +38,9 @@ from api.schemas import (
     MoveResultSchema,
 )
 from api.services import Services, services
-from api.store import Head, new_epoch
+from api.store import OVER, Head, new_epoch
+from api.watchers import follow, long_poll
+from core.deals import SEED_BITS, make_deal
 
 log = logging.getLogger(__name__)
 
@@ -197,12 +202,18 @@ class Games(MethodView):
     @blp.problem(400, "the body is not valid JSON")
     @blp.problem(413, "the body is larger than 64 KiB")
     @blp.problem(415, "not JSON")
+    @blp.problem(429, "rate-limited, or too-many-bot-games (this client's games with bot "
+                      "seats in progress are at the ceiling)")
     @blp.unavailable()
     @blp.doc(responses={201: {"links": CREATED_LINKS}})
     def post(self, body: dict[str, Any]) -> Response:
-        """Start a game: each human seat gets a secret token, shown only in this answer."""
+        """Start a game: each human seat gets a secret token, shown only in this answer, and
+        the creator a token to abort it. The deal is secret: a client's `seed` is mixed with
+        the server's own randomness unless the game is `unranked`; the answer carries a
+        commitment to the effective seed, revealed when the game is over."""
         require_json_body()
         svc = services()
+        guard = current_limits()
         try:
             game = core.get_game(body["game"])
         except core.UnknownGame:
@@ -211,9 +222,22 @@ class Games(MethodView):
                 f"unknown game {body['game']!r}") from None
         options = body["options"]
         specs = _validate_seats(game, options, body.get("seats"))
-        seed = body["seed"] if "seed" in body else secrets.randbelow(2**53)
+        budget_faults = [fault for seat, spec in enumerate(specs) if spec["kind"] == "bot"
+                         for fault in [guard.check_bot_budget(seat, spec["params"])] if fault]
+        if budget_faults:
+            raise validation_error({"json": {"seats": budget_faults}},
+                                   "a bot's budget is over this server's ceiling")
+        automa = game.automa_seats(options)
+        searching = any(spec["kind"] == "bot" and seat not in automa
+                        for seat, spec in enumerate(specs))
+        creator = client_address()
+        if searching:
+            guard.check_bot_games(svc.redis, creator)
+        deal = make_deal(body.get("seed"), bool(body.get("unranked", False)),
+                         server_nonce=secrets.token_hex(32), salt=secrets.token_hex(16),
+                         fallback_seed=secrets.randbelow(2**SEED_BITS))
         with _options_checked(game, options):
-            state = game.new_game(options, seed)
+            state = game.new_game(options, deal.seed)
         game_id = new_game_id()
         shown_seats: list[dict[str, Any]] = []
         stored_seats: list[dict[str, Any]] = []
@@ -227,9 +251,12 @@ class Games(MethodView):
                                      "params": spec["params"]})
                 shown_seats.append({"seat": seat, "kind": "bot", "bot": spec["bot"],
                                     "params": spec["params"]})
-        # The seed stays server-side: it would reveal every hidden order of the game.
-        meta = {"game": game.name, "options": options, "seed": seed, "created": time.time(),
-                "seats": stored_seats}
+        creator_token, creator_digest = new_human_token()
+        # The seed stays server-side until the game is over: it would reveal every hidden
+        # order of the game. Only its commitment is public.
+        meta = {"game": game.name, "options": options, "seed": deal.seed, "created": time.time(),
+                "seats": stored_seats, "creator_sha256": creator_digest,
+                "deal": dict(deal.to_json(), commitment=deal.commitment)}
         to_act = game.to_act(state)
         bot = _bot_seat(meta, to_act)
         head = Head(0, to_act, status_of(to_act))
@@ -239,10 +266,14 @@ class Games(MethodView):
                          epoch)
         svc.cache.put(game_id, 0, epoch, state)
         metrics.GAMES.labels(game.name).inc()
+        if searching:
+            guard.count_bot_game(svc.redis, creator, game_id)
         if bot is not None and to_act is not None:
             svc.bot_queue.enqueue(game_id, to_act, 0, bot["bot"])
         body_out = {"id": game_id, "game": game.name, "options": options, "version": 0,
-                    "status": head.status, "to_act": to_act, "seats": shown_seats}
+                    "status": head.status, "to_act": to_act, "seats": shown_seats,
+                    "creator_token": creator_token,
+                    "deal": public_deal(meta, head.status != "active")}
         return _json(body_out, 201, {"Location": f"/v1/games/{game_id}"})
 
 
@@ -266,13 +297,14 @@ class GameResource(MethodView):
         seat = _caller_seat(svc, game_id, meta)
         game = _rules(meta)
         if "wait_version" in query:
-            svc.watcher.wait(game_id, query["wait_version"], query["timeout"])
+            long_poll(game_id, query["wait_version"], query["timeout"])
         head, state, _ = _state(svc, game, game_id)
         etag = f'"{head.version}"'
         headers = {"ETag": etag, "Vary": "Authorization"}
         if _none_match(request.headers.get("If-None-Match", ""), head.version):
             return Response(status=304, headers=headers)
-        return _json(game_body(game, game_id, meta, head.version, state, seat), 200, headers)
+        return _json(game_body(game, game_id, meta, head.version, state, seat, head.status),
+                     200, headers)
 
 
 def _none_match(header: str, version: int) -> bool:
@@ -326,7 +358,8 @@ def _stale(game: core.Game, game_id: str, meta: dict[str, Any], seat: int, head:
     return Problem(409, "stale-version", "Stale version",
                    f"the move was chosen against version {expected}; the game is at "
                    f"version {head.version}",
-                   current=game_body(game, game_id, meta, head.version, state, seat))
+                   current=game_body(game, game_id, meta, head.version, state, seat,
+                                     head.status))
 
 
 def _fingerprint(move: Any, expected: int) -> str:
@@ -385,6 +418,9 @@ class Moves(MethodView):
         head, state, record = _state(svc, game, game_id, idempotency)
         if record is not None:
             return _replay(record, fingerprint)
+        if head.status == "aborted":
+            raise Problem(409, "game-over", "Game over",
+                          "the game was aborted by its creator; no move is taken", result=None)
         if head.status == "finished":
             raise Problem(409, "game-over", "Game over", "the game is over; no move is taken",
                           result=game.result(state))
@@ -442,11 +478,46 @@ class Moves(MethodView):
         svc = services()
         meta = _game_meta(svc, game_id)
         seat = _caller_seat(svc, game_id, meta)
+        head = svc.store.head(game_id)
+        over = head is not None and head.status in OVER
         entries, length = svc.store.moves(game_id, query["after"], query["limit"])
-        moves = [redact_entry(entry, seat) for entry in entries]
+        moves = [redact_entry(entry, seat, over) for entry in entries]
         last = moves[-1]["index"] if moves else None
         return _json({"moves": moves,
                       "next": last if last is not None and last < length - 1 else None})
+
+
+@blp.route("/games/<game_id>/abort")
+class Abort(MethodView):
+    """Stopping a game for good."""
+
+    @blp.response(200, AbortedSchema)
+    @blp.problem(401, "no creator token, or not this game's")
+    @blp.problem(404, "no such game")
+    @blp.problem(409, "game-over: the game is already finished or aborted")
+    @blp.unavailable()
+    @blp.doc(security=SEAT_AUTH)
+    def post(self, game_id: str) -> Response:
+        """End an active game as aborted (Bearer: the `creator_token` of its creation): its
+        bots stop, watchers learn it from the new version, its deal is revealed."""
+        svc = services()
+        meta = _game_meta(svc, game_id)
+        token = bearer_token()
+        stored = meta.get("creator_sha256")
+        if token is None or stored is None or not hmac.compare_digest(stored,
+                                                                      token_hash(token)):
+            raise Problem(401, "unauthorized", "Unauthorized",
+                          "aborting a game needs 'Authorization: Bearer <creator token>' from "
+                          "the game's creation",
+                          headers={"WWW-Authenticate": 'Bearer realm="boardgamesbot"'})
+        entry = {"seat": None, "move": {"type": "abort"},
+                 "events": [{"type": "aborted", "by": "creator"}]}
+        done, outcome = svc.store.abort(game_id, entry, new_epoch())
+        if not done:
+            raise Problem(409, "game-over", "Game over",
+                          f"the game is already {outcome or 'over'}; nothing to abort",
+                          result=None)
+        return _json({"version": outcome, "status": "aborted"})
 
 
 # One server-sent event as clients parse it (OpenAPI 3.0 has no standard for streams; tools
@@ -480,7 +551,11 @@ class GameEvents(MethodView):
                                           "comment heartbeats. The schema describes one event.",
                            "content": {"text/event-stream": {"schema": SSE_EVENT_SCHEMA}}},
                    "404": _problem_doc("no such game"),
-                   "503": _problem_doc("service-unavailable: the game store does not answer")})
+                   "429": _problem_doc("too-many-streams: this client holds as many long "
+                                       "polls and streams as it may (Retry-After)"),
+                   "503": _problem_doc("service-unavailable: the game store does not answer, "
+                                       "or the server holds all the streams it can "
+                                       "(Retry-After)")})
     def get(self, game_id: str) -> Response:
         """A stream of the game's versions; resumable with Last-Event-ID; ends when over."""
         svc = services()
@@ -489,9 +564,5 @@ class GameEvents(MethodView):
         raw = request.headers.get("Last-Event-ID", "").strip()
         if _VERSION_TEXT.fullmatch(raw):
             last_id = int(raw)
-        stream = event_stream(svc.store, svc.watcher, game_id, last_id,
-                              float(svc.config["SSE_MAX_SECONDS"]),
-                              float(svc.config["SSE_HEARTBEAT_SECONDS"]))
-        return Response(stream, mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return follow(game_id, last_id)
 

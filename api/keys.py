@@ -92,3 +92,9 @@ def sweeps(job_id: str) -> str:
 def sweeper_lock() -> str:
     """The lock electing one sweeper per pass among all worker processes."""
     return f"{PREFIX}:sweeper-lock"
+
+
+def creator_bot_games(creator: str) -> str:
+    """The set of a creator's games with search-bot seats (for its ceiling of such games)."""
+    digest = hashlib.sha256(creator.encode("utf-8")).hexdigest()[:32]
+    return f"{PREFIX}:creator:{digest}:bot-games"

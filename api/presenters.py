@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from core import Game
+from core.deals import SCHEME
 
 
 def public_seats(meta: dict[str, Any]) -> list[dict[str, Any]]:
@@ -27,22 +28,36 @@ def status_of(to_act: int | None) -> str:
     return "finished" if to_act is None else "active"
 
 
+def public_deal(meta: dict[str, Any], over: bool) -> dict[str, Any] | None:
+    """The game's deal as anyone may see it: the commitment to its seed, and once the game is
+    over the seed itself with what it was made of (None for games older than deals)."""
+    deal = meta.get("deal")
+    if deal is None:
+        return None
+    return {"commitment": deal["commitment"], "unranked": deal["unranked"], "scheme": SCHEME,
+            "revealed": {k: v for k, v in deal.items() if k != "commitment"} if over else None}
+
+
 def game_body(game: Game, game_id: str, meta: dict[str, Any], version: int, state: Any,
-              seat: int | None) -> dict[str, Any]:
-    """The game read body for `seat` (None: a spectator)."""
-    to_act = game.to_act(state)
+              seat: int | None, status: str = "active") -> dict[str, Any]:
+    """The game read body for `seat` (None: a spectator); `status` is the stored one (an
+    aborted game's state still has a seat to act)."""
+    aborted = status == "aborted"
+    to_act = None if aborted else game.to_act(state)
+    shown_status = "aborted" if aborted else status_of(to_act)
     return {
         "id": game_id,
         "game": meta["game"],
         "options": meta["options"],
         "version": version,
-        "status": status_of(to_act),
+        "status": shown_status,
         "to_act": to_act,
         "seat": seat,
         "seats": public_seats(meta),
         "view": game.view(state, seat),
         "legal_moves": game.legal_moves(state) if seat is not None and seat == to_act else [],
-        "result": game.result(state) if to_act is None else None,
+        "result": game.result(state) if to_act is None and not aborted else None,
+        "deal": public_deal(meta, shown_status != "active"),
     }
 
 
@@ -64,8 +79,13 @@ def redact_events(events: list[dict[str, Any]], seat: int | None) -> list[dict[s
     return [redact_event(event, seat) for event in events]
 
 
-def redact_entry(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """A log entry as `seat` may see it: another seat's secret move shows only its type."""
+def redact_entry(entry: dict[str, Any], seat: int | None, over: bool = False) -> dict[str, Any]:
+    """A log entry as `seat` may see it: another seat's secret move shows only its type.
+    Once the game is over nothing is secret any more: the whole log is shown, so that anyone
+    can replay it from the revealed seed."""
+    if over:
+        return {"index": entry["index"], "version": entry["version"], "seat": entry["seat"],
+                "move": entry["move"], "events": entry["events"]}
     move = entry["move"]
     if move.get("secret") is True and entry["seat"] != seat:
         move = {"type": move.get("type"), "secret": True}

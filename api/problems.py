@@ -41,6 +41,7 @@ _BY_STATUS: dict[int, tuple[str, str]] = {
     413: ("payload-too-large", "Payload too large"),
     415: ("unsupported-media-type", "Unsupported media type"),
     422: ("validation-error", "Validation error"),
+    429: ("rate-limited", "Too many requests"),
     500: ("internal-error", "Internal error"),
     503: ("service-unavailable", "Service unavailable"),
 }

@@ -54,7 +54,28 @@ class CreateGameSchema(ma.Schema):
                         metadata={"description": "every seat in order; omitted: all human "
                                                  "except automa seats"})
     seed = StrictInt(validate=validate.Range(min=0, max=MAX_SEED),
-                     metadata={"description": "setup randomness; random when omitted"})
+                     metadata={"description": "setup randomness, mixed with the server's own "
+                                              "unless `unranked` (random when omitted)"})
+    unranked = fields.Boolean(load_default=False, metadata={
+        "description": "true: the deal is `seed` itself, fully reproducible (analysis, tests, "
+                       "replays) and so known to whoever chose it; the game is marked "
+                       "unranked"})
+
+
+STATUSES = ["active", "finished", "aborted"]
+
+
+class DealSchema(ma.Schema):
+    """The commitment to a game's effective seed, and the seed once the game is over."""
+
+    commitment = fields.String(required=True, metadata={
+        "description": "sha256 hex of 'bgb-seed:<seed>:<salt>'"})
+    unranked = fields.Boolean(required=True)
+    scheme = fields.String(required=True, metadata={"description": "how seed and commitment "
+                                                                   "are computed"})
+    revealed = fields.Dict(allow_none=True, required=True, metadata={
+        "description": "null while the game is active; then seed, salt, client_seed, "
+                       "server_nonce and unranked (check with `bgb verify GAME`)"})
 
 
 class SeatSchema(ma.Schema):
@@ -80,9 +101,12 @@ class CreatedGameSchema(ma.Schema):
     game = fields.String(required=True)
     options = fields.Dict(required=True)
     version = fields.Integer(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     to_act = fields.Integer(allow_none=True, required=True)
     seats = fields.List(fields.Nested(CreatedSeatSchema), required=True)
+    creator_token = fields.String(required=True, metadata={
+        "description": "the creator's secret token (shown only here): it aborts the game"})
+    deal = fields.Nested(DealSchema, required=True)
 
 
 class GameQuerySchema(ma.Schema):
@@ -111,6 +135,14 @@ class GameSchema(ma.Schema):
     legal_moves = fields.List(fields.Dict(), required=True,
                               metadata={"description": "the caller's moves when it is to act"})
     result = fields.Dict(allow_none=True, required=True)
+    deal = fields.Nested(DealSchema, allow_none=True, required=True)
+
+
+class AbortedSchema(ma.Schema):
+    """The answer to an abort."""
+
+    version = fields.Integer(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["aborted"]))
 
 
 class MoveRequestSchema(ma.Schema):
@@ -205,3 +237,14 @@ class ProblemSchema(ma.Schema):
     errors = fields.Dict(metadata={"description": "validation-error: the bad fields"})
     legal_moves = fields.List(fields.Dict(), metadata={"description": "illegal-move"})
     current = fields.Nested(GameSchema, metadata={"description": "stale-version: the game now"})
+    to_act = fields.Integer(allow_none=True, metadata={"description": "not-your-turn: the seat "
+                                                                      "to act"})
+    result = fields.Dict(allow_none=True, metadata={"description": "game-over: the result "
+                                                                   "(null if aborted)"})
+    retry_after = fields.Integer(metadata={"description": "rate-limited, too-many-bot-games: "
+                                                          "seconds to wait"})
+
+    class Meta:
+        # RFC 9457: problem types may add members; clients must ignore the ones they do
+        # not know, so the schema must not forbid them.
+        unknown = ma.INCLUDE

@@ -29,9 +29,17 @@ class Services:
     @classmethod
     def build(cls, config: dict[str, Any]) -> Services:
         """Connect to the configured Redis (lazily: nothing is sent until first use)."""
-        # Bounded socket waits: a stuck Redis fails a request instead of hanging its thread.
-        client = redis.Redis.from_url(config["REDIS_URL"], socket_timeout=10,
-                                      socket_connect_timeout=2, health_check_interval=30)
+        # Bounded socket waits: a stuck Redis fails a request (503) in under a second
+        # instead of holding it. Commands here are single keys or short scripts: a healthy
+        # Redis answers them in microseconds, so the bound only ever cuts off a hung one.
+        timeout = float(config.get("REDIS_TIMEOUT", 0.5))
+        # A blocking pool: under gevent thousands of requests may want Redis at once; they
+        # queue for one of REDIS_CONNECTIONS (up to `timeout`) instead of failing at once
+        # (redis-py's default pool refuses a 101st concurrent command).
+        client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+            config["REDIS_URL"], max_connections=int(config.get("REDIS_CONNECTIONS", 64)),
+            timeout=timeout, socket_timeout=timeout, socket_connect_timeout=timeout,
+            health_check_interval=30))
         # The pub/sub listener blocks on reads by design: its own client, no read timeout.
         listener = redis.Redis.from_url(config["REDIS_URL"], socket_connect_timeout=2,
                                         health_check_interval=15)

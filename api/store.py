@@ -71,6 +71,29 @@ redis.call('PUBLISH', KEYS[5], ARGV[2])
 return {'ok'}
 """
 
+# KEYS: state hash, move log, bot turns zset, version channel
+# ARGV: game id, log entry (its index and version filled in here), new epoch
+# -> {"ok", new version} | {"over", status}
+_ABORT = """
+local head = redis.call('HMGET', KEYS[1], 'version', 'status')
+if not head[1] then return {'over', ''} end
+if head[2] ~= 'active' then return {'over', head[2]} end
+local version = tonumber(head[1]) + 1
+local entry = cjson.decode(ARGV[2])
+entry['index'] = version - 1
+entry['version'] = version
+redis.call('HSET', KEYS[1], 'version', version, 'to_act', '', 'status', 'aborted',
+           'epoch', ARGV[3])
+redis.call('RPUSH', KEYS[2], cjson.encode(entry))
+redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('PUBLISH', KEYS[4], version)
+return {'ok', version}
+"""
+
+# A game's status: "active" while someone is to act, "finished" once the rules ended it,
+# "aborted" once its creator stopped it. Anything but "active" is over.
+OVER = ("finished", "aborted")
+
 
 @dataclass(frozen=True)
 class Head:
@@ -125,6 +148,7 @@ class Store:
         self.client = client
         self._read = client.register_script(_READ)
         self._commit = client.register_script(_COMMIT)
+        self._abort = client.register_script(_ABORT)
         self._meta: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._meta_size = meta_cache_size
         self._lock = threading.Lock()
@@ -209,6 +233,17 @@ class Store:
             return Commit("replay", record=json.loads(outcome[1]))
         current = _text(outcome[1])
         return Commit("stale", current=int(current) if current else None)
+
+    def abort(self, game_id: str, entry: dict[str, Any], epoch: str) -> tuple[bool, str | int]:
+        """End an active game as aborted (a new version whose log entry is `entry`):
+        (True, new version), or (False, the status that prevented it)."""
+        outcome = self._abort(
+            keys=[keys.game_state(game_id), keys.move_log(game_id), keys.bot_turns(),
+                  keys.version_channel(game_id)],
+            args=[game_id, json.dumps(entry, separators=(",", ":")), epoch])
+        if _text(outcome[0]) == "ok":
+            return True, int(outcome[1])
+        return False, _text(outcome[1]) or ""
 
     def moves(self, game_id: str, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         """Up to `limit` log entries with index > `after`, and the log's length."""

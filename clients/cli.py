@@ -6,6 +6,7 @@
     bgb watch <id>                                  follow a game's moves as they happen
     bgb create <game> [--option k=v] [--seat ...]   create a game, print the answer (tokens!)
     bgb show <id> [--token T]                       print a game as a seat or a spectator sees it
+    bgb verify <id>                                 check a finished game's deal and replay it
     bgb tournament <game> --bot mcts:ms=250 --bot greedy --games 20   bot standings, Elo
 """
 
@@ -165,7 +166,8 @@ def build_parser() -> argparse.ArgumentParser:
                            "repeat for more")
     play.add_argument("--players", type=int, default=None,
                       help="seats besides Alfred (extra ones are humans at this terminal)")
-    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--seed", type=int, default=None,
+                      help="replay the same deal: the game is unranked (its deal is the seed)")
     play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     play.add_argument("--auto", action="store_true",
                       help="let a random choice play your seats (a demo)")
@@ -181,8 +183,15 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     create.add_argument("--seat", action="append", default=None, type=parse_seat,
                         metavar="human|bot:NAME[:k=v,...]")
-    create.add_argument("--seed", type=int, default=None)
+    create.add_argument("--seed", type=int, default=None,
+                        help="mixed with the server's own randomness unless --unranked")
+    create.add_argument("--unranked", action="store_true",
+                        help="the deal is --seed itself: reproducible, and an unranked game")
     add_url(create)
+
+    verify = sub.add_parser("verify", help="check a finished game's deal and replay its log")
+    verify.add_argument("game_id")
+    add_url(verify)
 
     tour = sub.add_parser("tournament", help="bots play many games; standings and ratings")
     tour.add_argument("game")
@@ -417,7 +426,8 @@ def play(args: argparse.Namespace, console: Console,
     """Create a game against bots and play it here until it ends (or the player quits)."""
     options, seats = plan_game(args.vs, args.players, parse_pairs(args.option))
     client = Client(args.url)
-    created = client.create_game(args.game, options, seats, args.seed)
+    created = client.create_game(args.game, options, seats, args.seed,
+                                 unranked=args.seed is not None)
     game_id = str(created["id"])
     tokens = {int(e["seat"]): str(e["token"]) for e in created["seats"] if e.get("token")}
     console.print(f"game [bold]{game_id}[/] created; watch it with `bgb watch {game_id}`")
@@ -542,9 +552,23 @@ def tournament(args: argparse.Namespace, console: Console) -> int:
 def create(args: argparse.Namespace, console: Console) -> int:
     """Create a game and print the server's answer (it holds the human seats' tokens)."""
     created = Client(args.url).create_game(args.game, parse_pairs(args.option), args.seat,
-                                           args.seed)
+                                           args.seed, unranked=args.unranked)
     console.print_json(data=created)
     return 0
+
+
+def verify(args: argparse.Namespace, console: Console) -> int:
+    """Check a finished game's deal against its commitment and replay it; 0 if it holds."""
+    from clients.verify import verify_game
+
+    report = verify_game(Client(args.url), args.game_id)
+    for check in report.checks:
+        console.print(f"[green]ok[/] {check}")
+    for fault in report.faults:
+        console.print(f"[red]FAILED[/] {fault}")
+    console.print(f"game {args.game_id}: " + ("[green]verified[/]" if report.ok
+                                                else "[red]not verified[/]"))
+    return 0 if report.ok else 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -565,6 +589,8 @@ def main(argv: list[str] | None = None) -> int:
             return create(args, console)
         if args.command == "show":
             return show(args, console)
+        if args.command == "verify":
+            return verify(args, console)
         if args.command == "tournament":
             return tournament(args, console)
     except argparse.ArgumentTypeError as exc:

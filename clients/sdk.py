@@ -277,15 +277,25 @@ class Client:
     # -- games ------------------------------------------------------------------------------
 
     def create_game(self, game: str, options: Json | None = None,
-                    seats: list[Json] | None = None, seed: int | None = None) -> Json:
-        """Create a game; the answer holds its id and one secret token per human seat."""
+                    seats: list[Json] | None = None, seed: int | None = None,
+                    unranked: bool = False) -> Json:
+        """Create a game; the answer holds its id, one secret token per human seat and the
+        creator's token. A `seed` is mixed with the server's own unless `unranked` (then the
+        deal is the seed itself: reproducible, and known to whoever knows the seed)."""
         body: Json = {"game": game, "options": options or {}}
         if seats is not None:
             body["seats"] = seats
         if seed is not None:
             body["seed"] = seed
+        if unranked:
+            body["unranked"] = True
         # Not retried: a lost answer would create a second game.
         return dict(self._request("POST", "/games", json_body=body, safe=False).json())
+
+    def abort(self, game_id: str, creator_token: str) -> Json:
+        """Abort an active game with the creator token of its creation."""
+        return dict(self._request("POST", f"/games/{game_id}/abort", token=creator_token,
+                                  safe=True).json())
 
     def get_game(self, game_id: str, token: str | None = None, *,
                  wait_version: int | None = None, wait_timeout: float | None = None) -> Json:

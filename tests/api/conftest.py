@@ -29,11 +29,18 @@ class Created:
         return {"Authorization": f"Bearer {self.tokens[seat]}"}
 
 
+# The rate limits off: these tests post far faster than any client may. The limits have
+# tests of their own (test_limits.py).
+NO_RATE_LIMITS = {"RATE_LIMIT_CREATE": "off", "RATE_LIMIT_MOVES": "off",
+                  "RATE_LIMIT_MOVES_PER_SEAT": "off", "RATE_LIMIT_READS": "off",
+                  "MAX_BOT_GAMES_PER_CREATOR": 0}
+
+
 @pytest.fixture
 def app(redis_client: redis.Redis, redis_url: str) -> Iterator[Flask]:
     """The API app on the flushed test database."""
     yield create_app({"REDIS_URL": redis_url, "TESTING": True, "SSE_MAX_SECONDS": 5,
-                      "SSE_HEARTBEAT_SECONDS": 0.2})
+                      "SSE_HEARTBEAT_SECONDS": 0.2, **NO_RATE_LIMITS})
 
 
 @pytest.fixture

@@ -34,6 +34,7 @@ import core
 from api import create_app, keys
 from api.problems import PROBLEM_BASE, PROBLEM_MIMETYPE
 from core import find_move
+from tests.api.conftest import NO_RATE_LIMITS
 
 ODD_VALUES: list[Any] = [None, "x", "", -1, 0, 10**12, 1.5, True, False, [], {}, [1], {"a": 1}]
 
@@ -93,7 +94,7 @@ GAME = "darwins-journey" if "darwins-journey" in core.game_names() else "toy-pon
 def fuzz_app(redis_client: redis.Redis, redis_url: str) -> Iterator[Flask]:
     """The app with event streams cut short (a fuzzed stream would otherwise run for minutes)."""
     yield create_app({"REDIS_URL": redis_url, "TESTING": True, "SSE_MAX_SECONDS": 0.2,
-                      "SSE_HEARTBEAT_SECONDS": 0.1})
+                      "SSE_HEARTBEAT_SECONDS": 0.1, **NO_RATE_LIMITS})
 
 
 def _problem_checks(status: int, content_type: str, body: bytes) -> None:

@@ -35,8 +35,12 @@ def test_create_answers_201_with_tokens_shown_once(client: FlaskClient,
 
 
 def test_seeded_games_are_reproducible(client: FlaskClient, redis_client: redis.Redis) -> None:
-    a, b = create(client, seed=11), create(client, seed=11)
+    """Only when asked for: an unranked game's deal is its seed (issue 18); a ranked game
+    mixes the client's seed with the server's own, so the same seed deals differently."""
+    a, b = create(client, seed=11, unranked=True), create(client, seed=11, unranked=True)
     assert snapshot(redis_client, a.id) == snapshot(redis_client, b.id)
+    c, d = create(client, seed=11), create(client, seed=11)
+    assert snapshot(redis_client, c.id) != snapshot(redis_client, d.id)
 
 
 def test_bot_seats_and_default_seats(client: FlaskClient) -> None:

@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api import botauth, create_app, keys
-from tests.api.conftest import Created, create, move, problem, snapshot
+from tests.api.conftest import NO_RATE_LIMITS, Created, create, move, problem, snapshot
 
 
 def _log(client: FlaskClient, created: Created) -> list[dict[str, Any]]:
@@ -221,7 +221,8 @@ def _race(apps: list[Flask], created: Created, rounds: int,
 def test_race_exactly_one_move_per_version(client: FlaskClient, redis_url: str) -> None:
     created = create(client, players=1)
     # Separate apps = separate caches and connection pools, as separate server processes.
-    apps = [create_app({"REDIS_URL": redis_url, "TESTING": True}) for _ in range(8)]
+    config = {"REDIS_URL": redis_url, "TESTING": True, **NO_RATE_LIMITS}
+    apps = [create_app(config) for _ in range(8)]
     rounds = 12
     outcomes = _race(apps, created, rounds)
     for version, answers in enumerate(outcomes):
@@ -236,7 +237,8 @@ def test_race_exactly_one_move_per_version(client: FlaskClient, redis_url: str) 
 
 def test_race_with_one_idempotency_key_moves_once(client: FlaskClient, redis_url: str) -> None:
     created = create(client, players=1)
-    apps = [create_app({"REDIS_URL": redis_url, "TESTING": True}) for _ in range(6)]
+    config = {"REDIS_URL": redis_url, "TESTING": True, **NO_RATE_LIMITS}
+    apps = [create_app(config) for _ in range(6)]
     outcomes = _race(apps, created, 4, key="retry")
     for version, answers in enumerate(outcomes):
         bodies = [body for _, body in answers]

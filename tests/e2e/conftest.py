@@ -41,6 +41,10 @@ class Stack:
             "BGB_BOT_SECRET": "e2e-bot-secret",
             "BGB_GAME_MODULES": "tests.toygame",
             "PYTHONPATH": os.pathsep.join([str(REPO), self.env.get("PYTHONPATH", "")]),
+            # One test module creates more games a minute from one address than the default
+            # creation limit lets a client (tests/api/test_limits.py tests the limits).
+            "BGB_RATE_LIMIT_CREATE": "1000/minute",
+            "BGB_MAX_BOT_GAMES_PER_CREATOR": "100",
         })
         self.client = Client(self.api_url)
 

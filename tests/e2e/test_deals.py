@@ -1,0 +1,75 @@
+"""Deals no participant can know, verifiable by anyone once the game is over (issue 18)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from clients.cli import main
+from clients.verify import verify_game
+from core.deals import check_revealed, commitment
+from tests.e2e.conftest import Stack
+from tests.e2e.helpers import wait_finished
+
+pytestmark = pytest.mark.e2e
+
+GAME = "darwins-journey"
+RANDOM = {"kind": "bot", "bot": "random"}
+
+
+def test_a_ranked_deal_is_committed_revealed_and_replays(stack: Stack,
+                                                         capsys: pytest.CaptureFixture) -> None:
+    client = stack.client
+    created = client.create_game(GAME, {"players": 2}, [RANDOM, RANDOM], seed=42)
+    deal = created["deal"]
+    assert deal["revealed"] is None and not deal["unranked"] and len(deal["commitment"]) == 64
+    # While the game runs nobody sees the seed: not the creator who chose 42, not a seat.
+    running = client.get_game(created["id"])
+    assert running["deal"]["revealed"] is None
+    assert '"server_nonce"' not in json.dumps(running) and '"salt"' not in json.dumps(running)
+    final = wait_finished(client, created["id"], timeout=180)
+    revealed = final["deal"]["revealed"]
+    assert revealed["client_seed"] == 42 and revealed["seed"] != 42
+    assert check_revealed(deal["commitment"], revealed) == []
+    # Anyone can replay the game from the revealed seed and the (now unredacted) log.
+    report = verify_game(client, created["id"])
+    assert report.ok, report.faults
+    assert any("moves replayed" in check for check in report.checks)
+    assert main(["verify", created["id"], "--url", stack.api_url]) == 0
+    assert "verified" in capsys.readouterr().out
+
+
+def test_verify_refuses_a_deal_that_does_not_match(stack: Stack) -> None:
+    """A server revealing another seed than it committed to is caught."""
+    client = stack.client
+    created = client.create_game("toy-pontoon", {"players": 2}, [RANDOM, RANDOM], seed=5)
+    final = wait_finished(client, created["id"], timeout=60)
+    revealed = dict(final["deal"]["revealed"])
+    assert check_revealed(final["deal"]["commitment"], revealed) == []
+    forged = dict(revealed, seed=revealed["seed"] + 1)
+    assert check_revealed(final["deal"]["commitment"], forged)
+    # A forged seed with a matching commitment is still caught: it is not the mixed one.
+    forged_commitment = commitment(forged["seed"], forged["salt"])
+    assert check_revealed(forged_commitment, forged) == [
+        "the seed is not the client's seed mixed with the server's nonce"]
+
+
+def test_an_unranked_game_is_its_seed_and_verifies(stack: Stack) -> None:
+    client = stack.client
+    created = client.create_game("toy-pontoon", {"players": 2}, [RANDOM, RANDOM], seed=5,
+                                 unranked=True)
+    assert created["deal"]["unranked"] is True
+    wait_finished(client, created["id"], timeout=60)
+    report = verify_game(client, created["id"])
+    assert report.ok, report.faults
+    assert client.get_game(created["id"])["deal"]["revealed"]["seed"] == 5
+
+
+def test_verify_says_an_active_game_cannot_be_checked_yet(stack: Stack) -> None:
+    client = stack.client
+    created = client.create_game("toy-pontoon", {"players": 2})
+    report = verify_game(client, created["id"])
+    assert not report.ok and "still active" in report.faults[0]
+    client.abort(created["id"], created["creator_token"])
+    assert verify_game(client, created["id"]).ok
