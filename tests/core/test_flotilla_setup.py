@@ -33,7 +33,7 @@ def test_f3_3_7_objective_sets_per_side(n: int) -> None:
 
 
 def test_f3_2_boards_and_markers() -> None:
-    """F3.2.1-F3.2.4: Survivor marker on the top space, Market markers, Sonar on the first
+    """F3.2.1, F3.2.2, F3.2.3, F3.2.4: Survivor marker on the top space, Market markers, Sonar on the first
     space, every Guild Dial on 1."""
     s = fresh(3)
     assert s["survivor"] == 0 and s["sonar"] == 0 and s["dials"] == [1, 1, 1, 1]
@@ -66,7 +66,8 @@ def test_f3_3_9_f3_3_11_stacks_by_guild() -> None:
 
 
 def test_f3_4_personal_areas() -> None:
-    """F3.4.13-F3.4.21: Starter Tile at the Hub, its coins, board Sinkside up, one Skiff on
+    """F3.4.13, F3.4.14, F3.4.15, F3.4.16, F3.4.17, F3.4.18, F3.4.19, F3.4.20, F3.4.21,
+    F34.1: Starter Tile at the Hub, its coins, board Sinkside up, one Skiff on
     the Dock and three on the board, Toxicity at the start, 6 starter cards, Seals, discs on
     the top space, 6 Outposts."""
     s = fresh(5, 2)

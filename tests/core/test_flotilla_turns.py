@@ -56,7 +56,7 @@ def test_f5_3_f5_1_faces_follow_the_players_side() -> None:
 
 
 def test_f5_6_f5_8_translator_discards_under_itself() -> None:
-    """F5.6, F5.8, F5.9, F8.6 known answer: the Translator discards 2 Speakers for Influence
+    """F5.6, F5.8, F5.9, F8.6, F34.7, F31.2 known answer: the Translator discards 2 Speakers for Influence
     and is itself the Culminating card; A13: discarded cards come from hand."""
     s = fresh(3)
     p = s["turn"]
@@ -309,7 +309,7 @@ def test_f10_3_recruit_from_any_guild() -> None:
 
 
 def test_f1_2_f1_5_f28_7_switching_is_one_way_and_open_to_all() -> None:
-    """F1.2, F1.5, F28.7: any number of players may switch; nobody switches back."""
+    """F1.1, F1.2, F1.5, F28.7: any number of players may switch; nobody switches back."""
     s = fresh(3)
     for _ in range(3):
         do(s, "play", card=D.CAPTAIN)

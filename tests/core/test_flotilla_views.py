@@ -1,0 +1,80 @@
+"""Views and determinize (F35): what each seat may see, and hidden parts resampled."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from core.contract import canonical
+from core.flotilla import data as D
+from tests.core.flotilla_helpers import GAME, pick
+
+HIDDEN = ("rng", "crew", "crew_box", "art_bag", "art_box")
+
+
+def states(players: int, seed: int, every: int = 7):
+    state = GAME.new_game({"players": players}, seed)
+    rnd = random.Random(seed)
+    k = 0
+    while GAME.to_act(state) is not None:
+        if k % every == 0:
+            yield state
+        GAME.apply(state, canonical(pick(rnd, GAME.legal_moves(state))))
+        k += 1
+    yield state
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_f35_2_view_hides_orders_and_removed_components(players: int) -> None:
+    """F35.1, F35.2, F35.3: no RNG, no crew stack order below the top, no removed cards or
+    Artifacts, no Artifact bag contents; F35.4: dice are rolled from the hidden RNG."""
+    for state in states(players, players, every=25):
+        for seat in [None, *range(players)]:
+            v = GAME.view(state, seat)
+            assert not set(HIDDEN) & set(v)
+            json.dumps(v)
+            assert v["crew_top"] == [st[-1] if st else None for st in state["crew"]]
+            assert v["seat_count"] == players and v["automa_seats"] == {}
+            text = json.dumps(v)
+            assert '"rng"' not in text
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_determinize_is_consistent_with_the_view(players: int) -> None:
+    """view(determinize(view, seat, s), seat) == view, and the sample is a playable state."""
+    for state in states(players, 40 + players, every=31):
+        for seat in range(players):
+            v = GAME.view(state, seat)
+            for seed in (1, 2):
+                sample = GAME.determinize(v, seat, seed)
+                assert GAME.view(sample, seat) == v
+                assert GAME.legal_moves(sample) == GAME.legal_moves(state)
+        if GAME.to_act(state) is not None:
+            sample = GAME.determinize(GAME.view(state, 0), 0, 9)
+            rnd = random.Random(1)
+            for _ in range(30):
+                if GAME.to_act(sample) is None:
+                    break
+                GAME.apply(sample, canonical(pick(rnd, GAME.legal_moves(sample))))
+
+
+def test_determinize_samples_hidden_stacks() -> None:
+    """Different seeds give different hidden orders for the same view (F35.2)."""
+    state = GAME.new_game({"players": 3}, 4)
+    v = GAME.view(state, 0)
+    a = GAME.determinize(v, 0, 1)
+    b = GAME.determinize(v, 0, 2)
+    assert [st[-1] for st in a["crew"]] == [st[-1] for st in b["crew"]]
+    assert a["crew"] != b["crew"] or a["art_bag"] != b["art_bag"]
+    for g, stack in enumerate(a["crew"]):
+        assert all(D.card_guild(c) == g for c in stack)
+
+
+def test_f35_1_open_information() -> None:
+    """F35.1: discard piles, hands, coins and tile Reserves are open (hands are deducible)."""
+    state = GAME.new_game({"players": 3}, 4)
+    v = GAME.view(state, 1)
+    assert v["hand"] == state["hand"] and v["discard"] == state["discard"]
+    assert v["coins"] == state["coins"]
