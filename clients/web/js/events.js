@@ -29,9 +29,15 @@ function eventName(body, type) {
   return tOr(`event.${body.game}.${type}.name`, tOr(`event.${type}.name`, humanize(type)));
 }
 
+// Keys whose numbers (or lists of numbers) are seats.
+const SEAT_KEYS = new Set(["seat", "by", "first", "second", "winners", "order", "seats"]);
+
 /** A value as words: seats by name, lists joined, objects as "key value" pairs. */
 function plain(body, key, value) {
-  if ((key === "seat" || key === "by") && Number.isInteger(value)) return seatName(body, value);
+  if (SEAT_KEYS.has(key) && Number.isInteger(value)) return seatName(body, value);
+  if (SEAT_KEYS.has(key) && Array.isArray(value)) {
+    return value.length ? value.map((s) => seatName(body, s)).join(", ") : t("view.none");
+  }
   if (value === true) return t("common.yes");
   if (value === false) return t("common.no");
   if (Array.isArray(value)) return value.map((v) => plain(body, "", v)).join(", ");

@@ -95,6 +95,10 @@ class GamePage {
 
   drawStatus() {
     const body = this.body;
+    if (body.status === "finished") {
+      this.stream?.close();
+      replace(this.connection);
+    }
     const parts = [h("strong", { class: "game-title" }, tOr(`game.${body.game}`, humanize(body.game)))];
     const round = body.view?.round;
     if (round !== undefined && round !== null) parts.push(h("span", {}, t("game.round", { round })));
@@ -131,17 +135,14 @@ class GamePage {
     const drawList = () => {
       const needle = this.filter.trim().toLowerCase();
       replace(list, [...groups].map(([type, group]) => {
-        const shown = needle ? group.filter((m) => moveLabel(m).toLowerCase().includes(needle)) : group;
+        const text = (m) => `${moveLabel(m)} ${this.renderer.moveDetail(m, body) || ""}`.toLowerCase();
+        const shown = needle ? group.filter((m) => text(m).includes(needle)) : group;
         if (!shown.length) return null;
         return h("div", { class: "move-group" },
           h("h3", {}, tOr(`move.${body.game}.${type}`, tOr(`move.${type}`, humanize(type))),
             h("span", { class: "count" }, ` (${shown.length})`)),
           h("div", { class: "move-buttons" }, shown.map((move) =>
-            h("button", {
-              type: "button", class: "move", disabled: this.busy,
-              dataset: { type: move.type },
-              onclick: () => this.play(move),
-            }, moveLabel(move)))));
+            moveButton(move, this.renderer.moveDetail(move, body), this.busy, () => this.play(move)))));
       }));
       if (!list.childElementCount) list.append(h("p", {}, t("game.no_match")));
     };
@@ -280,6 +281,13 @@ class GamePage {
     this.connection.className = `connection ${live ? "live" : "lost"}`;
     replace(this.connection, live ? t("game.live") : t("game.reconnecting"));
   }
+}
+
+/** A move's button: its label, and the renderer's words for what it names. */
+function moveButton(move, detail, busy, onclick) {
+  return h("button", { type: "button", class: "move", disabled: busy, dataset: { type: move.type }, onclick },
+    h("span", { class: "move-label" }, moveLabel(move)),
+    detail ? h("span", { class: "move-detail" }, detail) : null);
 }
 
 /** The text of a move's button (the engine's label, else its type). */

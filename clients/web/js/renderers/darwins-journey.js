@@ -44,7 +44,7 @@ export function eventParams(event) {
   if (Number.isInteger(event.worker)) out.worker = event.worker + 1;
   if (Number.isInteger(event.envelope)) out.envelope = event.envelope + 1;
   if (Number.isInteger(event.specimen)) out.specimen = specimenName(event.specimen);
-  if (typeof event.colour === "string") out.colour = t(`dj.colour.${event.colour}`);
+  if (typeof event.colour === "string") out.colour = t(`dj.colour_name.${event.colour}`);
   if (typeof event.location === "string") {
     const loc = board?.locations.find((l) => l.id === event.location);
     if (loc) out.location = locationName(loc);
@@ -96,12 +96,6 @@ function seatList(ctx, seats) {
   return seats.map((s) => seatToken(ctx, s));
 }
 
-function legend(ctx) {
-  const n = ctx.v.seat_count;
-  return h("p", { class: "dj-legend" }, Array.from({ length: n }, (_, s) =>
-    h("span", { class: "legend-item" }, seatToken(ctx, s), " ", seatName(ctx.body, s))));
-}
-
 // ------------------------------------------------------------------ sections
 
 function overview(ctx) {
@@ -110,8 +104,7 @@ function overview(ctx) {
   return h("section", { class: "panel dj-overview" },
     h("p", {}, h("strong", {}, t("dj.round", { round: v.round })), " · ",
       tOr(`dj.phase.${v.phase}`, v.phase)),
-    h("p", { class: "dj-legend" }, h("span", { class: "label" }, t("dj.turn_order")), order),
-    legend(ctx));
+    h("p", { class: "dj-legend" }, h("span", { class: "label" }, t("dj.turn_order")), order));
 }
 
 function hiddenCards(ctx) {
@@ -120,14 +113,15 @@ function hiddenCards(ctx) {
   const crew = new Map((ctx.catalog.crew || []).map((c) => [c.card, c]));
   const hand = v.hand || [];
   const kept = v.kept || [];
-  if (!hand.length && !kept.length && !(v.start_pairs || []).length) return null;
+  const choosing = ["draft", "start_objectives"].includes(v.phase);
+  if (!hand.length && !kept.length && !(choosing && (v.start_pairs || []).length)) return null;
   const card = (id) => {
     const c = crew.get(id);
     return h("li", { class: "crew-card", dataset: { card: id } },
       h("strong", {}, t("dj.crew_card", { n: id })), " ",
       c ? [seal(c.seal), " ", c.text, h("span", { class: "needs" }, " ", t("dj.needs"), " ", seals(c.needs))] : null);
   };
-  const pairs = (v.start_pairs || []).map((pair, i) => h("li", {},
+  const pairs = (choosing ? v.start_pairs || [] : []).map((pair, i) => h("li", {},
     t("dj.start_pair", { n: i + 1 }), ": ", pair.map((tile) => objectiveText(ctx, tile)).join(" / ")));
   return section(t("dj.your_cards"),
     hand.length ? [h("h3", {}, t("dj.hand")), h("ul", { class: "cards", id: "hand" }, hand.map(card))] : null,
@@ -136,9 +130,33 @@ function hiddenCards(ctx) {
 }
 
 function locationName(loc) {
-  const page = tOr(`dj.page.${loc.page}`, loc.page);
-  return ["circle", "lens"].includes(loc.kind) && !loc.page.startsWith("special") && loc.page !== "small"
-    ? t("dj.location", { page, n: loc.strength }) : page;
+  const numbered = ["explore", "navigate", "correspond", "academy"].includes(loc.page);
+  if (numbered) return t("dj.location", { page: t(`dj.short.${loc.page}`), n: loc.strength });
+  if (loc.page.startsWith("special")) return t("dj.special_location", { n: loc.strength });
+  return tOr(`dj.page.${loc.page}`, loc.page);
+}
+
+/** More words for a move's button where its label names a thing by number. */
+export function moveDetail(move, body) {
+  const catalog = body.view?.catalog || {};
+  if (move.type === "draft") return catalog.crew?.find((c) => c.card === move.card)?.text || null;
+  if (move.type === "pair") {
+    const ctx = { catalog };
+    return [move.silver, move.gold].map((tile) => objectiveText(ctx, tile)).join(" / ");
+  }
+  if (["objective", "fulfil_objective", "auto_fulfil"].includes(move.type)) {
+    return objectiveText({ catalog }, move.tile);
+  }
+  if (move.type === "place" || move.type === "unlock") {
+    const loc = board?.locations.find((l) => l.id === move.location);
+    if (!loc) return null;
+    if (loc.id.startsWith("special.")) {
+      const tile = catalog.special?.find((x) => x.position === Number(loc.id.split(".")[1]));
+      return `${locationName(loc)}: ${tile?.text ?? ""}`;
+    }
+    return `${locationName(loc)}: ${loc.actions.map(actionText).join(", ")}`;
+  }
+  return null;
 }
 
 function mainBoard(ctx) {

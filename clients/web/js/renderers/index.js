@@ -6,16 +6,17 @@ const PER_GAME = {
   "darwins-journey": () => import("./darwins-journey.js"),
 };
 
-const GENERIC = { render: renderGeneric, eventParams: () => ({}) };
+const GENERIC = { render: renderGeneric, eventParams: () => ({}), moveDetail: () => null };
 
-/** `game`'s renderer: {render(body) -> node, eventParams(event) -> readable params}. */
+/** `game`'s renderer: render(body) -> node; eventParams(event) -> words for the log's
+ * messages; moveDetail(move, body) -> words for a move button (or null). */
 export async function rendererFor(game) {
   const load = PER_GAME[game];
   if (!load) return GENERIC;
   try {
     const module = await load();
     await module.prepare?.();
-    return { render: module.render, eventParams: module.eventParams || GENERIC.eventParams };
+    return { ...GENERIC, ...module };
   } catch (error) {
     console.error(`the ${game} renderer failed to load; using the generic one`, error);
     return GENERIC;
