@@ -47,7 +47,10 @@ DEFAULTS: dict[str, Any] = {
                                 "application/problem+json (RFC 9457)."},
         "components": {"securitySchemes": {"seatToken": {
             "type": "http", "scheme": "bearer",
-            "description": "a seat token from the game's creation (or a bot's derived token)"}}},
+            "description": "a seat token from the game's creation (or a bot's derived token)"},
+            "metricsToken": {
+                "type": "http", "scheme": "bearer",
+                "description": "BGB_METRICS_TOKEN, for /metrics (operators only)"}}},
     },
 }
 

@@ -293,6 +293,14 @@ def _stop_all(processes: list[subprocess.Popen[bytes]], timeout: float = 15.0) -
             process.wait()
 
 
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    """SIGKILL what is left of a dead process's session (its children)."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 class _Stop(Exception):
     pass
 
@@ -302,7 +310,8 @@ def _raise_stop(signum: int, frame: Any) -> None:
 
 
 def serve(args: argparse.Namespace, console: Console) -> int:
-    """Run the API under gunicorn and bot workers until interrupted; restarts dead workers."""
+    """Run the API under gunicorn and bot workers until interrupted; restarts a dead API
+    (its gunicorn master) or bot worker."""
     if _port_taken(connect_host(args.host), args.port):
         console.print(f"[red]port {args.port} is already in use[/] (another `bgb serve`?)")
         return 1
@@ -328,8 +337,9 @@ def serve(args: argparse.Namespace, console: Console) -> int:
     signal.signal(signal.SIGINT, _raise_stop)
     api: subprocess.Popen[bytes] | None = None
     workers: list[subprocess.Popen[bytes]] = []
+    api_command = gunicorn_command(args.host, args.port, args.workers, args.threads)
     try:
-        api = _spawn(gunicorn_command(args.host, args.port, args.workers, args.threads), api_env)
+        api = _spawn(api_command, api_env)
         client = Client(api_url)
         deadline = time.monotonic() + 30
         while not client.health():
@@ -343,8 +353,12 @@ def serve(args: argparse.Namespace, console: Console) -> int:
         while True:
             time.sleep(0.5)
             if api.poll() is not None:
-                console.print(f"[red]the API exited ({api.returncode})[/]")
-                return 1
+                # gunicorn restarts its own workers; this is its master gone (killed, OOM).
+                # Its orphaned workers would hold the port: end its whole process group, then
+                # start a new one (gunicorn retries binding while the port frees).
+                console.print(f"[yellow]the API exited ({api.returncode}); restarting[/]")
+                _kill_group(api)
+                api = _spawn(api_command, api_env)
             for index, process in enumerate(workers):
                 if process.poll() is not None:
                     # The sweeper of the new worker picks up the turn the dead one dropped.

@@ -130,6 +130,22 @@ def test_metrics(client: FlaskClient) -> None:
     assert 'endpoint="unmatched",method="GET",status="404"' in text
 
 
+def test_metrics_are_for_operators_only(client: FlaskClient,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 18: /metrics is not public. Without BGB_METRICS_TOKEN only this machine reads
+    it; with one, only a request carrying it."""
+    away = {"REMOTE_ADDR": "203.0.113.9"}
+    problem(client.get("/metrics", environ_base=away), 403, "forbidden")
+    monkeypatch.setenv("BGB_METRICS_TOKEN", "s3cret-scraper")
+    problem(client.get("/metrics", environ_base=away), 401, "unauthorized")
+    problem(client.get("/metrics"), 401, "unauthorized")  # loopback needs it too, now
+    wrong = {"Authorization": "Bearer nope"}
+    problem(client.get("/metrics", headers=wrong, environ_base=away), 401, "unauthorized")
+    right = {"Authorization": "Bearer s3cret-scraper"}
+    answer = client.get("/metrics", headers=right, environ_base=away)
+    assert answer.status_code == 200 and "# TYPE" in answer.get_data(as_text=True)
+
+
 def test_docs_assets_are_served_offline_when_bundled(client: FlaskClient) -> None:
     pytest.importorskip("swagger_ui_bundle")
     response = client.get("/docs/assets/swagger-ui-bundle.js")

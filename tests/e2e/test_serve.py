@@ -72,3 +72,45 @@ def test_serve_on_local_defaults_keeps_games_across_restarts(tmp_path: Path) -> 
         check_log(client, created["id"], final["version"])
     finally:
         assert _stop(server) == 0, log.read_text()
+
+
+def _children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(p) for p in path.read_text().split()] if path.exists() else []
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def _gunicorn_master(serve_pid: int) -> int:
+    masters = [p for p in _children(serve_pid) if "gunicorn" in _cmdline(p)]
+    assert len(masters) == 1, [(p, _cmdline(p)) for p in _children(serve_pid)]
+    return masters[0]
+
+
+def test_serve_restarts_its_api_when_the_gunicorn_master_is_killed(tmp_path: Path) -> None:
+    """Issue 18: `kill -9` of the API's master must not take the server down for good."""
+    data, log, port = tmp_path / "data", tmp_path / "serve.log", free_port()
+    client = Client(f"http://127.0.0.1:{port}")
+    server = _serve(data, port, log)
+    try:
+        _wait_up(client, server, log)
+        master = _gunicorn_master(server.pid)
+        os.kill(master, signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        while True:
+            assert server.poll() is None, log.read_text()
+            current = [p for p in _children(server.pid) if "gunicorn" in _cmdline(p)]
+            if current and current != [master] and client.health():
+                break
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+        created = client.create_game("toy-pontoon", {"players": 2}, bots, seed=4)
+        assert wait_finished(client, created["id"], timeout=60)["status"] == "finished"
+    finally:
+        assert _stop(server) == 0, log.read_text()
