@@ -1,0 +1,107 @@
+"""compose.yaml is checked without containers (images cannot be pulled here, issue 18): it
+parses, publishes nothing unauthenticated beyond the API, and each service's own command
+line — Redis, the API under gunicorn with the compose settings, `bgb worker` — runs on this
+machine and together they play a bot game."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from clients.localredis import find_redis_server, free_port
+from clients.sdk import Client
+from tests.e2e.conftest import REPO
+from tests.e2e.helpers import wait_finished
+
+pytestmark = pytest.mark.e2e
+
+COMPOSE = REPO / "compose.yaml"
+
+
+def _compose() -> dict[str, Any]:
+    return yaml.safe_load(COMPOSE.read_text())
+
+
+def _interpolate(value: str) -> str:
+    """Compose's ${VAR:-default} with nothing set: the default."""
+    return re.sub(r"\$\{[A-Za-z_]+:-([^}]*)\}", r"\1", value)
+
+
+def _environment(service: dict[str, Any]) -> dict[str, str]:
+    return {k: _interpolate(str(v)) for k, v in (service.get("environment") or {}).items()}
+
+
+def test_compose_parses_and_publishes_only_the_api_widely() -> None:
+    services = _compose()["services"]
+    assert set(services) >= {"redis", "api", "worker", "rq-dashboard"}
+    assert services["api"]["ports"] == ["8000:8000"]
+    # rq-dashboard has no authentication: loopback of the host only.
+    assert all(str(p).startswith("127.0.0.1:") for p in services["rq-dashboard"]["ports"])
+    assert "ports" not in services["redis"] and "ports" not in services["worker"]
+    assert services["api"]["environment"]["REDIS_URL"] == "redis://redis:6379/0"
+
+
+def test_each_services_command_line_runs_and_plays_a_bot_game(tmp_path: Path) -> None:
+    services = _compose()["services"]
+    redis_binary = find_redis_server()
+    assert redis_binary is not None
+    redis_port, api_port = free_port(), free_port()
+    redis_url = f"redis://127.0.0.1:{redis_port}/0"
+    api_url = f"http://127.0.0.1:{api_port}"
+
+    def localise(text: str) -> str:
+        return (text.replace("redis://redis:6379/0", redis_url)
+                .replace("http://api:8000", api_url)
+                .replace("0.0.0.0:8000", f"127.0.0.1:{api_port}")
+                .replace("/tmp/bgb-metrics", str(tmp_path / "metrics")))
+
+    redis_command = [redis_binary, *services["redis"]["command"][1:],
+                     "--port", str(redis_port), "--bind", "127.0.0.1", "--dir", str(tmp_path)]
+    api_command = [localise(part) for part in services["api"]["command"]]
+    worker_command = [localise(part) for part in services["worker"]["command"]]
+    assert worker_command[0] == "bgb"
+    worker_command[0] = shutil.which("bgb") or worker_command[0]
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "BGB_API_URL")}
+    env.update({k: localise(v) for k, v in _environment(services["api"]).items()})
+    env.update({"BGB_GAME_MODULES": "tests.toygame", "PYTHONPATH": str(REPO)})
+    worker_env = dict(env, **{k: localise(v)
+                              for k, v in _environment(services["worker"]).items()})
+    processes: list[subprocess.Popen[bytes]] = []
+    logs = {name: tmp_path / f"{name}.log" for name in ("redis", "api", "worker")}
+    try:
+        for name, command, process_env in (("redis", redis_command, env),
+                                           ("api", api_command, env),
+                                           ("worker", worker_command, worker_env)):
+            with open(logs[name], "ab") as log:
+                processes.append(subprocess.Popen(
+                    command, cwd=REPO, env=process_env, stdout=log,
+                    stderr=subprocess.STDOUT, start_new_session=True))
+        client = Client(api_url)
+        deadline = time.monotonic() + 60
+        while not client.health():
+            for process, name in zip(processes, logs, strict=True):
+                assert process.poll() is None, f"{name} exited:\n{logs[name].read_text()}"
+            assert time.monotonic() < deadline, logs["api"].read_text()
+            time.sleep(0.2)
+        bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+        created = client.create_game("toy-pontoon", {"players": 2}, bots)
+        final = wait_finished(client, created["id"], timeout=60)
+        assert final["status"] == "finished", logs["worker"].read_text()
+    finally:
+        for process in reversed(processes):
+            if process.poll() is None:
+                os.killpg(process.pid, 15)
+        for process in processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, 9)
+                process.wait()
