@@ -494,7 +494,7 @@ def watch(args: argparse.Namespace, console: Console) -> int:
             for event in client.events(args.game_id, last_event_id=last_version):
                 last_version = int(event.get("version", last_version))
                 logged = _print_moves(console, client, args.game_id, args.token, logged)
-                if event.get("status") == "finished":
+                if event.get("status") in ("finished", "aborted"):
                     break
         except (ApiError, TransportError):
             body = client.wait_for_version(args.game_id, last_version, args.token)

@@ -387,7 +387,7 @@ class Client:
                 except ValueError:
                     continue
                 yield data
-                if data.get("status") == "finished":
+                if data.get("status") in ("finished", "aborted"):
                     finished = True
                     break
             if finished or not resume:
