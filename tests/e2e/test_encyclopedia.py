@@ -51,3 +51,13 @@ def test_solo_game_of_mcts_against_the_ai(stack: Stack) -> None:
     final = wait_finished(client, created["id"], timeout=300)
     assert final["result"]["scores"]
     check_log(client, created["id"], final["version"])
+
+
+def test_solo_tournament_seats_the_ai_itself(stack: Stack) -> None:
+    from clients import tournament
+
+    standings = tournament.run(stack.client, GAME, [tournament.Entrant("random", "random")],
+                               games=2, options=SOLO, seed=5)
+    assert not standings.errors
+    assert {label: r.games for label, r in standings.records.items()} == {
+        "random": 2, "alfred": 2}
