@@ -153,3 +153,58 @@ def test_solo_ai_view_hides_random_cards() -> None:
     det = GAME.determinize(GAME.view(s, 0), 0, 5)
     assert det.ai["behaviour"] in (1, 2, 3) and GAME.view(det, 0) == GAME.view(s, 0)
     assert ai.rank(s, s.ai["priority"][0]) == 0
+
+
+def _ai_turn(behaviour: int = 2):  # noqa: ANN202
+    s = play_first_until(_solo(6, behaviour=behaviour), "turns")
+    clear_dice(s)
+    s.turn = 1
+    return s
+
+
+def test_ai5_expert_of_the_die_colour_on_an_empty_space() -> None:
+    """AI5: the expert matching the die's colour, on top of the lowest empty space."""
+    s = _ai_turn()
+    colour = DATA.experts[s.xdisplay[-1]].colour
+    s.stack.append(("xpick", AI_SEAT, colour, "uni"))
+    move = GAME.legal_moves(s)[0]
+    assert DATA.experts[move["card"]].colour == colour
+    GAME.apply(s, move)
+    s.experts[AI_SEAT][0] = [0]
+    assert GAME.legal_moves(s)[0] == {**GAME.legal_moves(s)[0], "type": "top", "space": 1}
+
+
+def test_ai7_research_highest_type_first() -> None:
+    """AI7: the highest affordable type first."""
+    s = _ai_turn()
+    card = next(a.id for a in DATA.animals if a.colour == 2)
+    s.hand[AI_SEAT] = [card]
+    s.stack.append(("research", AI_SEAT, 2, 8))
+    move = GAME.legal_moves(s)[0]
+    assert (move["type"], move["slot"]) == ("research", 2)
+
+
+def test_ai8_publish_focus_and_continental() -> None:
+    """AI8: focus on the card with most cubes; the Explorer files Continental extras."""
+    s = _ai_turn(behaviour=2)
+    cards = [a.id for a in DATA.animals if a.colour == 1][:3]
+    s.hand[AI_SEAT] = list(cards)
+    s.cubes[cards[0]], s.cubes[cards[1]] = 0b1, 0b11
+    s.stack.append(("focus", AI_SEAT, 1, 2))
+    move = GAME.legal_moves(s)[0]
+    assert move["card"] == cards[1]
+    GAME.apply(s, move)
+    assert s.stack[-1][0] == "continental" and GAME.legal_moves(s)[0]["type"] == "discard"
+
+
+def test_ai9_additional_action_by_behaviour() -> None:
+    """AI9: with a seal, the Explorer re-rolls its top-priority main-board die; the Collector
+    declines."""
+    for behaviour, kind in ((2, "extra"), (1, "decline")):
+        s = _ai_turn(behaviour)
+        s.phase, s.turn = "extra", 1
+        s.seals[AI_SEAT] = 1
+        s.areas[0] = [0, 4, 8, 12, 16]
+        assert GAME.legal_moves(s)[0]["type"] == kind
+        if kind == "extra":
+            assert GAME.legal_moves(s)[0]["die"] // 4 == s.ai["priority"][0]
