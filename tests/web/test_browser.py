@@ -224,3 +224,29 @@ def test_keyboard_only_and_portuguese(browser: Any, site: str, shots: Shots) -> 
         shots(page, "switched-to-english")
     finally:
         ctx.close()
+
+
+def test_a_game_without_its_own_renderer_plays_readably_against_a_bot(
+        context: Any, site: str, shots: Shots) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{site}/play/?lang=en")
+    page.wait_for_selector("#create-game")
+    page.select_option("#game-select", "toy-pontoon")
+    page.select_option("#option-players", label="2")
+    page.select_option("#seat-1", "random")
+    assert page.input_value("#seat-1") == "random"
+    shots(page, "lobby-with-a-bot")
+    page.click("#create-game")
+    page.wait_for_selector(".join a")
+    assert len(page.query_selector_all(".join a")) == 1, "only the human seat gets a link"
+    page.click(".join a")
+    page.wait_for_selector(READY)
+    shots(page, "generic-board")
+    board = page.inner_text("#board")
+    assert board.strip() and "{" not in board and '":' not in board, "no raw JSON"
+    play_to_the_end(page, seed=3)
+    shots(page, "generic-result")
+    assert "Total" in page.inner_text("#result")
+    assert "{" not in page.inner_text("main")
+    assert errors == []

@@ -17,8 +17,8 @@ WEB = web_root()
 MESSAGES = {lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text("utf-8"))
             for lang in ("en", "pt-BR")}
 # Messages the same in both languages: names, numbers and symbols.
-SAME_IN_BOTH = {"app.title", "bot.alfred", "game.darwins-journey", "dj.location", "result.total",
-                "seat.bot", "dj.museum_help_symbol"}
+SAME_IN_BOTH = {"app.title", "bot.alfred", "automa.darwins-journey", "game.darwins-journey",
+                "game.encyclopedia", "game.flotilla", "dj.location", "result.total", "seat.bot"}
 
 
 @pytest.fixture

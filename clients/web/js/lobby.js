@@ -3,7 +3,7 @@
 import { api, ApiError } from "./api.js";
 import { h, replace } from "./dom.js";
 import { t, tOr } from "./i18n.js";
-import { botName, optionLabel, optionValueLabel } from "./names.js";
+import { automaName, botName, optionLabel, optionValueLabel } from "./names.js";
 
 /** Draw the lobby into `root`. */
 export async function showLobby(root) {
@@ -122,7 +122,7 @@ class Lobby {
       if (seat in automa) {
         rows.push(h("div", { class: "seat" },
           h("span", { class: "seat-name" }, t("seat.number", { n: seat + 1 })),
-          h("span", { class: "automa" }, t("lobby.automa", { bot: botName(automa[seat]) }))));
+          h("span", { class: "automa" }, t("lobby.automa", { bot: automaName(this.game.name, automa[seat]) }))));
         continue;
       }
       rows.push(this.seatRow(seat, player));
@@ -191,7 +191,9 @@ class Lobby {
     const items = game.seats.map((seat) => {
       const name = t("seat.number", { n: seat.seat + 1 });
       if (seat.kind !== "human") {
-        return h("li", {}, h("span", { class: "seat-name" }, name), " ", botName(seat.bot));
+        const automa = this.automaSeats()[seat.seat];
+        return h("li", {}, h("span", { class: "seat-name" }, name), " ",
+          automa ? automaName(this.game.name, seat.bot) : botName(seat.bot));
       }
       const link = `${base}#token=${encodeURIComponent(seat.token)}`;
       return h("li", { class: "join" },

@@ -7,12 +7,17 @@ export function botName(name) {
   return tOr(`bot.${name}`, name.charAt(0).toUpperCase() + name.slice(1));
 }
 
+/** The name of a game's own automa ("Alfred" in Darwin's Journey, "the AI" in Encyclopedia). */
+export function automaName(game, bot) {
+  return tOr(`automa.${game}`, botName(bot));
+}
+
 /** A seat as the reader knows it: "You", "Alfred", "Player 2 (greedy)". */
 export function seatName(body, seat) {
   if (seat === null || seat === undefined) return t("seat.nobody");
   const spec = body.seats?.[seat];
   if (body.seat === seat) return t("seat.you");
-  if (spec?.kind === "bot" && body.view?.automa_seats?.[String(seat)]) return botName(spec.bot);
+  if (spec?.kind === "bot" && body.view?.automa_seats?.[String(seat)]) return automaName(body.game, spec.bot);
   if (spec?.kind === "bot") return t("seat.bot", { n: seat + 1, bot: botName(spec.bot) });
   return t("seat.player", { n: seat + 1 });
 }
