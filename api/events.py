@@ -5,8 +5,9 @@ message wakes the requests waiting on that game, and each reads the game's head 
 waiter costs no Redis read and, under gevent, no thread: it sleeps on an event.
 
 Correctness never depends on pub/sub: whenever the listener (re)subscribes it wakes every
-waiter, so a message lost while it was disconnected costs only latency, and a waiter re-reads
-the head on its own at least every `SAFETY_RECHECK_SECONDS` in case a message was lost anyway.
+waiter, so a message lost while it was disconnected costs only latency, and a sweep reads the
+version of every waited game every `SAFETY_RECHECK_SECONDS` (one pipeline) and wakes the
+waiters of any that changed unannounced.
 
 A waiter may also watch its client's socket (`ClientSocket`): a long poll or a stream whose
 client has closed its connection ends at once instead of holding its place until its timeout.
@@ -17,7 +18,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import random
 import select
 import socket
 import sys
@@ -34,8 +34,8 @@ from api.store import Head, Store
 
 log = logging.getLogger(__name__)
 
-# A waiter re-reads the head unprompted this often (jittered down by up to a quarter, so that
-# thousands of waiters do not read together): the bound on the latency a lost message adds.
+# The safety sweep reads the version of every waited game this often: the bound on the
+# latency a lost announcement adds.
 SAFETY_RECHECK_SECONDS = 20.0
 
 
@@ -126,12 +126,36 @@ def new_event() -> Any:
     return threading.Event()
 
 
+class _Read:
+    """One read of a game's head, shared by every waiter that may use it."""
+
+    __slots__ = ("generation", "started", "done", "head", "error")
+
+    def __init__(self, generation: int) -> None:
+        self.generation = generation
+        self.started = time.monotonic()
+        self.done = new_event()
+        self.head: Head | None = None
+        self.error: BaseException | None = None
+
+
+class _Game:
+    """The waiters of one game in this process, and what they know of it."""
+
+    __slots__ = ("events", "generation", "last")
+
+    def __init__(self) -> None:
+        self.events: set[Any] = set()
+        self.generation = 0  # wake-ups so far: a read from before the last one is stale
+        self.last: _Read | None = None
+
+
 class Subscription:
     """One request waiting on one game: `read` the head, `wait` for a reason to read again."""
 
-    def __init__(self, store: Store, game_id: str, event: Any,
+    def __init__(self, watcher: VersionWatcher, game_id: str, event: Any,
                  client: ClientSocket | None) -> None:
-        self._store = store
+        self._watcher = watcher
         self.game_id = game_id
         self._event = event
         self._client = client
@@ -142,11 +166,12 @@ class Subscription:
         """The game's head now (None if the game does not exist)."""
         # Cleared before reading: a version announced while we read still wakes the next wait.
         self._event.clear()
-        return self._store.head(self.game_id)
+        return self._watcher.read(self.game_id)
 
     def wait(self, seconds: float) -> bool:
-        """Sleep until woken (a version announced, a resubscription: True) or `seconds` pass
-        (False); raises ClientGone as soon as the client is seen gone."""
+        """Sleep until woken (a version announced, a resubscription, the safety sweep saw a
+        change: True) or `seconds` pass (False); raises ClientGone as soon as the client is
+        seen gone."""
         deadline = time.monotonic() + seconds
         while True:
             remaining = deadline - time.monotonic()
@@ -167,13 +192,22 @@ class Subscription:
 
 
 class VersionWatcher:
-    """Wakes the requests waiting for a game's next version."""
+    """Wakes the requests waiting for a game's next version.
+
+    Reads of a game's head are shared: the waiters woken by one announcement make one read
+    between them (a read is reused by a waiter if it started after that waiter's last
+    wake-up, and less than `REUSE_SECONDS` ago). A sweep every `SAFETY_RECHECK_SECONDS`
+    reads the versions of every waited game in one pipeline and wakes those that changed
+    unannounced.
+    """
+
+    REUSE_SECONDS = 1.0
 
     def __init__(self, client: redis.Redis, store: Store) -> None:
         self._client = client
         self._store = store
         self._lock = threading.Lock()
-        self._waiters: dict[str, set[Any]] = {}
+        self._games: dict[str, _Game] = {}
         self._listener_pid: int | None = None
 
     def _ensure_listener(self) -> None:
@@ -183,6 +217,7 @@ class VersionWatcher:
                 return
             self._listener_pid = os.getpid()
         threading.Thread(target=self._listen, name="bgb-version-listener", daemon=True).start()
+        threading.Thread(target=self._sweep, name="bgb-version-sweeper", daemon=True).start()
 
     def _listen(self) -> None:
         pause = 0.5
@@ -213,47 +248,112 @@ class VersionWatcher:
                 log.warning("version listener failed; retrying", exc_info=True)
                 time.sleep(0.5)
 
+    def _sweep(self) -> None:
+        while True:
+            time.sleep(SAFETY_RECHECK_SECONDS)
+            try:
+                self.sweep()
+            except redis.RedisError as exc:
+                log.warning("version sweep: Redis unavailable (%s)", exc)
+            except Exception:  # noqa: BLE001 - the sweeper must outlive anything
+                log.warning("version sweep failed", exc_info=True)
+
+    def sweep(self) -> None:
+        """Wake the waiters of every game whose version is not the one last read for it
+        (a lost announcement): one pipelined HGET per 500 games."""
+        with self._lock:
+            known = {game_id: game.last.head.version if game.last and game.last.head else None
+                     for game_id, game in self._games.items()}
+        ids = list(known)
+        for start in range(0, len(ids), 500):
+            batch = ids[start:start + 500]
+            pipe = self._store.client.pipeline(transaction=False)
+            for game_id in batch:
+                pipe.hget(keys.game_state(game_id), "version")
+            for game_id, raw in zip(batch, pipe.execute(), strict=True):
+                version = int(raw) if raw is not None else None
+                if version != known[game_id]:
+                    self._wake(game_id)
+
     def _wake(self, game_id: str) -> None:
         with self._lock:
-            waiters = list(self._waiters.get(game_id, ()))
+            game = self._games.get(game_id)
+            if game is None:
+                return
+            game.generation += 1
+            waiters = list(game.events)
         for event in waiters:
             event.set()
 
     def _wake_all(self) -> None:
         with self._lock:
-            waiters = [event for events in self._waiters.values() for event in events]
+            waiters = []
+            for game in self._games.values():
+                game.generation += 1
+                waiters.extend(game.events)
         for event in waiters:
             event.set()
 
     def waiting(self) -> int:
         """How many requests of this process wait on some game now."""
         with self._lock:
-            return sum(len(events) for events in self._waiters.values())
+            return sum(len(game.events) for game in self._games.values())
+
+    def read(self, game_id: str) -> Head | None:
+        """The head of a waited game, from a read that started after its last wake-up:
+        this caller's own, or one shared with the other waiters."""
+        with self._lock:
+            game = self._games[game_id]
+            shared = game.last
+            if (shared is None or shared.generation < game.generation
+                    or time.monotonic() - shared.started > self.REUSE_SECONDS):
+                shared = game.last = _Read(game.generation)
+                mine = True
+            else:
+                mine = False
+        if not mine:
+            shared.done.wait()
+        else:
+            try:
+                shared.head = self._store.head(game_id)
+            except BaseException as exc:
+                shared.error = exc
+                with self._lock:
+                    game = self._games.get(game_id)
+                    if game is not None and game.last is shared:
+                        game.last = None  # the next reader tries again
+                raise
+            finally:
+                shared.done.set()
+        if shared.error is not None:
+            raise shared.error
+        return shared.head
 
     @contextmanager
-    def subscribe(self, game_id: str, client: ClientSocket | None = None) -> Iterator[Subscription]:
+    def subscribe(self, game_id: str,
+                  client: ClientSocket | None = None) -> Iterator[Subscription]:
         """Wait on `game_id` within the block (registered before the first read, so no
         announcement between a read and a wait is missed)."""
         self._ensure_listener()
         event = new_event()
         with self._lock:
-            self._waiters.setdefault(game_id, set()).add(event)
-        subscription = Subscription(self._store, game_id, event, client)
+            self._games.setdefault(game_id, _Game()).events.add(event)
+        subscription = Subscription(self, game_id, event, client)
         try:
             yield subscription
         finally:
             subscription.close()
             with self._lock:
-                waiters = self._waiters.get(game_id)
-                if waiters is not None:
-                    waiters.discard(event)
-                    if not waiters:
-                        del self._waiters[game_id]
+                game = self._games.get(game_id)
+                if game is not None:
+                    game.events.discard(event)
+                    if not game.events:
+                        del self._games[game_id]
 
     def wait(self, game_id: str, after: int, timeout: float,
              client: ClientSocket | None = None) -> Head | None:
-        """The game's head once its version is > `after` or it is finished, else after
-        `timeout` seconds; None if the game does not exist. Raises ClientGone."""
+        """The game's head once its version is > `after` or it is finished, else (as last
+        read) after `timeout` seconds; None if the game does not exist. Raises ClientGone."""
         deadline = time.monotonic() + timeout
         with self.subscribe(game_id, client) as subscription:
             while True:
@@ -261,13 +361,8 @@ class VersionWatcher:
                 if head is None or head.version > after or head.status == "finished":
                     return head
                 remaining = deadline - time.monotonic()
-                if remaining <= 0:
+                if remaining <= 0 or not subscription.wait(remaining):
                     return head
-                subscription.wait(min(remaining, _recheck_seconds()))
-
-
-def _recheck_seconds() -> float:
-    return SAFETY_RECHECK_SECONDS * random.uniform(0.75, 1.0)
 
 
 def _sse(version: int, status: str, to_act: int | None) -> str:
@@ -304,7 +399,6 @@ def _versions(store: Store, watcher: VersionWatcher, game_id: str, last_id: int 
         if head is None:
             return
         sent = last_id if last_id is not None and 0 <= last_id <= head.version else None
-        recheck_at = time.monotonic() + _recheck_seconds()
         while True:
             if sent is None:
                 yield _sse(head.version, head.status, head.to_act)
@@ -314,19 +408,15 @@ def _versions(store: Store, watcher: VersionWatcher, game_id: str, last_id: int 
             sent = head.version
             if head.status == "finished":
                 return
-            # Heartbeats until woken or the safety re-check is due: an idle stream reads
-            # nothing from Redis.
+            # Heartbeats until woken: an idle stream reads nothing from Redis.
             while True:
-                now = time.monotonic()
-                if now >= deadline:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
                     return
-                if now >= recheck_at:
+                if subscription.wait(min(heartbeat_seconds, remaining)):
                     break
-                if subscription.wait(min(heartbeat_seconds, deadline - now, recheck_at - now)):
-                    break
-                if time.monotonic() < min(deadline, recheck_at):
+                if time.monotonic() < deadline:
                     yield ": heartbeat\n\n"
-            recheck_at = time.monotonic() + _recheck_seconds()
             head = subscription.read()
             if head is None:
                 return

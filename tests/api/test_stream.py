@@ -13,7 +13,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api import events, keys
+from api import keys
 from tests.api.conftest import Created, create, move, problem
 
 
@@ -224,19 +224,51 @@ def test_idle_stream_reads_redis_only_when_woken(app: Flask, client: FlaskClient
     assert reads[0] <= 2, reads[0]
 
 
-def test_a_version_never_announced_is_still_seen(app: Flask, client: FlaskClient,
-                                                 redis_client: redis.Redis,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_version_never_announced_is_seen_by_the_safety_sweep(
+        app: Flask, client: FlaskClient, redis_client: redis.Redis) -> None:
     # Pub/sub is only a wake-up: a version written without an announcement (a lost
-    # message) is seen at the waiter's next safety re-check.
-    monkeypatch.setattr(events, "SAFETY_RECHECK_SECONDS", 0.5)
+    # message) is seen at the next sweep of the waited games.
     created = create(client)
-    thread = _later(0.3, lambda: redis_client.hset(keys.game_state(created.id), "version", 7))
-    started = time.monotonic()
-    head = app.extensions["bgb"].watcher.wait(created.id, 0, 10)
-    thread.join()
-    assert head is not None and head.version == 7
-    assert time.monotonic() - started < 5
+    watcher = app.extensions["bgb"].watcher
+    found: list[Any] = []
+    waiter = threading.Thread(target=lambda: found.append(watcher.wait(created.id, 0, 20)))
+    waiter.start()
+    _until(lambda: watcher.waiting() == 1)
+    time.sleep(0.3)  # asleep after its first read (version 0)
+    redis_client.hset(keys.game_state(created.id), "version", 7)  # never announced
+    time.sleep(0.3)
+    assert not found  # nothing woke it yet
+    watcher.sweep()
+    waiter.join(timeout=5)
+    assert found and found[0] is not None and found[0].version == 7
+
+
+def test_waiters_woken_together_share_one_read(app: Flask, client: FlaskClient,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    created = create(client)
+    store = app.extensions["bgb"].store
+    watcher = app.extensions["bgb"].watcher
+    real_head = store.head
+    reads = [0]
+
+    def counted(game_id: str) -> Any:
+        reads[0] += 1
+        time.sleep(0.05)  # a slow read: every waiter is woken while it is in flight
+        return real_head(game_id)
+
+    found: list[Any] = []
+    waiters = [threading.Thread(target=lambda: found.append(watcher.wait(created.id, 0, 20)))
+               for _ in range(20)]
+    for waiter in waiters:
+        waiter.start()
+    _until(lambda: watcher.waiting() == 20)
+    time.sleep(0.3)
+    monkeypatch.setattr(store, "head", counted)
+    move(client, created, 0, 0)
+    for waiter in waiters:
+        waiter.join(timeout=10)
+    assert len(found) == 20 and all(head.version == 1 for head in found)
+    assert reads[0] <= 3, reads[0]  # not one each
 
 
 def test_every_waiter_is_woken_when_the_listener_resubscribes(
@@ -248,10 +280,7 @@ def test_every_waiter_is_woken_when_the_listener_resubscribes(
     found: list[Any] = []
     waiter = threading.Thread(target=lambda: found.append(watcher.wait(created.id, 0, 20)))
     waiter.start()
-    deadline = time.monotonic() + 5
-    while watcher.waiting() == 0 or not _pubsub_clients(redis_client):
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    _until(lambda: watcher.waiting() == 1 and _pubsub_clients(redis_client))
     time.sleep(0.2)  # the waiter is asleep: its first read saw version 0
     redis_client.hset(keys.game_state(created.id), "version", 3)  # never announced
     redis_client.client_kill_filter(_type="pubsub")
@@ -263,3 +292,10 @@ def test_every_waiter_is_woken_when_the_listener_resubscribes(
 
 def _pubsub_clients(redis_client: redis.Redis) -> bool:
     return any(int(c.get("psub", 0)) > 0 for c in redis_client.client_list())
+
+
+def _until(condition: Any, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not met in time"
+        time.sleep(0.02)
