@@ -36,9 +36,13 @@ ACTION_LABELS = {"bank": "Bank: take 5 coins", "embassy": "Embassy: take expedit
 AI_SEAT = 1
 
 
+_DIE_TEXT = {(c, v): f"{name} {v}" for c, name in enumerate(COLOURS) for v in range(1, 7)}
+
+
 def die_text(colour: int, value: int) -> str:
     """'Asia 5'."""
-    return f"{COLOURS[colour]} {value}"
+    text = _DIE_TEXT.get((colour, value))
+    return text if text is not None else f"{COLOURS[colour]} {value}"
 
 
 def animal_text(card: int) -> str:
@@ -283,12 +287,12 @@ def _place_spaces(s: State, seat: int) -> list[int]:
     board = s.spaces[seat]
     remaining = len(s.to_place) - 1
     doubled = any(len(space) >= 2 for space in board)
+    empty = sum(1 for space in board if not space)
     out = []
     for i, space in enumerate(board):
         if len(space) >= 2 or (space and doubled):
             continue
-        empties = sum(1 for j, x in enumerate(board) if not x and j != i)
-        if remaining >= empties:
+        if remaining >= (empty - 1 if not space else empty):  # the other spaces still empty
             out.append(i)
     return out
 
