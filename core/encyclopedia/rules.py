@@ -668,7 +668,11 @@ def _h_xplace(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) 
         return
     stack.append(card)  # E15.4: on top, active; the card below is covered (A20)
     x = EXPERTS[card]
-    if x.when == "immediate":  # A26 / A10: resolved at once when it becomes active
+    # A26: resolved at once when the card becomes active, reading (a) rather than the
+    # stand-in (b): every stand-in immediate effect is a gain (coins, tokens, reputation,
+    # VP, a seal), never worse taken at once, so (b)'s "later this turn" adds choices that
+    # cannot matter. A10: a T3 expert's immediate effect applies the same way.
+    if x.when == "immediate":
         for kind, n in x.gain:
             gain(s, seat, kind, n, ev)
 
