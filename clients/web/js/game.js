@@ -47,6 +47,8 @@ class GamePage {
         h("aside", { class: "panel side" },
           h("h2", {}, t("game.log")), this.logList)));
     this.renderer = null;
+    this.titles = await api("/v1/games-catalog").then(
+      (catalog) => Object.fromEntries(catalog.games.map((g) => [g.name, g.title])), () => ({}));
     await this.refresh();
     this.follow();
   }
@@ -99,7 +101,8 @@ class GamePage {
       this.stream?.close();
       replace(this.connection);
     }
-    const parts = [h("strong", { class: "game-title" }, tOr(`game.${body.game}`, humanize(body.game)))];
+    const title = tOr(`game.${body.game}`, this.titles[body.game] || humanize(body.game));
+    const parts = [h("strong", { class: "game-title" }, title)];
     const round = body.view?.round;
     if (round !== undefined && round !== null) parts.push(h("span", {}, t("game.round", { round })));
     if (body.status === "finished") {
@@ -119,6 +122,7 @@ class GamePage {
   drawMoves() {
     const body = this.body;
     const moves = body.legal_moves || [];
+    this.movesPanel.hidden = body.status === "finished";
     if (!moves.length) {
       const text = body.status === "finished" ? t("game.over")
         : body.seat === null ? t("game.spectator_help")
@@ -188,7 +192,7 @@ class GamePage {
       seats.map((s) => h("th", { scope: "col" }, seatName(this.body, s))));
     const rows = categories.map((key) => h("tr", {},
       h("th", { scope: "row" }, tOr(`score.${this.body.game}.${key}`, tOr(`score.${key}`, humanize(key)))),
-      seats.map((s) => h("td", {}, result.breakdown?.[s]?.[key] ?? ""))));
+      seats.map((s) => h("td", {}, scoreText(result.breakdown?.[s]?.[key])))));
     const total = h("tr", { class: "total" }, h("th", { scope: "row" }, t("result.total")),
       seats.map((s) => h("td", {}, result.scores[s])));
     replace(this.resultPanel,
@@ -252,12 +256,23 @@ class GamePage {
   }
 
   /** Follow the game's versions (EventSource resumes with Last-Event-ID by itself). */
-  follow() {
+  follow(pause = 1000) {
     if (this.body.status === "finished" || typeof EventSource === "undefined") return;
     const stream = new EventSource(`/v1/games/${this.id}/events`);
     this.stream = stream;
-    stream.addEventListener("open", () => this.setConnection(true));
-    stream.addEventListener("error", () => this.setConnection(false));
+    stream.addEventListener("open", () => { this.setConnection(true); pause = 1000; });
+    stream.addEventListener("error", () => {
+      this.setConnection(false);
+      // The browser resumes a dropped stream itself (Last-Event-ID); an answer it refused
+      // (429 too many streams, 503) closes it for good: start a new one, slower each time,
+      // and read the game meanwhile so nothing is missed.
+      if (stream.readyState === EventSource.CLOSED && this.body.status !== "finished") {
+        setTimeout(() => {
+          if (this.stream !== stream) return;
+          this.refresh().catch(() => {}).finally(() => this.follow(Math.min(pause * 2, 30000)));
+        }, pause);
+      }
+    });
     stream.addEventListener("version", async (event) => {
       this.setConnection(true);
       let data;
@@ -281,6 +296,14 @@ class GamePage {
     this.connection.className = `connection ${live ? "live" : "lost"}`;
     replace(this.connection, live ? t("game.live") : t("game.reconnecting"));
   }
+}
+
+/** A score cell: numbers as they are, yes/no for flags, a dash for nothing. */
+function scoreText(value) {
+  if (value === null || value === undefined) return "—";
+  if (value === true) return t("common.yes");
+  if (value === false) return t("common.no");
+  return String(value);
 }
 
 /** A move's button: its label, and the renderer's words for what it names. */
