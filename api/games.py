@@ -8,8 +8,6 @@ import json
 import logging
 import re
 import secrets
-import string
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -19,12 +17,13 @@ from flask.views import MethodView
 
 import core
 from api import metrics
-from api.auth import bearer_token, new_human_token, seat_of, token_hash
+from api.auth import bearer_token, seat_of, token_hash
 from api.bots import automa_only, check_params, known_bot_names
+from api.creation import start_game
 from api.limits import client_address
 from api.limits import current as current_limits
 from api.parsing import Blueprint, require_json_body
-from api.presenters import game_body, public_deal, redact_entry, redact_events, status_of
+from api.presenters import game_body, redact_entry, redact_events, status_of
 from api.problems import Problem, validation_error
 from api.schemas import (
     AbortedSchema,
@@ -54,18 +53,6 @@ MAX_IDEMPOTENCY_KEY = 255
 _VERSION_TEXT = re.compile(r"[0-9]{1,18}")
 SEAT_AUTH = [{"seatToken": []}]
 OPTIONAL_SEAT_AUTH = [{}, {"seatToken": []}]
-
-
-_ID_ALPHABET = string.ascii_letters + string.digits
-
-
-def new_game_id() -> str:
-    """A fresh random game id: 16 letters and digits (95 bits).
-
-    Never url-safe base64: an id starting with "-" reads as an option on command lines
-    (`bgb watch -x...` failed now and then).
-    """
-    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(16))
 
 
 def _not_found(game_id: str) -> Problem:
@@ -237,43 +224,10 @@ class Games(MethodView):
                          server_nonce=secrets.token_hex(32), salt=secrets.token_hex(16),
                          fallback_seed=secrets.randbelow(2**SEED_BITS))
         with _options_checked(game, options):
-            state = game.new_game(options, deal.seed)
-        game_id = new_game_id()
-        shown_seats: list[dict[str, Any]] = []
-        stored_seats: list[dict[str, Any]] = []
-        for seat, spec in enumerate(specs):
-            if spec["kind"] == "human":
-                token, digest = new_human_token()
-                stored_seats.append({"seat": seat, "kind": "human", "token_sha256": digest})
-                shown_seats.append({"seat": seat, "kind": "human", "token": token})
-            else:
-                stored_seats.append({"seat": seat, "kind": "bot", "bot": spec["bot"],
-                                     "params": spec["params"]})
-                shown_seats.append({"seat": seat, "kind": "bot", "bot": spec["bot"],
-                                    "params": spec["params"]})
-        creator_token, creator_digest = new_human_token()
-        # The seed stays server-side until the game is over: it would reveal every hidden
-        # order of the game. Only its commitment is public.
-        meta = {"game": game.name, "options": options, "seed": deal.seed, "created": time.time(),
-                "seats": stored_seats, "creator_sha256": creator_digest,
-                "deal": dict(deal.to_json(), commitment=deal.commitment)}
-        to_act = game.to_act(state)
-        bot = _bot_seat(meta, to_act)
-        head = Head(0, to_act, status_of(to_act))
-        epoch = new_epoch()
-        svc.store.create(game_id, meta, head,
-                         json.dumps(game.dump(state), separators=(",", ":")), bot is not None,
-                         epoch)
-        svc.cache.put(game_id, 0, epoch, state)
-        metrics.GAMES.labels(game.name).inc()
+            body_out = start_game(svc, game, options, specs, deal)
+        game_id = body_out["id"]
         if searching:
             guard.count_bot_game(svc.redis, creator, game_id)
-        if bot is not None and to_act is not None:
-            svc.bot_queue.enqueue(game_id, to_act, 0, bot["bot"])
-        body_out = {"id": game_id, "game": game.name, "options": options, "version": 0,
-                    "status": head.status, "to_act": to_act, "seats": shown_seats,
-                    "creator_token": creator_token,
-                    "deal": public_deal(meta, head.status != "active")}
         return _json(body_out, 201, {"Location": f"/v1/games/{game_id}"})
 
 

@@ -205,7 +205,7 @@ def test_catalog_and_bots(client: FlaskClient) -> None:
 
 
 def test_game_ids_are_letters_and_digits() -> None:
-    from api.games import new_game_id
+    from api.creation import new_game_id
 
     ids = {new_game_id() for _ in range(2000)}
     assert len(ids) == 2000
