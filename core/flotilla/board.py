@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from core.flotilla import data as D
@@ -60,8 +61,12 @@ def depth_fits(board: Board, cell: int, tile: int) -> bool:
     return True
 
 
+@functools.cache
 def rotations(tile: int, side: str) -> list[int]:
-    """Rotations of a tile that differ in effect (the rulebook allows any, F16.5)."""
+    """Rotations of a tile that differ in effect (the rulebook allows any, F16.5).
+
+    Cached: tile data do not change during a run (tests that patch a face call
+    `rotations.cache_clear`)."""
     seen: dict[Any, int] = {}
     for rot in range(6):
         if side == "sink":

@@ -889,8 +889,10 @@ def apply_move(s: S, move: Move) -> Events:
     """Play one legal move, then run everything automatic that follows."""
     if s["over"]:
         raise IllegalMove(move, "the game is over")
-    legal = moves_for(s)
-    found = find_move(legal, move) if isinstance(move, dict) else None
+    if not isinstance(move, dict):
+        raise IllegalMove(move, "a move is a JSON object")
+    kind = move.get("type")
+    found = find_move([m for m in moves_for(s) if m["type"] == kind], move)
     if found is None:
         raise IllegalMove(move, "not a legal move now")
     p = s["turn"]

@@ -32,14 +32,44 @@ def view(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
     out["art_bag_sizes"] = [sum(1 for a in s["art_bag"] if D.ARTIFACTS[a]["guild"] == g)
                             for g in D.GUILDS]
     out["crew_box_size"] = len(s["crew_box"])
+    out["catalog"] = catalog(s)
     return out
+
+
+def catalog(s: dict[str, Any]) -> dict[str, Any]:
+    """Names and facts of the components in sight, so clients draw the board without data."""
+    cards = {c for p in range(s["n"]) for c in s["hand"][p] + s["discard"][p] + s["retired"][p]}
+    cards.update(st[-1] for st in s["crew"] if st)
+    tiles = {e[0] for e in s["board"].values() if e[0] >= 0}
+    for p in range(s["n"]):
+        tiles.update(s["tiles"][p])
+    objectives = {o for side in s["obj_stacks"] for pile in side for o in pile}
+    for p in range(s["n"]):
+        objectives.update(s["objectives"][p])
+    return {
+        "radius": D.RADIUS, "hub_radius": D.HUB["hub_radius"], "colours": D.COLOURS,
+        "guilds": D.GUILDS, "market_prices": D.MARKET_PRICES, "wheel_spaces": D.WHEEL_SPACES,
+        "cards": {str(c): {"sinkside": D.CARDS[c]["sinkside"]["name"],
+                           "skyside": D.CARDS[c]["skyside"]["name"],
+                           "guild": D.CARDS[c]["sinkside"]["guild"],
+                           "level": D.CARDS[c]["sinkside"]["level"]} for c in sorted(cards)},
+        "tiles": {str(t): {"depth": D.TILES[t]["sinkside"]["depth"],
+                           "resource": D.TILES[t]["sinkside"]["resource"],
+                           "cost": D.TILES[t]["skyside"]["cost"],
+                           "districts": D.TILES[t]["skyside"]["districts"]}
+                  for t in sorted(tiles)},
+        "objectives": {str(o): {side: f"{D.OBJECTIVES[o][side]['vp_each']} VP per "
+                                      f"{D.OBJECTIVES[o][side]['count']}"
+                                for side in ("sinkside", "skyside")} for o in sorted(objectives)},
+        "artifacts": {str(a): D.ARTIFACTS[a]["name"] for hub in s["hub"] for a in hub},
+    }
 
 
 def determinize(v: dict[str, Any], seat: int, seed: int) -> dict[str, Any]:
     """A full state consistent with view `v`, the hidden parts sampled from `seed`."""
     data = {k: v[k] for k in v if k not in ("game", "seat", "to_act", "seat_count",
                                              "automa_seats", "crew_top", "crew_sizes",
-                                             "art_bag_sizes", "crew_box_size")}
+                                             "art_bag_sizes", "crew_box_size", "catalog")}
     data["rng"] = 0
     data["crew"] = [[] for _ in range(4)]
     data["crew_box"] = []

@@ -100,7 +100,16 @@ def test_f16_4_placing_is_optional() -> None:
     assert s["ocean_bag"] == [7]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_rotations() -> Any:
+    """Faces patched by a test must not leave cached rotations behind."""
+    B.rotations.cache_clear()
+    yield
+    B.rotations.cache_clear()
+
+
 def with_face(monkeypatch: Any, tile: int, side: str, **fields: Any) -> None:
+    B.rotations.cache_clear()
     face = dict(D.TILES[tile][side])
     face.update(fields)
     monkeypatch.setitem(D.TILES[tile], side, face)
