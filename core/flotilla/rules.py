@@ -606,6 +606,10 @@ def discover(s: S, p: int, ev: Events) -> None:
 
 # ------------------------------------------------------------------ the stack machine
 AUTO = {"finish", "ops", "survivor", "artifact"}
+# decisions that always offer a move (a stop, or options checked before the frame is pushed)
+NEVER_EMPTY = {"play", "academic", "influence", "arrow", "resource_any", "recruit_any",
+               "seal_any", "trans", "place_at", "switch", "retire", "cargo", "deplete",
+               "build_at", "district"}
 
 
 def to_act(s: S) -> int | None:
@@ -873,7 +877,7 @@ def settle(s: S, ev: Events) -> None:
         frame = s["stack"][-1]
         if frame[0] in AUTO:
             _auto(s, s["turn"], frame, ev)
-        elif not moves_for(s):
+        elif frame[0] not in NEVER_EMPTY and not moves_for(s):
             _on_empty(s, s["turn"], frame, ev)
         else:
             return
@@ -891,8 +895,11 @@ def apply_move(s: S, move: Move) -> Events:
         raise IllegalMove(move, "the game is over")
     if not isinstance(move, dict):
         raise IllegalMove(move, "a move is a JSON object")
-    kind = move.get("type")
-    found = find_move([m for m in moves_for(s) if m["type"] == kind], move)
+    # a quick `==` (C speed) picks the candidate; find_move then checks strict JSON equality
+    wanted = {k: v for k, v in move.items() if k != "label"}
+    found = find_move([m for m in moves_for(s)
+                       if len(m) == len(wanted) + 1 and {k: v for k, v in m.items()
+                                                         if k != "label"} == wanted], move)
     if found is None:
         raise IllegalMove(move, "not a legal move now")
     p = s["turn"]
