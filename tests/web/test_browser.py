@@ -108,14 +108,17 @@ def test_two_players_join_by_their_links_see_only_their_cards_and_each_others_mo
             other = pages[1 - mover]
             before = version(other)
             pages[mover].wait_for_selector("button.move:not([disabled])")
-            started = time.monotonic()
             click_move(pages[mover], random.Random(mover))
+            stored = time.monotonic()  # the mover's page shows the new version: it is stored
             other.wait_for_function(
                 "([v]) => Number(document.querySelector('#status').dataset.version) > v",
-                arg=[before], timeout=3000)
-            elapsed = time.monotonic() - started
-            # The issue asks for "within a second"; the click's own round trip is included.
-            assert elapsed < 2.0, f"the other page took {elapsed:.2f} s"
+                arg=[before], timeout=5000)
+            elapsed = time.monotonic() - stored
+            # The issue's bound (typically ~0.1 s here: pushed by the event stream, not polled).
+            assert elapsed < 1.0, f"the other page showed the move after {elapsed:.2f} s"
+        kept = {seat: {c.get_attribute("data-card") for c in page.query_selector_all("#kept li")}
+                for seat, page in pages.items()}
+        assert not kept[0] & kept[1], "each sees only the crew cards it kept"
         shots(pages[0], "seat1-after-moves")
         shots(pages[1], "seat2-after-moves")
     finally:
@@ -211,6 +214,14 @@ def test_keyboard_only_and_portuguese(browser: Any, site: str, shots: Shots) -> 
                 break
         else:
             raise AssertionError("no move button reachable with Tab")
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "([v]) => Number(document.querySelector('#status').dataset.version) > v",
+            arg=[before], timeout=15000)
+        # The focus stays in the moves: Enter again plays the next one once it is our turn.
+        page.wait_for_selector("button.move:not([disabled])")
+        page.wait_for_function("document.activeElement.classList.contains('move')")
+        before = version(page)
         page.keyboard.press("Enter")
         page.wait_for_function(
             "([v]) => Number(document.querySelector('#status').dataset.version) > v",

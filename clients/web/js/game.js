@@ -88,9 +88,15 @@ class GamePage {
   async show(body) {
     this.body = body;
     if (!this.renderer) this.renderer = await rendererFor(body.game);
+    // A keyboard player who just chose a move keeps their place: the next list's first move.
+    const hadFocus = this.refocus || this.movesPanel.contains(document.activeElement);
+    this.refocus = false;
+    const filtering = document.activeElement?.id === "move-filter";
     this.drawStatus();
     replace(this.board, this.renderer.render(body));
     this.drawMoves();
+    if (filtering) document.getElementById("move-filter")?.focus();
+    else if (hadFocus) (this.movesPanel.querySelector("button.move") || this.movesPanel.querySelector("h2"))?.focus();
     this.drawLog();
     this.drawResult();
   }
@@ -127,7 +133,7 @@ class GamePage {
       const text = body.status === "finished" ? t("game.over")
         : body.seat === null ? t("game.spectator_help")
           : t("game.waiting", { seat: seatName(body, body.to_act) });
-      replace(this.movesPanel, h("h2", {}, t("game.moves")), h("p", { class: "waiting" }, text));
+      replace(this.movesPanel, h("h2", { tabindex: "-1" }, t("game.moves")), h("p", { class: "waiting" }, text));
       return;
     }
     const groups = new Map();
@@ -209,6 +215,7 @@ class GamePage {
   async play(move) {
     if (this.busy) return;
     this.busy = true;
+    this.refocus = this.movesPanel.contains(document.activeElement);
     this.hideNotice();
     for (const button of this.movesPanel.querySelectorAll("button.move")) button.disabled = true;
     try {
