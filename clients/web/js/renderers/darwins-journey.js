@@ -88,8 +88,17 @@ function actionText(action) {
   return tOr(`dj.action.${action.a}`, action.a.replace(/_/g, " "), action);
 }
 
+// Sections fold (a phone's screen is short); the browser keeps them keyboard-usable.
+const folded = new Set();
+
 function section(title, ...children) {
-  return h("section", { class: "panel dj-section" }, h("h2", {}, title), ...children);
+  const details = h("details", { class: "panel dj-section", open: !folded.has(title) },
+    h("summary", {}, h("h2", {}, title)), ...children);
+  details.addEventListener("toggle", () => {
+    if (details.open) folded.delete(title);
+    else folded.add(title);
+  });
+  return details;
 }
 
 function seatList(ctx, seats) {
