@@ -156,7 +156,7 @@ def test_a_stale_move_is_answered_with_a_clear_message(
         page.wait_for_selector("#notice:not([hidden])")
         notice = page.inner_text("#notice")
         assert "moved on" in notice and "Nothing was played" in notice
-        page.wait_for_function("Number(document.querySelector('#status').dataset.version) >= 1")
+        page.wait_for_function("() => Number(document.querySelector('#status').dataset.version) >= 1")
         shots(page, "stale-move-message")
     finally:
         ctx.close()
@@ -220,7 +220,7 @@ def test_keyboard_only_and_portuguese(browser: Any, site: str, shots: Shots) -> 
             arg=[before], timeout=15000)
         # The focus stays in the moves: Enter again plays the next one once it is our turn.
         page.wait_for_selector("button.move:not([disabled])")
-        page.wait_for_function("document.activeElement.classList.contains('move')")
+        page.wait_for_function("() => document.activeElement.classList.contains('move')")
         before = version(page)
         page.keyboard.press("Enter")
         page.wait_for_function(
