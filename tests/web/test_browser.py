@@ -156,7 +156,8 @@ def test_a_stale_move_is_answered_with_a_clear_message(
         page.wait_for_selector("#notice:not([hidden])")
         notice = page.inner_text("#notice")
         assert "moved on" in notice and "Nothing was played" in notice
-        page.wait_for_function("() => Number(document.querySelector('#status').dataset.version) >= 1")
+        page.wait_for_function(
+            "() => Number(document.querySelector('#status').dataset.version) >= 1")
         shots(page, "stale-move-message")
     finally:
         ctx.close()
@@ -261,3 +262,16 @@ def test_a_game_without_its_own_renderer_plays_readably_against_a_bot(
     assert "Total" in page.inner_text("#result")
     assert "{" not in page.inner_text("main")
     assert errors == []
+
+
+def test_a_wrong_link_says_what_is_wrong(context: Any, site: str, shots: Shots) -> None:
+    page = context.new_page()
+    page.goto(f"{site}/play/games/NoSuchGame123")
+    page.wait_for_selector(".error")
+    assert "no such game" in page.inner_text(".error").lower()
+    lobby = context.new_page()
+    links = create_in_lobby(lobby, site, {"players": "2"})
+    page.goto(links["seats"][0].split("#")[0] + "#token=not-a-token")
+    page.wait_for_selector(".error")
+    assert "does not belong to this game" in page.inner_text(".error")
+    shots(page, "wrong-token")

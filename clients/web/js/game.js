@@ -10,6 +10,7 @@ import { describeEvent } from "./events.js";
 
 const FILTER_FROM = 10; // moves listed before a filter box is offered
 const LOG_PAGE = 200;
+const REFRESH_GAP = 200; // ms between two reads of the game
 
 /** Draw game `gameId` into `root`, as the seat whose token is in the fragment (or a spectator). */
 export async function showGame(root, gameId) {
@@ -29,6 +30,7 @@ class GamePage {
     this.filter = "";
     this.stream = null;
     this.refreshing = null;
+    this.lastRead = 0;
   }
 
   async start() {
@@ -61,6 +63,10 @@ class GamePage {
     }
     this.refreshing = (async () => {
       do {
+        // At most one read every REFRESH_GAP ms: a fast bots' game does not flood the server.
+        const wait = this.lastRead + REFRESH_GAP - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        this.lastRead = Date.now();
         this.again = false;
         const body = await api(`/v1/games/${this.id}`, { token: this.token });
         await this.readLog();

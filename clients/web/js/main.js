@@ -28,7 +28,10 @@ async function start() {
     if (match) await showGame(app, match[1]);
     else await showLobby(app);
   } catch (error) {
-    replace(app, h("p", { class: "error", role: "alert" }, t("error.load", { detail: error.message })));
+    const known = { 401: "error.bad_link", 404: "error.no_game" };
+    const key = known[error.status] || "error.load";
+    replace(app, h("p", { class: "error", role: "alert" }, t(key, { detail: error.message })),
+      h("p", {}, h("a", { href: "/play/" }, t("error.to_lobby"))));
   }
 }
 
