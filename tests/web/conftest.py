@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import REPO, Stack, bare_stack, stack  # noqa: F401  (fixtures reused)
+from tests.e2e.conftest import REPO, Stack, stack  # noqa: F401  (the e2e stack, reused)
 
 ARTIFACTS = Path(os.environ.get("BGB_TEST_ARTIFACTS", REPO / "test-artifacts")) / "web"
 CHROMIUM_PATHS = ("chromium", "chromium-browser", "/usr/bin/chromium", "/usr/lib/chromium/chromium")
