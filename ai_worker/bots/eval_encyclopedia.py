@@ -16,10 +16,11 @@ Hand-set weights: estimates, not fitted.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from ai_worker.bots.evaluation import Evaluation, register_evaluation
-from core.contract import Game
+from core.contract import Game, Move
 from core.encyclopedia import scoring
 from core.encyclopedia.data import DATA
 from core.encyclopedia.state import State
@@ -65,5 +66,32 @@ def evaluate(game: Game, state: Any, seat: int) -> float:
     return value + _pending(s, seat)
 
 
+_MODIFIERS = {"coin", "boost", "recolour", "seal_die", "seal_coins"}
+_EAGER = {"join": 0, "discard": 0, "research": 0}
+
+
+def rollout_policy(game: Game, state: Any, moves: list[Move], rnd: random.Random) -> Move:
+    """A cheap policy closer to real play than uniform: usually act on a die without
+    modifiers, research the highest affordable slot, let every eligible cube join."""
+    first = moves[0]
+    kind = first["type"]
+    if kind == "act" and rnd.random() < 0.85:
+        acts = [m for m in moves if m["type"] == "act"]
+        useful = [m for m in acts if m["action"] not in ("bank", "embassy")]
+        return rnd.choice(useful if useful and rnd.random() < 0.7 else acts)
+    if kind in _EAGER:
+        if kind == "research":  # the last move is "stop" (absent from the AI's one move)
+            return max((m for m in moves if m["type"] == "research"), key=lambda m: m["slot"])
+        return first
+    return rnd.choice(moves)
+
+
+def quiet(game: Game, state: Any, seat: int) -> bool:
+    """A fair place to stop a rollout: the searching seat is about to take a die."""
+    s: State = state
+    return not s.stack and s.phase == "turns" and game.to_act(state) == seat
+
+
 EVALUATION = register_evaluation(
-    "encyclopedia", Evaluation(evaluate=evaluate, scale=12.0))
+    "encyclopedia", Evaluation(evaluate=evaluate, scale=12.0, rollout_policy=rollout_policy,
+                               quiet=quiet))

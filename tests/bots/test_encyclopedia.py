@@ -99,3 +99,20 @@ def test_evaluation_is_registered() -> None:
     evaluation = get_evaluation(GAME_NAME)
     state = game.new_game({"players": 2}, 1)
     assert evaluation.evaluate(game, state, 0) >= 0
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_rollout_policy_and_quiet_on_every_position(players: int) -> None:
+    import random
+
+    from ai_worker.bots.eval_encyclopedia import quiet, rollout_policy
+    game = _game()
+    rnd = random.Random(players)
+    for seed in range(3):
+        state = game.new_game({"players": players}, seed)
+        while (seat := game.to_act(state)) is not None:
+            legal = game.legal_moves(state)
+            move = rollout_policy(game, state, legal, rnd)
+            assert any(move is m for m in legal)
+            assert quiet(game, state, seat) in (True, False)
+            game.apply(state, move)
