@@ -97,15 +97,17 @@ def test_e3_5_starting_draft_in_reverse_order() -> None:
 
 
 def test_a6_tile_flipped_before_dice() -> None:
-    """E5.2 / A6(b) / E6.2 / E6.3 / A8(a): the tile is flipped, then dice are drawn and rolled."""
+    """E5.2 / A6(b) / E6.2 / E6.3 / A8(a): the tile is flipped, then dice are drawn and rolled
+    (their values are known before they are placed)."""
     s = GAME.new_game({"players": 2}, 8)
+    s.tiles_left = [DATA.tiles.index("none")]
     events = []
     while s.phase == "draft":
         events.extend(GAME.apply(s, GAME.legal_moves(s)[0]))
     kinds = [e["type"] for e in events]
-    assert kinds.index("round") < kinds.index("dice_drawn") or s.phase == "tile_pick"
-    s = play_first_until(s, "place") if s.phase != "place" else s
-    assert len(s.to_place) in (4, 5) and all(1 <= s.dval[d] <= 6 for d in s.to_place)
+    assert kinds.index("round") < kinds.index("dice_drawn")
+    assert s.phase == "place" and len(s.to_place) == 4
+    assert all(1 <= s.dval[d] <= 6 for d in s.to_place)
 
 
 def test_e6_4_sequential_placement() -> None:
@@ -225,27 +227,32 @@ def test_e7_6_t6_no_effect() -> None:
 
 
 def test_e19_1_additional_actions_at_round_end() -> None:
-    """E19.1 / A18 / A34 / G28 / E22.15: in turn order, a seal buys one re-rolled main-board
-    die (a continent space is freed); one per player; no owner reward."""
+    """E19.1 / A18 / A34 / G28 / E22.15: in turn order, a seal buys one re-rolled die from the
+    main board (a continent space is freed), played as a new action; one per player."""
+    from tests.core.encyclopedia_helpers import clear_dice
     s = at_turns(2, 6)
-    rnd = random.Random(2)
-    s.seals = [2, 2]
-    while s.phase == "turns" or s.stack:
-        GAME.apply(s, pick(rnd, [m for m in GAME.legal_moves(s)
-                                 if m["type"] in ("take", "act", "expert", "animal", "top",
-                                                  "stop", "focus", "next", "finish", "join",
-                                                  "research", "discard")]
-                        or GAME.legal_moves(s)))
-    assert s.phase == "extra" and to_act(s) == s.first
-    extras = moves_of(s, "extra")
-    assert extras and moves_of(s, "decline")
-    placed = set(extras[0]["die"] for _ in [0])
-    coins = list(s.coins)
-    do(s, "extra", die=extras[0]["die"])
-    assert s.seals[s.first] == 1 and placed and s.coins == coins
-    while s.stack:
-        GAME.apply(s, GAME.legal_moves(s)[0])
-    assert to_act(s) == (s.first + 1) % 2 or s.round == 2
+    clear_dice(s)
+    bank, explorer = s.bag[:2]
+    s.bag = s.bag[2:]
+    s.areas[0] = [bank]
+    s.cont[DIE_COLOUR[explorer]][0] = explorer
+    s.dval[bank] = s.dval[explorer] = 3
+    s.phase, s.turn, s.busy = "extra", 0, False
+    s.seals = [1, 1]
+    first = to_act(s)
+    assert first == s.first
+    assert {m["die"] for m in moves_of(s, "extra")} == {bank, explorer}
+    assert moves_of(s, "decline")
+    do(s, "extra", die=explorer)
+    assert s.cont[DIE_COLOUR[explorer]][0] == -1 and s.seals[first] == 0
+    frame = s.stack[-1]
+    assert frame[0] == "mod" and frame[2] == explorer and frame[6] == 1
+    do(s, "act", action="bank")
+    second = to_act(s)
+    assert second == (first + 1) % 2 and s.phase == "extra"
+    do(s, "decline")
+    spent = [0, 1] if first == 0 else [1, 0]
+    assert s.round == 2 and s.seals == spent
 
 
 def test_e19_2_cleanup() -> None:
