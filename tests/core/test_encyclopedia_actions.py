@@ -114,13 +114,15 @@ def test_e8_1_every_player_takes_four_turns_a_round() -> None:
 def test_e9_1_action_areas_have_no_capacity() -> None:
     """E9.1 / G13 / E22.6: several dice may use the Bank in one round."""
     s = at_turns(2, 3)
-    for _ in range(2):
-        take_and_mod(s, AFRICA, 3)
-        do(s, "act", action="bank")
-    assert len(s.areas[0]) == 1  # take_and_mod clears the board each time
-    s.areas[0].append(99)
+    s.turn = 0
+    actor = to_act(s)
     take_and_mod(s, AFRICA, 3)
-    assert moves_of(s, "act", action="bank")
+    do(s, "act", action="bank")
+    d = put_die(s, actor, 0, ASIA, 2)
+    s.turn = 0
+    do(s, "take", die=d)
+    do(s, "act", action="bank")
+    assert len(s.areas[0]) == 2
 
 
 def test_e9_2_coins_raise_the_value_beyond_six() -> None:
