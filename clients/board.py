@@ -278,4 +278,4 @@ def darwins_journey_view(view: dict[str, Any]) -> RenderableType:
 
 
 # Games whose renderers live in their own modules register on import.
-from clients import board_encyclopedia  # noqa: E402, F401
+from clients import board_encyclopedia, board_flotilla  # noqa: E402, F401

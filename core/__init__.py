@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 _REGISTRY: dict[str, Game] = {}
-_BUILTIN_MODULES = ("core.darwins_journey", "core.encyclopedia")
+_BUILTIN_MODULES = ("core.darwins_journey", "core.encyclopedia", "core.flotilla")
 _loaded = False
 _load_lock = threading.Lock()
 

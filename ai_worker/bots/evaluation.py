@@ -51,7 +51,8 @@ class Evaluation:
 # Evaluations living in their own modules, imported on first use so that importing
 # the bots never imports an engine that is not needed.
 _MODULES = {"darwins-journey": "ai_worker.bots.eval_darwins_journey",
-            "encyclopedia": "ai_worker.bots.eval_encyclopedia"}
+            "encyclopedia": "ai_worker.bots.eval_encyclopedia",
+            "flotilla": "ai_worker.bots.eval_flotilla"}
 _REGISTRY: dict[str, Evaluation] = {}
 
 
