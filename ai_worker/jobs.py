@@ -12,6 +12,7 @@ import hashlib
 import json
 import logging
 import os
+import time
 from typing import Any
 
 import redis
@@ -64,12 +65,42 @@ def choose_move(game_name: str, bot_name: str, view: dict[str, Any], seat: int,
                 legal_moves: list[dict[str, Any]], params: dict[str, Any],
                 seed: int) -> dict[str, Any]:
     """The move the named bot picks among `legal_moves`, from the seat's view only."""
+    return timed_move(game_name, bot_name, view, seat, legal_moves, params, seed)[0]
+
+
+def grace_ms() -> int:
+    """How far past its `ms` budget a bot may run before its move is forfeited
+    (BGB_BOT_GRACE_MS, default 1 s: scheduling noise on a loaded machine is not a fault)."""
+    return int(os.environ.get("BGB_BOT_GRACE_MS") or 1000)
+
+
+def timed_move(game_name: str, bot_name: str, view: dict[str, Any], seat: int,
+               legal_moves: list[dict[str, Any]], params: dict[str, Any],
+               seed: int) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The bot's move and, when the bot overran its `ms` budget by more than the grace, a
+    forfeit record: the move is then the fallback's (a `random` legal move) instead.
+
+    The budget is checked after `choose` returns rather than by abandoning a thread at the
+    deadline: a Python thread cannot be stopped, so an abandoned one would go on burning the
+    worker's CPU; the bots honour their budget themselves, and this catches those that do
+    not (a slow bot holds its worker for its overrun, and loses the move).
+    """
     import core
 
     game = core.get_game(game_name)
     bot = get_bot(bot_name)
-    return dict(bot.choose(game, view, seat, legal_moves,
-                           capped_budget(bot.params_schema(), params), seed))
+    budget = capped_budget(bot.params_schema(), params)
+    started = time.monotonic()
+    move = dict(bot.choose(game, view, seat, legal_moves, budget, seed))
+    elapsed_ms = (time.monotonic() - started) * 1000
+    limit = budget.get("ms") or 0
+    if limit <= 0 or elapsed_ms <= limit + grace_ms():
+        return move, None
+    fallback = dict(get_bot("random").choose(game, view, seat, legal_moves, {}, seed))
+    log.warning("%s overran its budget (%.0f ms of %s ms): random move instead", bot_name,
+                elapsed_ms, limit)
+    return fallback, {"seat": seat, "bot": bot_name, "elapsed_ms": round(elapsed_ms),
+                      "budget_ms": limit, "grace_ms": grace_ms()}
 
 
 def max_bot_ms() -> int:
@@ -97,7 +128,8 @@ def capped_budget(schema: dict[str, Any], params: dict[str, Any]) -> dict[str, A
 def play_turn(game_id: str, seat: int, version: int) -> str:
     """Play `seat`'s turn of `game_id` at `version`; returns what happened (for the job log).
 
-    "moved", or "stale"/"gone" when there was nothing to do.
+    "moved" ("forfeited" when the bot overran its budget and a random move was played), or
+    "stale"/"gone" when there was nothing to do.
     """
     api = _api()
     client = _redis()
@@ -125,10 +157,11 @@ def play_turn(game_id: str, seat: int, version: int) -> str:
     # The game's options are public (every read body has them) and automa bots need them to
     # know their seats; a view that leaves them out gets them from the body.
     view.setdefault("options", body.get("options") or {})
-    move = choose_move(str(body["game"]), bot_name, view, seat, legal, params,
-                       turn_seed(game_id, version))
+    move, forfeit = timed_move(str(body["game"]), bot_name, view, seat, legal, params,
+                               turn_seed(game_id, version))
     try:
-        api.move(game_id, token, move, version, idempotency_key=f"bot-{game_id}-{version}")
+        answer = api.move(game_id, token, move, version,
+                          idempotency_key=f"bot-{game_id}-{version}")
     except (StaleVersion, GameOver, NotFound, NotYourTurn):
         return "stale"
     except IdempotencyKeyReused:
@@ -136,7 +169,15 @@ def play_turn(game_id: str, seat: int, version: int) -> str:
         return "stale"
     except TransportError:
         raise  # RQ retries; the same Idempotency-Key makes the retry safe
-    return "moved"
+    if forfeit is not None:
+        # Recorded once the move is stored, once per version (a retried job replays it).
+        client.hsetnx(keys.game_forfeits(game_id), str(version),
+                      json.dumps(dict(forfeit, version=version)))
+    if answer.get("status") != "active":
+        from ai_worker.tournaments import game_ended
+
+        game_ended(client, game_id)  # a tournament's next game starts now, not at a poll
+    return "forfeited" if forfeit is not None else "moved"
 
 
 def _seat_spec(body: dict[str, Any], seat: int) -> dict[str, Any]:

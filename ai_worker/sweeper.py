@@ -26,6 +26,7 @@ from rq import Queue
 from rq.job import Job, JobStatus
 from rq.scheduler import RQScheduler
 
+from ai_worker import tournaments
 from api import keys
 from api.botqueue import QUEUE_NAME as QUEUE
 from api.botqueue import enqueue_turn, job_id
@@ -169,6 +170,7 @@ class Sweeper:
             try:
                 self.heartbeat()
                 self.sweep_once()
+                tournaments.poll(self.connection)  # resumes tournaments: see its docstring
             except redis.RedisError as exc:
                 log.warning("sweeper: Redis unavailable (%s)", exc)
             except Exception:

@@ -14,7 +14,7 @@ from flask import Flask, Response, send_from_directory
 from werkzeug.exceptions import HTTPException
 
 import core
-from api import catalog, games, limits, metrics, ops, play, problems
+from api import catalog, games, limits, metrics, ops, play, problems, tournaments
 from api.problems import PROBLEM_MIMETYPE, from_http_exception, problem_response
 from api.schemas import ProblemSchema
 from api.services import Services
@@ -114,5 +114,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(games.blp)
     api.register_blueprint(catalog.blp)
     api.register_blueprint(ops.blp)
+    api.register_blueprint(tournaments.blp)
     app.register_blueprint(play.blp)  # the web page: not an API operation, not in OpenAPI
     return app

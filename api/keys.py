@@ -98,3 +98,52 @@ def creator_bot_games(creator: str) -> str:
     """The set of a creator's games with search-bot seats (for its ceiling of such games)."""
     digest = hashlib.sha256(creator.encode("utf-8")).hexdigest()[:32]
     return f"{PREFIX}:creator:{digest}:bot-games"
+
+
+def tournament(tournament_id: str) -> str:
+    """A tournament: hash {"spec": JSON, "status": active|finished|cancelled, "nonce": its
+    secret deal nonce (hex), "creator_sha256", "created", "finished_at", "total"}."""
+    return f"{PREFIX}:tournament:{{{tournament_id}}}"
+
+
+def tournament_games(tournament_id: str) -> str:
+    """A tournament's scheduled slots: hash slot -> game id, or "claim:<time>:<nonce>" while
+    the scheduler that claimed the slot creates its game."""
+    return f"{PREFIX}:tournament:{{{tournament_id}}}:games"
+
+
+def tournament_results(tournament_id: str) -> str:
+    """A tournament's ended games: hash slot -> JSON {"game_id", "status", "result"}."""
+    return f"{PREFIX}:tournament:{{{tournament_id}}}:results"
+
+
+def tournament_tokens(tournament_id: str) -> str:
+    """The seat tokens of a tournament's external entrants: hash slot -> JSON {seat: token}."""
+    return f"{PREFIX}:tournament:{{{tournament_id}}}:tokens"
+
+
+def tournament_lock(tournament_id: str) -> str:
+    """The lock of the one scheduler job advancing a tournament at a time."""
+    return f"{PREFIX}:tournament:{{{tournament_id}}}:lock"
+
+
+def tournament_kick(tournament_id: str) -> str:
+    """Set while a scheduler job of the tournament is enqueued (so it is enqueued once)."""
+    return f"{PREFIX}:tournament:{{{tournament_id}}}:kick"
+
+
+def tournaments_active() -> str:
+    """The set of tournaments still being played."""
+    return f"{PREFIX}:tournaments:active"
+
+
+def tournament_watch_id(tournament_id: str) -> str:
+    """The name a tournament's progress is announced under on the version channels (never a
+    game id: those have no colon), so that the API's version watcher wakes its streams."""
+    return f"tournament:{tournament_id}"
+
+
+def game_forfeits(game_id: str) -> str:
+    """A game's forfeited bot moves (over budget, played as a random move): hash version ->
+    JSON {"version", "seat", "bot", "elapsed_ms", "budget_ms", "grace_ms"}."""
+    return f"{PREFIX}:game:{{{game_id}}}:forfeits"

@@ -411,6 +411,63 @@ class Client:
             except requests.RequestException as exc:
                 raise TransportError(f"events of {game_id}: {exc}") from exc
 
+    # -- tournaments -------------------------------------------------------------------------
+
+    def create_tournament(self, game: str, entrants: list[Json], options: Json | None = None,
+                          **settings: Any) -> Json:
+        """Start a tournament the server plays (`settings`: format, deals, seed, max_parallel,
+        automa); the answer holds its id, the creator token and external entrants' tokens."""
+        body: Json = {"game": game, "options": options or {}, "entrants": entrants,
+                      **settings}
+        # Not retried: a lost answer would start a second tournament.
+        return dict(self._request("POST", "/tournaments", json_body=body, safe=False).json())
+
+    def tournament(self, tournament_id: str) -> Json:
+        """A tournament: its progress and standings so far."""
+        return dict(self._request("GET", f"/tournaments/{tournament_id}").json())
+
+    def tournament_games(self, tournament_id: str, entrant_token: str | None = None
+                         ) -> list[Json]:
+        """A tournament's games in schedule order (with an external entrant's token: the seat
+        tokens of its seats)."""
+        return list(self._request("GET", f"/tournaments/{tournament_id}/games",
+                                  token=entrant_token).json()["games"])
+
+    def cancel_tournament(self, tournament_id: str, creator_token: str) -> Json:
+        """Cancel a tournament with the creator token of its creation."""
+        return dict(self._request("DELETE", f"/tournaments/{tournament_id}",
+                                  token=creator_token).json())
+
+    def tournament_chart(self, tournament_id: str) -> bytes:
+        """The PNG chart of the entrants' score distributions."""
+        return bytes(self._request("GET", f"/tournaments/{tournament_id}/chart.png",
+                                   headers={"Accept": "image/png"}).content)
+
+    def tournament_events(self, tournament_id: str, *, read_timeout: float = 60.0
+                          ) -> Iterator[Json]:
+        """The tournament's progress events ({"status", "total", "finished", "in_progress"})
+        until it ends, reconnecting when the server closes a stream."""
+        while True:
+            try:
+                response = self.session.get(
+                    self._url(f"/tournaments/{tournament_id}/events"),
+                    headers={"Accept": "text/event-stream"}, stream=True,
+                    timeout=(self.timeout, read_timeout))
+            except requests.RequestException as exc:
+                raise TransportError(f"events of tournament {tournament_id}: {exc}") from exc
+            if response.status_code >= 400:
+                raise error_from_response(response.status_code, response.content)
+            with response:
+                try:
+                    for event in parse_sse(response.iter_lines(decode_unicode=True)):
+                        data = json.loads(event.get("data") or "{}")
+                        yield data
+                        if data.get("status") in ("finished", "cancelled"):
+                            return
+                except requests.RequestException as exc:
+                    raise TransportError(f"events of tournament {tournament_id}: {exc}"
+                                         ) from exc
+
 
 def parse_sse(lines: Iterator[str]) -> Iterator[dict[str, str]]:
     """Server-sent events from a stream's lines: dicts with "event", "data", "id"."""

@@ -1,0 +1,260 @@
+"""Tournament scheduling: the RQ job `advance(tournament_id)` and the sweeper's `poll`.
+
+`advance` records the games of the tournament that ended, then creates the next slots' games
+(inside the server, with `api.creation.start_game`, bypassing the per-client limits) until
+`max_parallel` are in progress, and marks the tournament finished once every slot has its
+result. It is idempotent and safe to run twice at once: a lock lets one run at a time, each
+slot is claimed in Redis before its game is created (`api.tournament_store`), and results are
+recorded once per slot.
+
+What runs it:
+- the API enqueues it when a tournament is created;
+- `play_turn` enqueues it when a bot's move ended a tournament game (no wait for the next
+  game);
+- the sweeper thread of every worker (one elected pass a second) calls `poll`, which
+  enqueues it for any active tournament with a game ended by a human move, a free place, or
+  a claim left by a killed worker: a tournament resumes by itself after any restart.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import time
+import uuid
+from typing import Any
+
+import redis
+from rq import get_current_job
+
+import core
+from api import keys
+from api.botauth import BotTokenVerifier
+from api.botqueue import BotQueue
+from api.creation import start_game
+from api.events import VersionWatcher
+from api.services import Services
+from api.store import OVER, StateCache, Store
+from api.tournament_plan import deal_of, slots
+from api.tournament_store import ACTIVE, TournamentStore, claim_age, is_claim, kick
+
+log = logging.getLogger(__name__)
+
+LOCK_MS = 60_000
+# A claim older than this belongs to a scheduler that died between claiming and settling
+# (creating a game takes milliseconds).
+CLAIM_STALE_SECONDS = 20.0
+POLL_LOCK = f"{keys.PREFIX}:tournament-poll-lock"
+
+# KEYS: lock; ARGV: token -> deletes the lock only if it is still ours
+_UNLOCK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def _connection() -> redis.Redis:
+    job = get_current_job()
+    if job is None:
+        raise RuntimeError("advance runs as an RQ job (or pass a connection)")
+    return job.connection
+
+
+def services_for(connection: redis.Redis) -> Services:
+    """The API's services on the worker's Redis connection (for `start_game`)."""
+    store = Store(connection)
+    return Services(redis=connection, store=store, cache=StateCache(8),
+                    bot_queue=BotQueue(connection), bot_tokens=BotTokenVerifier(connection),
+                    watcher=VersionWatcher(connection, store), config={})
+
+
+def advance(tournament_id: str, connection: redis.Redis | None = None) -> str:
+    """Record ended games, start the next ones, finish the tournament when all are played;
+    returns what it did (for the job log)."""
+    connection = connection or _connection()
+    connection.delete(keys.tournament_kick(tournament_id))
+    token = uuid.uuid4().hex
+    lock = keys.tournament_lock(tournament_id)
+    if not connection.set(lock, token, nx=True, px=LOCK_MS):
+        return "busy"  # the holder's run or the next poll does the work
+    try:
+        return _advance(TournamentStore(connection), connection, tournament_id)
+    finally:
+        connection.eval(_UNLOCK, 1, lock, token)
+
+
+def _advance(store: TournamentStore, connection: redis.Redis, tournament_id: str) -> str:
+    info = store.info(tournament_id)
+    if info is None:
+        return "gone"
+    spec = info["spec"]
+    plan = slots(spec)
+    games = store.games(tournament_id)
+    results = store.results(tournament_id)
+    now = time.time()
+    for slot, value in list(games.items()):
+        if is_claim(value) and claim_age(value, now) > CLAIM_STALE_SECONDS:
+            _recover(store, connection, tournament_id, plan[slot], value)
+    games = store.games(tournament_id)
+    recorded = _record_ended(store, connection, tournament_id, games, results)
+    if info["status"] != ACTIVE:
+        return f"{info['status']}; recorded {recorded}"
+    in_progress = sum(1 for slot in games if slot not in results)
+    started = 0
+    svc: Services | None = None
+    for entry in plan:
+        if in_progress >= int(spec["max_parallel"]):
+            break
+        if entry["slot"] in games:
+            continue
+        svc = svc or services_for(connection)
+        if _start(store, svc, tournament_id, info["nonce"], spec, entry):
+            started += 1
+        in_progress += 1
+    if len(results) >= len(plan) and store.end(tournament_id, "finished"):
+        return f"finished; recorded {recorded}"
+    if started:
+        store.announce(tournament_id)
+    return f"recorded {recorded}, started {started}"
+
+
+def _start(store: TournamentStore, svc: Services, tournament_id: str, nonce: str,
+           spec: dict[str, Any], entry: dict[str, Any]) -> bool:
+    """Claim a slot and create its game; False if the slot was not ours to start."""
+    slot = entry["slot"]
+    claim = f"claim:{time.time()}:{secrets.token_hex(4)}"
+    if not store.claim(tournament_id, slot, claim):
+        return False
+    game = core.get_game(spec["game"])
+    deal = deal_of(spec, nonce, entry["deal"], secrets.token_hex(16))
+    created = start_game(svc, game, entry["options"], entry["seats"], deal,
+                         {"tournament": {"id": tournament_id, "slot": slot}})
+    tokens = {int(s["seat"]): str(s["token"]) for s in created["seats"] if s.get("token")}
+    if tokens:
+        store.save_tokens(tournament_id, slot, tokens)
+    if not store.swap(tournament_id, slot, claim, created["id"]):
+        # Our claim was taken over (we stalled past CLAIM_STALE_SECONDS): this game must not
+        # be played beside the one the slot got.
+        _abort(svc.store, created["id"])
+        return False
+    return True
+
+
+def _abort(store: Store, game_id: str) -> None:
+    from api.store import new_epoch
+
+    store.abort(game_id, {"seat": None, "move": {"type": "abort"},
+                          "events": [{"type": "aborted", "by": "tournament"}]}, new_epoch())
+
+
+def _recover(store: TournamentStore, connection: redis.Redis, tournament_id: str,
+             entry: dict[str, Any], claim: str) -> None:
+    """Settle a dead scheduler's claim: to the game it created if one was stored (and its
+    external seats' tokens were kept), else free the slot for a fresh game."""
+    slot = entry["slot"]
+    game_id = find_game(connection, tournament_id, slot)
+    needs_tokens = any(seat["kind"] == "human" for seat in entry["seats"])
+    if game_id is not None and needs_tokens and slot not in store.tokens(tournament_id):
+        _abort(Store(connection), game_id)  # nobody can play its external seats
+        game_id = None
+    if game_id is not None:
+        store.swap(tournament_id, slot, claim, game_id)
+    else:
+        store.swap(tournament_id, slot, claim, "")
+    log.warning("tournament %s slot %s: stale claim settled to %s", tournament_id, slot,
+                game_id or "a fresh game")
+
+
+def find_game(connection: redis.Redis, tournament_id: str, slot: int) -> str | None:
+    """The game created for a slot, found by its metadata (a scan of every game's metadata:
+    only ever needed after a scheduler died mid-creation)."""
+    wanted = {"id": tournament_id, "slot": slot}
+    names = list(connection.scan_iter(match=keys.game_meta("*"), count=1000))
+    for start in range(0, len(names), 500):
+        batch = names[start:start + 500]
+        for name, raw in zip(batch, connection.mget(batch), strict=True):
+            if raw is None or b'"tournament"' not in raw:
+                continue
+            if json.loads(raw).get("tournament") == wanted:
+                text = name.decode() if isinstance(name, bytes) else name
+                return text.split("{", 1)[1].split("}", 1)[0]
+    return None
+
+
+def _record_ended(store: TournamentStore, connection: redis.Redis, tournament_id: str,
+                  games: dict[int, str], results: dict[int, dict[str, Any]]) -> int:
+    """Record every ended game not recorded yet (into `results` too); how many."""
+    pending = [(slot, game_id) for slot, game_id in sorted(games.items())
+               if slot not in results and not is_claim(game_id)]
+    if not pending:
+        return 0
+    pipe = connection.pipeline(transaction=False)
+    for _, game_id in pending:
+        pipe.hget(keys.game_state(game_id), "status")
+    recorded = 0
+    for (slot, game_id), status in zip(pending, pipe.execute(), strict=True):
+        text = status.decode() if isinstance(status, bytes) else status
+        if text not in OVER:
+            continue
+        record = ended_game(connection, game_id, text)
+        if store.record(tournament_id, slot, record):
+            recorded += 1
+        results[slot] = record
+    return recorded
+
+
+def ended_game(connection: redis.Redis, game_id: str, status: str) -> dict[str, Any]:
+    """What a tournament keeps of an ended game: its status, result and forfeits."""
+    result = None
+    if status == "finished":
+        meta = json.loads(connection.get(keys.game_meta(game_id)) or "{}")
+        snapshot = connection.hget(keys.game_state(game_id), "snapshot")
+        game = core.get_game(meta["game"])
+        result = game.result(game.load(json.loads(snapshot)))
+    forfeits = sorted((json.loads(f) for f in
+                       connection.hvals(keys.game_forfeits(game_id))),
+                      key=lambda f: f["version"])
+    return {"game_id": game_id, "status": status, "result": result, "forfeits": forfeits}
+
+
+def poll(connection: redis.Redis, interval_ms: int = 900) -> list[str]:
+    """Kick the scheduler of every active tournament that has something to do (a game ended,
+    a free place, a stale claim); one elected poller per pass. The tournaments kicked."""
+    if not connection.set(POLL_LOCK, "1", nx=True, px=interval_ms):
+        return []
+    store = TournamentStore(connection)
+    kicked = []
+    now = time.time()
+    for tournament_id in store.active():
+        info = store.info(tournament_id)
+        if info is None:
+            connection.srem(keys.tournaments_active(), tournament_id)
+            continue
+        games = store.games(tournament_id)
+        results = store.results(tournament_id)
+        pending = [g for s, g in games.items() if s not in results]
+        due = (len(pending) < int(info["spec"]["max_parallel"]) and len(games) < info["total"]
+               ) or len(results) >= info["total"]
+        due = due or any(is_claim(g) and claim_age(g, now) > CLAIM_STALE_SECONDS
+                         for g in pending)
+        if not due:
+            ids = [g for g in pending if not is_claim(g)]
+            pipe = connection.pipeline(transaction=False)
+            for game_id in ids:
+                pipe.hget(keys.game_state(game_id), "status")
+            due = any((s.decode() if isinstance(s, bytes) else s) in OVER
+                      for s in pipe.execute())
+        if due and kick(connection, tournament_id):
+            kicked.append(tournament_id)
+    return kicked
+
+
+def game_ended(connection: redis.Redis, game_id: str) -> None:
+    """A game just ended (a bot's last move): kick its tournament's scheduler, if any."""
+    raw = connection.get(keys.game_meta(game_id))
+    if raw is None or b'"tournament"' not in raw:
+        return
+    tournament = json.loads(raw).get("tournament")
+    if isinstance(tournament, dict) and tournament.get("id"):
+        kick(connection, str(tournament["id"]))

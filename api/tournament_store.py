@@ -1,0 +1,187 @@
+"""Tournaments in Redis: spec and status, the game of each slot, the results, progress.
+
+A slot's game is created at most once: a scheduler first *claims* the slot (a Lua
+compare-and-set from nothing to "claim:<time>:<nonce>", refused once the tournament is no
+longer active), then creates the game with the slot in the game's metadata, then *settles*
+the claim to the game id (compare-and-set from its own claim). A scheduler killed between
+the two leaves a stale claim; the next one finds the game by its metadata (or, if none was
+stored, releases the claim) before scheduling anything else. A settle that finds its claim
+gone (taken over after it stalled) aborts the game it created: no slot is ever played twice.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import redis
+
+from api import keys
+
+ACTIVE = "active"
+ENDED = ("finished", "cancelled")
+
+# KEYS: tournament hash, games hash; ARGV: slot, claim -> 1 if claimed
+_CLAIM = """
+if redis.call('HGET', KEYS[1], 'status') ~= 'active' then return 0 end
+return redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2])
+"""
+
+# KEYS: games hash; ARGV: slot, expected value, new value ("" deletes) -> 1 if swapped
+_SWAP = """
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+if ARGV[3] == '' then redis.call('HDEL', KEYS[1], ARGV[1])
+else redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
+return 1
+"""
+
+# KEYS: tournament hash, active set, channel; ARGV: new status, now, id, only-if-active flag
+_END = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if status ~= 'active' then return 0 end
+redis.call('HSET', KEYS[1], 'status', ARGV[1], 'finished_at', ARGV[2])
+redis.call('SREM', KEYS[2], ARGV[3])
+redis.call('PUBLISH', KEYS[3], 'end')
+return 1
+"""
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def is_claim(value: str) -> bool:
+    """Whether a slot's value is a claim (its game not known yet) rather than a game id."""
+    return value.startswith("claim:")
+
+
+def claim_age(value: str, now: float) -> float:
+    """Seconds since a claim was made."""
+    try:
+        return now - float(value.split(":")[1])
+    except (IndexError, ValueError):
+        return float("inf")
+
+
+class TournamentStore:
+    """Tournaments in one Redis database."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.client = client
+        self._claim = client.register_script(_CLAIM)
+        self._swap = client.register_script(_SWAP)
+        self._end = client.register_script(_END)
+
+    def create(self, tournament_id: str, spec: dict[str, Any], nonce: str,
+               creator_sha256: str, total: int) -> None:
+        """Store a new active tournament."""
+        pipe = self.client.pipeline(transaction=True)
+        pipe.hset(keys.tournament(tournament_id), mapping={
+            "spec": json.dumps(spec, separators=(",", ":")), "status": ACTIVE, "nonce": nonce,
+            "creator_sha256": creator_sha256, "created": time.time(), "total": total})
+        pipe.sadd(keys.tournaments_active(), tournament_id)
+        pipe.execute()
+
+    def info(self, tournament_id: str) -> dict[str, Any] | None:
+        """{"spec", "status", "nonce", "creator_sha256", "created", "finished_at", "total"},
+        or None for an unknown tournament."""
+        raw = self.client.hgetall(keys.tournament(tournament_id))
+        if not raw:
+            return None
+        found = {_text(k): _text(v) for k, v in raw.items()}
+        return {"spec": json.loads(found["spec"] or "{}"), "status": found["status"],
+                "nonce": found["nonce"], "creator_sha256": found.get("creator_sha256"),
+                "created": float(found.get("created") or 0),
+                "finished_at": float(found["finished_at"]) if found.get("finished_at")
+                else None, "total": int(found.get("total") or 0)}
+
+    def active(self) -> list[str]:
+        """The ids of the tournaments being played."""
+        return sorted(_text(t) or "" for t in self.client.smembers(keys.tournaments_active()))
+
+    def games(self, tournament_id: str) -> dict[int, str]:
+        """Slot -> game id (or claim) of every scheduled slot."""
+        raw = self.client.hgetall(keys.tournament_games(tournament_id))
+        return {int(k): _text(v) or "" for k, v in raw.items()}
+
+    def results(self, tournament_id: str) -> dict[int, dict[str, Any]]:
+        """Slot -> {"game_id", "status", "result"} of every ended game."""
+        raw = self.client.hgetall(keys.tournament_results(tournament_id))
+        return {int(k): json.loads(v) for k, v in raw.items()}
+
+    def progress(self, tournament_id: str) -> dict[str, Any] | None:
+        """{"status", "total", "finished", "in_progress"} (one round trip), None if unknown."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.hmget(keys.tournament(tournament_id), ["status", "total"])
+        pipe.hlen(keys.tournament_games(tournament_id))
+        pipe.hlen(keys.tournament_results(tournament_id))
+        (status, total), scheduled, ended = pipe.execute()
+        if status is None:
+            return None
+        return {"status": _text(status), "total": int(total or 0), "finished": int(ended),
+                "in_progress": int(scheduled) - int(ended)}
+
+    def claim(self, tournament_id: str, slot: int, claim: str) -> bool:
+        """Claim an unscheduled slot of an active tournament."""
+        return bool(self._claim(keys=[keys.tournament(tournament_id),
+                                      keys.tournament_games(tournament_id)],
+                                args=[slot, claim]))
+
+    def swap(self, tournament_id: str, slot: int, expected: str, new: str) -> bool:
+        """Replace a slot's value if it is still `expected` ("" for `new` frees the slot)."""
+        return bool(self._swap(keys=[keys.tournament_games(tournament_id)],
+                               args=[slot, expected, new]))
+
+    def record(self, tournament_id: str, slot: int, record: dict[str, Any]) -> bool:
+        """Record a slot's ended game once; True if this call recorded it."""
+        done = bool(self.client.hsetnx(keys.tournament_results(tournament_id), str(slot),
+                                       json.dumps(record, separators=(",", ":"))))
+        if done:
+            self.announce(tournament_id)
+        return done
+
+    def save_tokens(self, tournament_id: str, slot: int, tokens: dict[int, str]) -> None:
+        """Keep the seat tokens of a slot's external entrants (they fetch them by their own
+        entrant token)."""
+        self.client.hset(keys.tournament_tokens(tournament_id), str(slot),
+                         json.dumps({str(s): t for s, t in tokens.items()}))
+
+    def tokens(self, tournament_id: str) -> dict[int, dict[int, str]]:
+        """Slot -> {seat: token} of the external entrants' seats."""
+        raw = self.client.hgetall(keys.tournament_tokens(tournament_id))
+        return {int(k): {int(s): t for s, t in json.loads(v).items()} for k, v in raw.items()}
+
+    def end(self, tournament_id: str, status: str) -> bool:
+        """Mark an active tournament finished or cancelled; False if it was not active."""
+        return bool(self._end(keys=[keys.tournament(tournament_id), keys.tournaments_active(),
+                                    keys.version_channel(keys.tournament_watch_id(
+                                        tournament_id))],
+                              args=[status, time.time(), tournament_id]))
+
+    def announce(self, tournament_id: str) -> None:
+        """Wake the tournament's event streams (its progress changed)."""
+        self.client.publish(keys.version_channel(keys.tournament_watch_id(tournament_id)),
+                            "progress")
+
+
+SCHEDULER_FUNCTION = "ai_worker.tournaments.advance"
+KICK_SECONDS = 10
+
+
+def kick(client: redis.Redis, tournament_id: str) -> bool:
+    """Enqueue the tournament's scheduler job unless one is already waiting on the queue
+    (the job clears the mark as it starts; the mark expires if the job is lost)."""
+    from rq import Queue, Retry
+
+    from api.botqueue import QUEUE_NAME
+
+    if not client.set(keys.tournament_kick(tournament_id), "1", nx=True, ex=KICK_SECONDS):
+        return False
+    Queue(QUEUE_NAME, connection=client).enqueue_call(
+        SCHEDULER_FUNCTION, args=(tournament_id,), timeout=300, result_ttl=60,
+        failure_ttl=24 * 3600, retry=Retry(max=3, interval=[1, 2, 5]),
+        description=f"schedule the games of tournament {tournament_id}")
+    return True

@@ -1,0 +1,182 @@
+"""Tournaments through the API with the scheduler job run in-process (no workers): external
+entrants play their seats by token; plan, validation, standings maths, chart, cancel."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+import redis
+from flask.testing import FlaskClient
+
+from ai_worker.tournaments import advance
+from api import keys
+from api.standings import interval, standings, superiority
+from api.tournament_plan import slots
+from tests.api.conftest import problem
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def _externals(names: list[str], **extra: Any) -> dict[str, Any]:
+    return {"game": "toy-pontoon", "options": {"players": 2}, "seed": 11,
+            "entrants": [{"kind": "external", "name": n} for n in names], **extra}
+
+
+def _play_out(client: FlaskClient, redis_client: redis.Redis, tournament_id: str,
+              tokens: dict[str, str], rng: random.Random) -> None:
+    """Play every created game's seats with random legal moves, advancing the scheduler."""
+    for _ in range(200):
+        advance(tournament_id, redis_client)
+        body = client.get(f"/v1/tournaments/{tournament_id}").get_json()
+        if body["status"] != "active":
+            return
+        for name, token in tokens.items():
+            games = client.get(f"/v1/tournaments/{tournament_id}/games",
+                               headers={"Authorization": f"Bearer {token}"}).get_json()
+            for game in games["games"]:
+                if game["status"] != "active":
+                    continue
+                for seat_token in game.get("tokens", {}).values():
+                    auth = {"Authorization": f"Bearer {seat_token}"}
+                    view = client.get(f"/v1/games/{game['game_id']}", headers=auth).get_json()
+                    if view["status"] == "active" and view["to_act"] == view["seat"]:
+                        client.post(f"/v1/games/{game['game_id']}/moves", headers=auth,
+                                    json={"move": rng.choice(view["legal_moves"]),
+                                          "version": view["version"]})
+            del name
+    raise AssertionError("the tournament did not end")
+
+
+def test_round_robin_of_external_entrants(client: FlaskClient,
+                                          redis_client: redis.Redis) -> None:
+    created = client.post("/v1/tournaments", json=_externals(["ann", "bob", "cy"], deals=2,
+                                                             max_parallel=3))
+    assert created.status_code == 201, created.get_json()
+    body = created.get_json()
+    tournament_id = body["id"]
+    assert body["progress"] == {"status": "active", "total": 12, "finished": 0,
+                                "in_progress": 0}
+    assert set(body["entrant_tokens"]) == {"ann", "bob", "cy"}
+    assert all("token_sha256" not in e for e in body["entrants"])
+    # The API enqueued the scheduler job (no worker runs it here).
+    assert redis_client.exists(keys.tournament_kick(tournament_id))
+    advance(tournament_id, redis_client)
+    games = client.get(f"/v1/tournaments/{tournament_id}/games").get_json()["games"]
+    assert len(games) == 12 and sum(g["game_id"] is not None for g in games) == 3
+    assert all("tokens" not in g for g in games)  # no entrant token: no seat tokens
+    # Every rotation of a deal has the same deal: one commitment per deal... salted apart,
+    # but the effective seed (server side) is shared.
+    seeds = {}
+    for game in games[:3]:
+        meta = redis_client.get(keys.game_meta(game["game_id"]))
+        assert meta is not None
+    assert client.get(f"/v1/tournaments/{tournament_id}/games",
+                      headers={"Authorization": "Bearer nope"}).status_code == 401
+    _play_out(client, redis_client, tournament_id, body["entrant_tokens"], random.Random(3))
+    final = client.get(f"/v1/tournaments/{tournament_id}").get_json()
+    assert final["status"] == "finished" and final["progress"]["finished"] == 12
+    games = client.get(f"/v1/tournaments/{tournament_id}/games").get_json()["games"]
+    ids = [g["game_id"] for g in games]
+    assert len(set(ids)) == 12 and all(g["status"] == "finished" for g in games)
+    for deal in (0, 1):
+        import json
+        for group in range(3):
+            pair = [json.loads(redis_client.get(keys.game_meta(g["game_id"])))
+                    for g in games if g["deal"] == deal][2 * group:2 * group + 2]
+            seeds[(deal, group)] = {m["seed"] for m in pair}
+            assert len(seeds[(deal, group)]) == 1  # both rotations: one deal
+    table = final["standings"]
+    assert sum(e["games"] for e in table["entrants"]) == 24
+    for entry in table["entrants"]:
+        assert entry["wins"] + entry["draws"] + entry["losses"] == entry["games"] == 8
+    assert client.get(f"/v1/tournaments/{tournament_id}/chart.png").data.startswith(PNG_MAGIC)
+
+
+def test_plan_rotates_seats_of_each_deal() -> None:
+    spec = {"format": "round_robin", "seat_count": 3, "automa_seats": {}, "deals": 2,
+            "options": {}, "entrants": [{"name": n, "kind": "bot", "bot": "random"}
+                                        for n in "abcd"]}
+    plan = slots(spec)
+    assert len(plan) == 2 * 4 * 3
+    for block in {p["block"] for p in plan}:
+        seatings = [p["labels"] for p in plan if p["block"] == block]
+        assert len(seatings) == 3
+        for seat in range(3):  # every entrant of the group in every seat of this deal
+            assert len({s[seat] for s in seatings}) == 3
+    gauntlet = {"format": "gauntlet", "seat_count": 2, "automa_seats": {"1": "alfred"},
+                "deals": 2, "options": {"players": 1},
+                "automa": {"option": "alfred", "levels": ["white", "green"]},
+                "entrants": [{"name": "r", "kind": "bot", "bot": "random"},
+                             {"name": "g", "kind": "bot", "bot": "greedy"}]}
+    plan = slots(gauntlet)
+    assert len(plan) == 8
+    assert Counter(p["labels"][1] for p in plan) == {"alfred:white": 4, "alfred:green": 4}
+    assert plan[1]["options"] == {"players": 1, "alfred": "white"}
+
+
+def test_creation_is_validated(client: FlaskClient) -> None:
+    bots = [{"bot": "random"}, {"bot": "greedy"}]
+    problem(client.post("/v1/tournaments", json={"game": "nope", "entrants": bots}),
+            422, "validation-error")
+    problem(client.post("/v1/tournaments", json={"game": "toy-pontoon", "entrants": bots,
+                                                 "options": {"players": 3}}),
+            422, "validation-error")  # 3 seats, 2 entrants
+    problem(client.post("/v1/tournaments", json={"game": "toy-pontoon",
+                                                 "entrants": [{"bot": "random"}] * 2}),
+            422, "validation-error")  # the same name twice
+    problem(client.post("/v1/tournaments", json={"game": "toy-pontoon", "format": "gauntlet",
+                                                 "entrants": bots}), 422, "validation-error")
+    problem(client.post("/v1/tournaments", json={"game": "toy-pontoon", "entrants": [
+        {"bot": "nobot"}, {"bot": "random"}]}), 422, "validation-error")
+    problem(client.get("/v1/tournaments/nope"), 404, "not-found")
+
+
+def test_cancel_needs_the_creator_token(client: FlaskClient,
+                                        redis_client: redis.Redis) -> None:
+    body = client.post("/v1/tournaments", json=_externals(["ann", "bob"])).get_json()
+    url = f"/v1/tournaments/{body['id']}"
+    advance(body["id"], redis_client)
+    problem(client.delete(url), 401, "unauthorized")
+    auth = {"Authorization": f"Bearer {body['creator_token']}"}
+    cancelled = client.delete(url, headers=auth)
+    assert cancelled.get_json() == {"status": "cancelled", "aborted": 2}
+    problem(client.delete(url, headers=auth), 409, "tournament-over")
+    advance(body["id"], redis_client)
+    games = client.get(f"{url}/games").get_json()["games"]
+    assert [g["status"] for g in games] == ["aborted", "aborted"]
+    assert client.get(url).get_json()["status"] == "cancelled"
+
+
+def test_event_stream_reports_progress(client: FlaskClient) -> None:
+    body = client.post("/v1/tournaments", json=_externals(["ann", "bob"])).get_json()
+    client.delete(f"/v1/tournaments/{body['id']}",
+                  headers={"Authorization": f"Bearer {body['creator_token']}"})
+    text = client.get(f"/v1/tournaments/{body['id']}/events").get_data(as_text=True)
+    assert "event: progress" in text and '"status":"cancelled"' in text
+
+
+def test_standings_maths() -> None:
+    games = [{"slot": 0, "block": "0", "labels": ["a", "b"],
+              "result": {"scores": [10, 4], "places": [1, 2]}},
+             {"slot": 1, "block": "0", "labels": ["b", "a"],
+              "result": {"scores": [6, 6], "places": [1, 1]}},
+             {"slot": 2, "block": "1", "labels": ["a", "b"],
+              "result": {"scores": [8, 2], "ranking": [0, 1]}}]
+    table = standings(["a", "b"], games)
+    a, b = table["entrants"]
+    assert (a["name"], a["wins"], a["draws"], a["losses"]) == ("a", 2, 1, 0)
+    assert (b["wins"], b["draws"], b["losses"]) == (0, 1, 2)
+    assert a["rating"]["mu"] > b["rating"]["mu"]
+    assert table["head_to_head"]["a"]["b"] == {"wins": 2, "draws": 1, "losses": 0}
+    assert table["superiority"][0]["better"] == "a"
+    assert table["superiority"][0]["likelihood"] > 0.9
+    # The margin CI is over deals: block 0 averages (6 + 0) / 2, block 1 is 6.
+    assert a["mean_margin"] == pytest.approx(4.5)
+    assert standings(["a", "b"], list(reversed(games))) == table  # order-independent
+    assert interval([1.0]) is None and interval([2.0, 2.0]) == [2.0, 2.0]
+    low, high = interval([1.0, 2.0, 3.0])
+    assert low < 2 < high
+    assert superiority(0, 0) is None and superiority(5, 5) == pytest.approx(0.5)
