@@ -35,6 +35,58 @@ def _future_share(state: dict[str, Any]) -> float:
     return max(0.0, min(1.0, state["vp_supply"] / total)) if not state["over"] else 0.0
 
 
+# VP-worth of effects still waiting on the decision stack (the turn is a chain of decisions:
+# a one-ply search must see the worth of a card before its effects are resolved).
+OP_WORTH = {"influence": 2.0, "transactions": 0.8, "draw_place": 1.5, "draw": 1.2,
+            "build": 3.0, "dive": 3.0, "research": 0.8, "survivor": 2.5, "recruit_any": 2.0,
+            "seal": 1.5, "resource_any": 1.0, "skiff": 3.0, "dial": 1.5, "retire": 2.0,
+            "discard_type": 1.0}
+FRAME_WORTH = {"survivor": 2.5, "artifact": 3.0, "recruit_any": 2.0, "resource_any": 1.0,
+               "seal_any": 1.5, "arrow": 2.0, "dial": 1.5}
+
+
+def _op_worth(op: list[Any]) -> float:
+    kind = op[0]
+    if kind == "vp":
+        return float(op[1])
+    if kind == "coins":
+        return COIN * op[1] + op[1] / 5
+    unit = OP_WORTH.get(kind, 0.0)
+    if kind in ("influence", "transactions", "build", "survivor", "resource_any"):
+        return unit * op[1]
+    if kind == "draw_place":
+        return unit * op[2]
+    if kind == "research":
+        return unit * op[1]
+    return unit
+
+
+def pending(state: dict[str, Any]) -> float:
+    """What the effects still on the stack are worth to the seat to act."""
+    total = 0.0
+    for frame in state["stack"]:
+        kind = frame[0]
+        if kind == "ops":
+            total += sum(_op_worth(op) for op in frame[1][frame[2]:])
+        elif kind == "influence":
+            total += OP_WORTH["influence"] * frame[1]
+        elif kind == "trans":
+            total += OP_WORTH["transactions"] * frame[1]
+        elif kind == "place":
+            total += OP_WORTH["draw_place"] * min(frame[2], len(frame[1]))
+        elif kind == "place_at":
+            total += OP_WORTH["draw_place"]
+        elif kind == "build":
+            total += OP_WORTH["build"] * frame[1]
+        elif kind == "dive":
+            total += sum(0.8 if r[0] == "R" else 2.5 if r[0] == "S" else 0.0 for r in frame[1])
+        elif kind == "research":
+            total += OP_WORTH["research"] * len(frame[1])
+        else:
+            total += FRAME_WORTH.get(kind, 0.0)
+    return total
+
+
 def _value(state: dict[str, Any], seat: int, seals: list[int], t: float) -> float:
     points = scoring.breakdown(state, seat, seals)["total"]
     if t <= 0:
@@ -47,7 +99,8 @@ def _value(state: dict[str, Any], seat: int, seals: list[int], t: float) -> floa
     future = (CREW * crew + SKIFF * skiffs + CARGO * cargo + INFLUENCE * influence
               + COIN * state["coins"][seat] + RESOURCE * sum(state["reserve"][seat])
               + SKY_TILE * len(state["tiles"][seat]) - TOXICITY * state["tox"][seat])
-    return points + t * future
+    now = pending(state) if seat == state["turn"] and not state["over"] else 0.0
+    return points + t * future + now
 
 
 def evaluate_all(game: Game, state: dict[str, Any]) -> list[float]:

@@ -359,10 +359,13 @@ def step_wheel(s: S, p: int, g: int, skip: bool, ev: Events) -> None:
     """Advance the disc one space (two with the arrow, A18 (a)) and gain the space's bonus."""
     s["wheel"][p][g] += 2 if skip else 1
     space = s["wheel"][p][g] % D.WHEEL_SPACES
-    bonus = D.WHEELS[g][space]
     ev.append({"type": "influence", "seat": p, "guild": GN[g], "space": space})
-    if not bonus:
-        return
+    for bonus in D.WHEELS[g][space]:
+        wheel_bonus(s, p, g, bonus, ev)
+
+
+def wheel_bonus(s: S, p: int, g: int, bonus: list[Any], ev: Events) -> None:
+    """One bonus of a Wheel space (F8.4.1-F8.4.6)."""
     kind = bonus[0]
     if kind == "tile":  # F8.4.1
         tile = draw_tile(s, p, ev)

@@ -113,7 +113,7 @@ def test_f36_5_f36_6_hub_and_guild_board() -> None:
     assert set(D.HUB["first_space_bonus"]) == set(D.GUILDS)
     assert D.MARKET_PRICES == sorted(D.MARKET_PRICES)
     assert D.ARROW_SPACE == 3
-    kinds = {sp[0] for wheel in D.WHEELS for sp in wheel if sp}
+    kinds = {bonus[0] for wheel in D.WHEELS for space in wheel for bonus in space}
     assert kinds == {"tile", "survivor", "coins", "vp", "resource_any", "seal", "recruit"}
     assert all(len(w) == D.WHEEL_SPACES and w[0] == [] for w in D.WHEELS)
 
