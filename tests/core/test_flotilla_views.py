@@ -78,3 +78,22 @@ def test_f35_1_open_information() -> None:
     v = GAME.view(state, 1)
     assert v["hand"] == state["hand"] and v["discard"] == state["discard"]
     assert v["coins"] == state["coins"]
+
+
+def test_terminal_renderer_draws_from_the_view_alone() -> None:
+    """`bgb play flotilla` draws the board from a view (its catalog names what is in sight)."""
+    from rich.console import Console
+
+    from clients import board_flotilla
+    from clients.board import render_view
+
+    state = GAME.new_game({"players": 4}, 8)
+    rnd = random.Random(8)
+    for _ in range(150):
+        GAME.apply(state, canonical(pick(rnd, GAME.legal_moves(state))))
+    view = json.loads(json.dumps(GAME.view(state, 2)))
+    console = Console(width=160, record=True)
+    console.print(board_flotilla.flotilla_view(view))
+    text = console.export_text()
+    assert "Flotilla" in text and "players" in text and "S2" in text
+    assert render_view("flotilla", view) is not None
