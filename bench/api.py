@@ -1,21 +1,27 @@
-"""Benchmark of the HTTP API under gunicorn: moves/s, move latency, bot answer latency.
+"""Benchmark of the HTTP API under gunicorn: moves/s, move latency, idle streams held, bot
+answer latency.
 
-    python bench/api.py [--seconds 10] [--clients 16] [--workers 4] [--threads 8]
+    python bench/api.py [--seconds 10] [--clients 8] [--workers 2] [--idle-steps 1000,5000]
 
-Starts a private redis-server (or uses --redis-url), gunicorn on a free 127.0.0.1 port, and
-a load generator (--procs processes x --clients threads, one keep-alive connection each)
-that plays many concurrent games: each client creates a game with every seat human, reads
-the seat to act's view (its legal moves) and posts a random legal move, game after game.
-Prints moves/s and p50/p99 of the POST move latency, then the same load generator's
-requests/s against a plain Flask "hello" app under the same gunicorn settings (baseline).
-When ai_worker.jobs exists, also starts RQ workers and times a human move -> the bot's
-answer (seat 1 a bot), observed by long polls. Uses the toy game when Darwin's Journey is
-not registered (BGB_GAME_MODULES=tests.toygame).
+Starts a private redis-server (or uses --redis-url), gunicorn on a free 127.0.0.1 port as
+`bgb serve` runs it (gevent workers; `--threads T` for gthread), and a load generator
+(--procs processes x --clients threads, one keep-alive connection each) that plays many
+concurrent games: each client creates a game with every seat human, reads the seat to act's
+view (its legal moves) and posts a random legal move, game after game. Prints moves/s and
+p50/p99 of the POST move latency; then, holding more and more idle event streams (raw
+sockets of a helper process), the move latency again at each step, and the most streams
+held while the move p99 stays under 100 ms; then the same load generator's requests/s
+against a plain Flask "hello" app under the same gunicorn settings, and moves/s as a
+fraction of it. When ai_worker.jobs exists, also starts RQ workers and times a human move
+-> the bot's answer (seat 1 a bot), observed by long polls. Uses the toy game when Darwin's
+Journey is not registered (BGB_GAME_MODULES=tests.toygame). Rate limits are off (the load
+generator is one client address).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import http.client
 import json
 import multiprocessing as mp
@@ -81,12 +87,17 @@ def private_redis(url: str | None) -> Iterator[str]:
 
 @contextmanager
 def gunicorn(app: str, env: dict[str, str], workers: int, threads: int,
-             worker_class: str) -> Iterator[int]:
-    """gunicorn serving `app` on a free local port."""
+             config: bool = True) -> Iterator[int]:
+    """gunicorn serving `app` on a free local port as `bgb serve` does (gevent workers when
+    `threads` is 0), with the API's gunicorn_conf when `config`."""
+    from clients.cli import gunicorn_command
+
     port = free_port()
-    command = [sys.executable, "-m", "gunicorn", "-w", str(workers), "-k", worker_class,
-               "--threads", str(threads), "-b", f"127.0.0.1:{port}", "--log-level", "warning",
-               "--keep-alive", "30", app]
+    command = gunicorn_command("127.0.0.1", port, workers, threads)
+    if not config:
+        at = command.index("--config")
+        del command[at:at + 2]
+    command[-1:] = ["--log-level", "warning", "--keep-alive", "30", app]
     proc = subprocess.Popen(command, env=env, cwd=env.get("BENCH_CWD", str(ROOT)))
     try:
         wait_port(port)
@@ -280,9 +291,17 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--procs", type=int, default=2, help="load generator processes")
     parser.add_argument("--clients", type=int, default=8, help="client threads per process")
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
-    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
-    parser.add_argument("--worker-class", default="gthread")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="threads per gunicorn worker (gthread); 0: gevent, as bgb serve")
+    parser.add_argument("--idle-steps", default="1000,2500,5000,7500",
+                        help="idle event streams held at each step of the streams run "
+                             "(comma-separated, increasing; empty to skip)")
+    parser.add_argument("--idle-seconds", type=float, default=4.0,
+                        help="move load at each step of the streams run")
+    parser.add_argument("--idle-clients", type=int, default=4,
+                        help="keep-alive clients playing moves in the streams run (a load "
+                             "whose p99 is well under 100 ms without streams)")
     parser.add_argument("--bot-workers", type=int, default=2, help="RQ worker processes")
     parser.add_argument("--bot", default=None, help="bot for the bot-latency run "
                                                     "(default: alfred in DJ solo, else random)")
@@ -290,51 +309,178 @@ def main() -> int:
     parser.add_argument("--bot-game", default=None, help="game of the bot run (2 players)")
     parser.add_argument("--redis-url", default=None, help="default: a private redis-server")
     args = parser.parse_args()
+    steps = [int(x) for x in args.idle_steps.split(",") if x.strip()]
+    raise_open_files(max(steps, default=0) + 1024)
 
     with private_redis(args.redis_url) as redis_url, \
-            tempfile.TemporaryDirectory(prefix="bgb-bench-prom-") as prom_dir:
+            tempfile.TemporaryDirectory(prefix="bgb-bench-prom-") as prom_dir, \
+            tempfile.TemporaryDirectory(prefix="bgb-bench-hello-") as hello_dir:
         env = dict(os.environ, REDIS_URL=redis_url, PROMETHEUS_MULTIPROC_DIR=prom_dir,
-                   PYTHONPATH=str(ROOT))
+                   PYTHONPATH=str(ROOT), **NO_RATE_LIMITS)
         env.setdefault("BGB_GAME_MODULES", "tests.toygame")
-        print(f"gunicorn -w {args.workers} -k {args.worker_class} --threads {args.threads}; "
-              f"load: {args.procs} processes x {args.clients} keep-alive clients; "
-              f"{args.seconds:.0f}s per run; {os.cpu_count()} CPUs")
-        with gunicorn("api:create_app()", env, args.workers, args.threads,
-                      args.worker_class) as port:
+        # Per process: room for every step's streams however gunicorn spreads them.
+        env.setdefault("BGB_MAX_WATCHERS", str(max(steps, default=0) + 1000))
+        env.setdefault("BGB_MAX_STREAMS_PER_CLIENT", str(max(steps, default=0) + 1000))
+        Path(hello_dir, "hello_app.py").write_text(HELLO_APP)
+        hello_env = dict(env, BENCH_CWD=hello_dir)
+        serving = (f"-k gthread --threads {args.threads}" if args.threads > 0 else "-k gevent")
+        print(f"gunicorn -w {args.workers} {serving}; load: {args.procs} processes x "
+              f"{args.clients} keep-alive clients; {args.seconds:.0f}s per run; "
+              f"{os.cpu_count()} CPUs")
+        with gunicorn("api:create_app()", env, args.workers, args.threads) as port, \
+                gunicorn("hello_app:app", hello_env, args.workers, args.threads,
+                         config=False) as hello_port:
             game, options = pick_game(port, args.game)
-            started = time.monotonic()
-            results = run_load(play_client, lambda i: (port, game, options, args.seconds, i),
-                               args.procs, args.clients)
-            elapsed = time.monotonic() - started
-            report_errors(results)
-            latencies = [x for r in results if r[0] == "moves" for x in r[1]]
-            reads = sum(r[2] for r in results if r[0] == "moves")
-            print(f"{game} {options}: {len(latencies)} moves in {elapsed:.1f}s = "
-                  f"{len(latencies) / elapsed:.0f} moves/s "
-                  f"({(len(latencies) + reads) / elapsed:.0f} requests/s incl. view reads "
-                  f"and creations)")
-            print(f"  move latency p50 {percentile(latencies, 0.5) * 1000:.1f} ms, "
-                  f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms")
-
+            compare_with_hello(args, port, hello_port, game, options)
+            if steps:
+                streams_run(args, port, game, options, steps)
             if args.bot_workers < 1:
                 print("bot answer latency: skipped (--bot-workers 0)")
             elif _has_workers():
                 bot_run(args, env, port, game, options)
             else:
                 print("bot answer latency: skipped (ai_worker.jobs not importable)")
-
-        with tempfile.TemporaryDirectory(prefix="bgb-bench-hello-") as hello_dir:
-            Path(hello_dir, "hello_app.py").write_text(HELLO_APP)
-            hello_env = dict(env, BENCH_CWD=hello_dir)
-            with gunicorn("hello_app:app", hello_env, args.workers, args.threads,
-                          args.worker_class) as port:
-                started = time.monotonic()
-                results = run_load(hello_client, lambda i: (port, args.seconds),
-                                   args.procs, args.clients)
-                elapsed = time.monotonic() - started
-                count = sum(r[1] for r in results if r[0] == "hello")
-                print(f"baseline plain Flask hello: {count / elapsed:.0f} requests/s")
     return 0
+
+
+def compare_with_hello(args: argparse.Namespace, port: int, hello_port: int, game: str,
+                       options: dict[str, Any], rounds: int = 3) -> None:
+    """Moves/s and their latency, and a plain Flask "hello" app's requests/s under the same
+    gunicorn settings and load generator, in alternating rounds (a busy machine then slows
+    both alike)."""
+    latencies: list[float] = []
+    reads, move_time, hellos, hello_time = 0, 0.0, 0, 0.0
+    for _ in range(rounds):
+        found, elapsed = move_load(args, port, game, options, args.seconds / rounds)
+        latencies += found[0]
+        reads += found[1]
+        move_time += elapsed
+        started = time.monotonic()
+        results = run_load(hello_client, lambda i: (hello_port, args.seconds / rounds),
+                           args.procs, args.clients)
+        hello_time += time.monotonic() - started
+        hellos += sum(r[1] for r in results if r[0] == "hello")
+    rate, hello = len(latencies) / move_time, hellos / hello_time
+    print(f"{game} {options}: {len(latencies)} moves in {move_time:.1f}s = {rate:.0f} moves/s "
+          f"({(len(latencies) + reads) / move_time:.0f} requests/s incl. view reads "
+          f"and creations)")
+    print(f"  move latency p50 {percentile(latencies, 0.5) * 1000:.1f} ms, "
+          f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms")
+    print(f"baseline plain Flask hello: {hello:.0f} requests/s; moves/s are {rate / hello:.0%} "
+          f"of it (goal: 30%)")
+
+
+# The load generator is one client address: the API's rate limits would refuse it.
+NO_RATE_LIMITS = {"BGB_RATE_LIMIT_CREATE": "off", "BGB_RATE_LIMIT_MOVES": "off",
+                  "BGB_RATE_LIMIT_MOVES_PER_SEAT": "off", "BGB_RATE_LIMIT_READS": "off"}
+
+
+def raise_open_files(needed: int) -> None:
+    """Raise this process's open-file limit (inherited by the helpers) to fit `needed`."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard == resource.RLIM_INFINITY else min(hard, max(soft, needed))
+    if soft != resource.RLIM_INFINITY and target > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+def move_load(args: argparse.Namespace, port: int, game: str, options: dict[str, Any],
+              seconds: float) -> tuple[tuple[list[float], int], float]:
+    """Play moves for `seconds`: ((move latencies, other requests), elapsed seconds)."""
+    started = time.monotonic()
+    results = run_load(play_client, lambda i: (port, game, options, seconds, i),
+                       args.procs, args.clients)
+    elapsed = time.monotonic() - started
+    report_errors(results)
+    latencies = [x for r in results if r[0] == "moves" for x in r[1]]
+    return (latencies, sum(r[2] for r in results if r[0] == "moves")), elapsed
+
+
+def hold_streams(port: int, game_ids: list[str], commands: Any, reports: Any) -> None:
+    """A helper process: on each count received, open idle event streams of `game_ids` up
+    to that many (raw asyncio sockets, heartbeats read and dropped) and report how many are
+    open; None closes them all."""
+    import asyncio
+
+    class Idle(asyncio.Protocol):
+        def __init__(self, game_id: str) -> None:
+            self.game_id = game_id
+            self.started = asyncio.get_running_loop().create_future()
+
+        def connection_made(self, transport: Any) -> None:
+            transport.write(f"GET /v1/games/{self.game_id}/events HTTP/1.1\r\n"
+                            "Host: 127.0.0.1\r\n\r\n".encode())
+
+        def data_received(self, data: bytes) -> None:
+            if not self.started.done():
+                self.started.set_result(data.startswith(b"HTTP/1.1 200"))
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if not self.started.done():
+                self.started.set_result(False)
+
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        held: list[tuple[Any, Idle]] = []
+        while True:
+            wanted = await loop.run_in_executor(None, commands.get)
+            if wanted is None:
+                break
+            while len(held) < wanted:
+                first = len(held)
+                batch = [loop.create_connection(
+                    functools.partial(Idle, game_ids[(first + i) % len(game_ids)]),
+                    "127.0.0.1", port) for i in range(min(200, wanted - first))]
+                opened = await asyncio.gather(*batch)
+                await asyncio.gather(*(protocol.started for _, protocol in opened))
+                held.extend(opened)
+            alive = sum(1 for transport, protocol in held if not transport.is_closing()
+                        and protocol.started.result())
+            reports.put(alive)
+        for transport, _ in held:
+            transport.abort()
+
+    asyncio.run(run())
+
+
+def streams_run(args: argparse.Namespace, port: int, game: str, options: dict[str, Any],
+                steps: list[int]) -> None:
+    """Move latency while holding more and more idle event streams (on 100 games)."""
+    http_ = Http(port)
+    game_ids = []
+    for _ in range(100):
+        status, created = http_.call("POST", "/v1/games", {"game": game, "options": options})
+        if status != 201:
+            print(f"streams run: skipped (create answered {status})")
+            return
+        game_ids.append(created["id"])
+    commands: Any = mp.Queue()
+    reports: Any = mp.Queue()
+    helper = mp.Process(target=hold_streams, args=(port, game_ids, commands, reports))
+    helper.start()
+    best = 0
+    light = argparse.Namespace(**{**vars(args), "procs": 1, "clients": args.idle_clients})
+    print(f"idle event streams (each step: {args.idle_seconds:.0f}s of moves by "
+          f"{args.idle_clients} clients):")
+    try:
+        for wanted in [0, *steps]:
+            commands.put(wanted)
+            held = reports.get(timeout=300)
+            (latencies, _), elapsed = move_load(light, port, game, options, args.idle_seconds)
+            p99 = percentile(latencies, 0.99)
+            print(f"  {held} idle streams held: {len(latencies) / elapsed:.0f} moves/s, move "
+                  f"latency p50 {percentile(latencies, 0.5) * 1000:.1f} ms, "
+                  f"p99 {p99 * 1000:.1f} ms")
+            if held < wanted:
+                print(f"  only {held} of {wanted} streams could be opened")
+                break
+            if p99 < 0.1:
+                best = max(best, held)
+    finally:
+        commands.put(None)
+        helper.join(timeout=30)
+    print(f"idle streams held while moves keep p99 under 100 ms: {best} (goal: 5000)")
 
 
 def _has_workers() -> bool:
