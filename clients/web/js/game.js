@@ -36,18 +36,26 @@ class GamePage {
   async start() {
     this.status = h("div", { class: "status", id: "status", "aria-live": "polite" });
     this.notice = h("div", { class: "notice", id: "notice", role: "alert", hidden: true });
-    this.board = h("section", { class: "board", id: "board", "aria-label": t("game.board") });
-    this.movesPanel = h("section", { class: "panel moves", id: "moves", "aria-label": t("game.moves") });
+    this.board = h("section", { class: "board", id: "board", tabindex: "-1", "aria-label": t("game.board") });
+    this.movesPanel = h("section", { class: "panel moves", id: "moves", tabindex: "-1", "aria-label": t("game.moves") });
     this.logList = h("ol", { class: "log", id: "log", reversed: true });
     this.resultPanel = h("section", { class: "panel result", id: "result", hidden: true });
     this.connection = h("span", { class: "connection", id: "connection" });
+    // Jumps are buttons, not #anchors: the fragment holds the seat's token.
+    const jump = (key, target) => h("button", {
+      type: "button", class: "jump-to", onclick: () => { target().scrollIntoView(); target().focus?.(); },
+    }, t(key));
+    this.logHeading = h("h2", { tabindex: "-1" }, t("game.log"));
     replace(this.root,
       h("div", { class: "game-head" }, this.status, this.connection),
+      h("nav", { class: "jumps", "aria-label": t("game.jump") },
+        jump("game.moves", () => this.movesPanel), jump("game.board", () => this.board),
+        jump("game.log", () => this.logHeading)),
       this.notice, this.resultPanel,
       h("div", { class: "game-layout" },
         h("div", { class: "main-column" }, this.movesPanel, this.board),
         h("aside", { class: "panel side" },
-          h("h2", {}, t("game.log")), this.logList)));
+          this.logHeading, this.logList)));
     this.renderer = null;
     this.titles = await api("/v1/games-catalog").then(
       (catalog) => Object.fromEntries(catalog.games.map((g) => [g.name, g.title])), () => ({}));

@@ -169,7 +169,6 @@ export function moveDetail(move, body) {
 }
 
 function mainBoard(ctx) {
-  const { v } = ctx;
   const special = new Map((ctx.catalog.special || []).map((s) => [s.position, s]));
   const byPage = new Map(PAGES.map((p) => [p, []]));
   for (const loc of board.locations) byPage.get(loc.page)?.push(loc);
