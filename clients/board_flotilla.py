@@ -85,7 +85,8 @@ def flotilla_view(view: dict[str, Any]) -> RenderableType:
             " ".join(f"{c[0]}{k}" for c, k in zip(cat["colours"], view["reserve"][p], strict=True)),
             " ".join(str(k) for k in view["seals"][p]),
             " ".join(str(k % cat["wheel_spaces"]) for k in view["wheel"][p]),
-            ", ".join(_card(view, c, sky) for c in view["hand"][p]),
+            (", ".join(_card(view, c, sky) for c in view["hand"][p]) if view["hand"][p]
+             else f"({view['hand_sizes'][p]} cards)"),
             _card(view, view["discard"][p][-1] if view["discard"][p] else None, sky),
             f"{len(skiffs)} ({sum(map(sum, view['cargo'][p]))} cargo)",
             str(len(view["tiles"][p])),

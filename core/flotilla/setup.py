@@ -15,6 +15,12 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "captain_returns": {"type": "bool", "default": True,
                         "description": "A10: Regroup returns the Captain to hand too (reading a);"
                                        " false: the Captain is discarded (reading b)"},
+    # F35.1: the rules declare nothing secret and a hand is deducible (starting cards plus
+    # recruits from face-up stacks, minus the open discard pile); hidden by default, as
+    # players do not usually track it, open on request.
+    "open_hands": {"type": "bool", "default": False,
+                   "description": "every seat sees every hand (F35.1: hands are deducible);"
+                                  " false: a seat sees its own hand and the others' sizes"},
 }
 
 
@@ -31,7 +37,10 @@ def parse_options(options: dict[str, Any]) -> dict[str, Any]:
     captain = options.get("captain_returns", True)
     if not isinstance(captain, bool):
         raise InvalidOptions("captain_returns", "must be true or false")
-    return {"players": players, "captain_returns": captain}
+    open_hands = options.get("open_hands", False)
+    if not isinstance(open_hands, bool):
+        raise InvalidOptions("open_hands", "must be true or false")
+    return {"players": players, "captain_returns": captain, "open_hands": open_hands}
 
 
 def new_game(options: dict[str, Any], seed: int) -> dict[str, Any]:

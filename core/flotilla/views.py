@@ -32,13 +32,17 @@ def view(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
     out["art_bag_sizes"] = [sum(1 for a in s["art_bag"] if D.ARTIFACTS[a]["guild"] == g)
                             for g in D.GUILDS]
     out["crew_box_size"] = len(s["crew_box"])
-    out["catalog"] = catalog(s)
+    out["hand_sizes"] = [len(h) for h in s["hand"]]
+    if not s["options"]["open_hands"]:
+        out["hand"] = [list(h) if p == seat else [] for p, h in enumerate(s["hand"])]
+    out["catalog"] = catalog(s, out["hand"])
     return out
 
 
-def catalog(s: dict[str, Any]) -> dict[str, Any]:
+def catalog(s: dict[str, Any], hands: list[list[int]]) -> dict[str, Any]:
     """Names and facts of the components in sight, so clients draw the board without data."""
-    cards = {c for p in range(s["n"]) for c in s["hand"][p] + s["discard"][p] + s["retired"][p]}
+    cards = {c for p in range(s["n"]) for c in hands[p] + s["discard"][p] + s["retired"][p]}
+    cards.update(f[1] for f in s["stack"] if f[0] == "finish")
     cards.update(st[-1] for st in s["crew"] if st)
     tiles = {e[0] for e in s["board"].values() if e[0] >= 0}
     for p in range(s["n"]):
@@ -69,7 +73,8 @@ def determinize(v: dict[str, Any], seat: int, seed: int) -> dict[str, Any]:
     """A full state consistent with view `v`, the hidden parts sampled from `seed`."""
     data = {k: v[k] for k in v if k not in ("game", "seat", "to_act", "seat_count",
                                              "automa_seats", "crew_top", "crew_sizes",
-                                             "art_bag_sizes", "crew_box_size", "catalog")}
+                                             "art_bag_sizes", "crew_box_size", "catalog",
+                                             "hand_sizes")}
     data["rng"] = 0
     data["crew"] = [[] for _ in range(4)]
     data["crew_box"] = []
@@ -87,6 +92,8 @@ def determinize(v: dict[str, Any], seat: int, seed: int) -> dict[str, Any]:
         if frame[0] == "finish":
             seen.add(frame[1])
     seen.update(c for c in v["crew_top"] if c is not None)
+    hidden = [p for p in range(n) if len(s["hand"][p]) != v["hand_sizes"][p]]
+    rest: list[int] = []
     for g, guild in enumerate(D.GUILDS):
         stack: list[int] = []
         for lv, size in ((2, v["crew_sizes"][g][1]), (1, v["crew_sizes"][g][0])):
@@ -96,11 +103,23 @@ def determinize(v: dict[str, Any], seat: int, seed: int) -> dict[str, Any]:
             top = v["crew_top"][g]
             take = size - (1 if top is not None and D.card_level(top) == lv else 0)
             stack.extend(pool[:take])
-            s["crew_box"].extend(pool[take:])
+            rest.extend(pool[take:])
         if v["crew_top"][g] is not None:
             stack.append(v["crew_top"][g])
         s["crew"][g] = stack
-    s["crew_box"].sort()
+    # hidden hands: the starting cards a seat still holds are known (one of each, minus its
+    # discard pile, Retired cards and the card in play); recruits are sampled from the rest
+    rest.sort()
+    shuffle(s, rest)
+    for p in hidden:
+        gone = set(s["discard"][p]) | set(s["retired"][p])
+        if p == s["turn"]:
+            gone.update(f[1] for f in s["stack"] if f[0] == "finish")
+        hand = [c for c in D.STARTER_CARDS if c not in gone]
+        while len(hand) < v["hand_sizes"][p]:
+            hand.append(rest.pop())
+        s["hand"][p] = sorted(hand)
+    s["crew_box"] = sorted(rest)
     placed = {a for hub in s["hub"] for a in hub}
     for g, guild in enumerate(D.GUILDS):
         pool = [a["id"] for a in D.ARTIFACTS if a["guild"] == guild and a["id"] not in placed]

@@ -27,10 +27,12 @@ def test_registered_and_contract() -> None:
     schema = GAME.options_schema()
     assert schema["players"]["choices"] == [3, 4, 5]
     assert schema["captain_returns"]["default"] is True
+    assert schema["open_hands"]["default"] is False
 
 
 @pytest.mark.parametrize("bad", [{"players": 2}, {"players": 6}, {"players": "3"},
-                                 {"players": True}, {"colour": 1}, {"captain_returns": 1}])
+                                 {"players": True}, {"colour": 1}, {"captain_returns": 1},
+                                 {"open_hands": "yes"}])
 def test_f1_8_bad_options_rejected(bad: dict) -> None:
     """F1.8, F33.1: 3 to 5 players only, no variants beyond the A10 option."""
     with pytest.raises(InvalidOptions):

@@ -291,7 +291,8 @@ def rocket() -> int:
 
 
 def test_f26_5_f26_6_free_skiff_or_twelve_coins() -> None:
-    """F26.5 known answer (A42), F26.6, F34.17, F34.20: the Rocket Engine gives a Skiff to the Dock; with all
+    """F26.5 known answer (A42), F26.6, F34.17, F34.20:
+    the Rocket Engine gives a Skiff to the Dock; with all
     4 in play, or on the Skyside, 12 coins instead, the Toxicity still taken and the tile
     still placed on the Hub."""
     s = fresh(3)

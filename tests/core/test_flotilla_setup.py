@@ -33,7 +33,8 @@ def test_f3_3_7_objective_sets_per_side(n: int) -> None:
 
 
 def test_f3_2_boards_and_markers() -> None:
-    """F3.2.1, F3.2.2, F3.2.3, F3.2.4: Survivor marker on the top space, Market markers, Sonar on the first
+    """F3.2.1, F3.2.2, F3.2.3, F3.2.4:
+    Survivor marker on the top space, Market markers, Sonar on the first
     space, every Guild Dial on 1."""
     s = fresh(3)
     assert s["survivor"] == 0 and s["sonar"] == 0 and s["dials"] == [1, 1, 1, 1]

@@ -301,7 +301,8 @@ def test_f21_6_skyside_has_no_skiffs_or_navigation() -> None:
 
 
 def test_f27_4_f27_5_sonar_station(monkeypatch: Any) -> None:
-    """F27.4, F27.5 (A44: mandatory; so F34.19 offers no choice), F27.6: three Skyside tiles whose Sonar pieces meet at a
+    """F27.4, F27.5 (A44: mandatory; so F34.19 offers no choice), F27.6:
+    three Skyside tiles whose Sonar pieces meet at a
     point complete a Station: the marker advances and its VP is gained; at the end, 5 VP."""
     s = fresh(3)
     p = s["turn"]

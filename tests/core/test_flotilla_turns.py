@@ -56,7 +56,8 @@ def test_f5_3_f5_1_faces_follow_the_players_side() -> None:
 
 
 def test_f5_6_f5_8_translator_discards_under_itself() -> None:
-    """F5.6, F5.8, F5.9, F8.6, F34.7, F31.2 known answer: the Translator discards 2 Speakers for Influence
+    """F5.6, F5.8, F5.9, F8.6, F34.7, F31.2 known answer:
+    the Translator discards 2 Speakers for Influence
     and is itself the Culminating card; A13: discarded cards come from hand."""
     s = fresh(3)
     p = s["turn"]

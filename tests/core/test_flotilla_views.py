@@ -50,7 +50,8 @@ def test_determinize_is_consistent_with_the_view(players: int) -> None:
             for seed in (1, 2):
                 sample = GAME.determinize(v, seat, seed)
                 assert GAME.view(sample, seat) == v
-                assert GAME.legal_moves(sample) == GAME.legal_moves(state)
+                if seat == GAME.to_act(state):  # the seat to act knows all it can do
+                    assert GAME.legal_moves(sample) == GAME.legal_moves(state)
         if GAME.to_act(state) is not None:
             sample = GAME.determinize(GAME.view(state, 0), 0, 9)
             rnd = random.Random(1)
@@ -72,12 +73,27 @@ def test_determinize_samples_hidden_stacks() -> None:
         assert all(D.card_guild(c) == g for c in stack)
 
 
-def test_f35_1_open_information() -> None:
-    """F35.1: discard piles, hands, coins and tile Reserves are open (hands are deducible)."""
+def test_f35_1_hands_hidden_by_default_open_by_option() -> None:
+    """F35.1: hands are deducible, so open on request (`open_hands`); by default a seat sees
+    its own hand and only the sizes of the others; discard piles and coins are open."""
     state = GAME.new_game({"players": 3}, 4)
+    rnd = random.Random(4)
+    for _ in range(120):
+        GAME.apply(state, canonical(pick(rnd, GAME.legal_moves(state))))
     v = GAME.view(state, 1)
-    assert v["hand"] == state["hand"] and v["discard"] == state["discard"]
-    assert v["coins"] == state["coins"]
+    assert v["hand"][1] == state["hand"][1]
+    assert v["hand"][0] == [] and v["hand"][2] == []
+    assert v["hand_sizes"] == [len(h) for h in state["hand"]]
+    assert v["discard"] == state["discard"] and v["coins"] == state["coins"]
+    others = {c for p in (0, 2) for c in state["hand"][p] if c >= 6}
+    visible = others & ({c for p in range(3) for c in state["discard"][p]}
+                        | {c for st in state["crew"] for c in st[-1:]} | set(state["hand"][1]))
+    named = {int(c) for c in v["catalog"]["cards"]}
+    assert not (others - visible) & named  # the catalog names no card only a hand holds
+    spectator = GAME.view(state, None)
+    assert all(h == [] for h in spectator["hand"])
+    open_state = GAME.new_game({"players": 3, "open_hands": True}, 4)
+    assert GAME.view(open_state, 1)["hand"] == open_state["hand"]
 
 
 def test_terminal_renderer_draws_from_the_view_alone() -> None:
