@@ -630,6 +630,12 @@ def _lbl(move: Move, label: str) -> Move:
     return move
 
 
+def _at(cell: int) -> str:
+    """A cell for people: its axial coordinates (q, r), the Hub at (0, 0)."""
+    q, r = D.cell_qr(cell)
+    return f"({q},{r})"
+
+
 def _card_name(s: S, p: int, card: int) -> str:
     return D.face(card, bool(s["sky"][p]))["name"]
 
@@ -669,7 +675,7 @@ def moves_for(s: S) -> list[Move]:
                                         f"sail skiff {i} home, keep the cargo"))
                     else:
                         out.append(_lbl({"type": "sail", "skiff": i, "cell": nb},
-                                        f"sail skiff {i} to {nb}"))
+                                        f"sail skiff {i} to {_at(nb)}"))
         if out:
             # A31: unused Navigation points may be left ("may move")
             out.append(_lbl({"type": "done"}, "end navigation"))
@@ -710,7 +716,7 @@ def moves_for(s: S) -> list[Move]:
     elif kind == "place_at":
         for cell, rot in sink_placements(s, p, frame[1]):
             out.append(_lbl({"type": "place", "cell": cell, "rot": rot},
-                            f"tile {frame[1]} at {cell} turned {rot}"))
+                            f"tile {frame[1]} at {_at(cell)} turned {rot}"))
         out.append(_lbl({"type": "skip"}, f"return tile {frame[1]} to the bag"))
     elif kind == "build":
         if frame[1] > 0 and B.open_cells(s, p):
@@ -726,7 +732,7 @@ def moves_for(s: S) -> list[Move]:
         for cell in B.open_cells(s, p):
             for rot in B.rotations(tile, "sky"):
                 out.append(_lbl({"type": "build", "cell": cell, "rot": rot},
-                                f"tile {tile} at {cell} turned {rot}"))
+                                f"tile {tile} at {_at(cell)} turned {rot}"))
     elif kind == "district":
         for c in B.districts(s["board"][frame[1]]):
             out.append(_lbl({"type": "district", "colour": CN[c]}, f"score the {CN[c]} District"))
@@ -749,7 +755,7 @@ def moves_for(s: S) -> list[Move]:
             out.append(_lbl({"type": "cargo", "skiff": i}, f"a {colour} Barrel on skiff {i}"))
     elif kind == "deplete":
         for cell in depletion_targets(s, p):
-            out.append(_lbl({"type": "deplete", "cell": cell}, f"deplete the tile at {cell}"))
+            out.append(_lbl({"type": "deplete", "cell": cell}, f"deplete the tile at {_at(cell)}"))
     elif kind == "research":
         dice, rerolls = frame[1], frame[2]
         if rerolls > 0:
@@ -804,7 +810,7 @@ def _transaction_moves(s: S, p: int, frame: list[Any]) -> list[Move]:
             for site in dests:
                 cost = outpost_price(s, p, site < 0)
                 if coins >= cost:
-                    where = f"at {site}" if site >= 0 else "floating"
+                    where = f"at {_at(site)}" if site >= 0 else "floating"
                     out.append(_lbl({"type": "objective", "stack": k, "site": site},
                                     f"Outpost {where} + objective {pile[-1]} ({cost} coins)"))
     for c in range(4):
