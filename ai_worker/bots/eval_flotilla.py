@@ -25,6 +25,7 @@ CARGO = 0.8
 INFLUENCE = 0.6
 COIN = 0.15
 RESOURCE = 0.6
+RESOURCE_SKY = 1.6  # a Skyside player builds with them
 SKY_TILE = 2.0
 TOXICITY = 0.4
 _PASSIVE = {"done", "skip"}
@@ -41,7 +42,8 @@ OP_WORTH = {"influence": 2.0, "transactions": 0.8, "draw_place": 1.5, "draw": 1.
             "build": 3.0, "dive": 3.0, "research": 0.8, "survivor": 2.5, "recruit_any": 2.0,
             "seal": 1.5, "resource_any": 1.0, "skiff": 3.0, "dial": 1.5, "retire": 2.0,
             "discard_type": 1.0}
-FRAME_WORTH = {"survivor": 2.5, "artifact": 3.0, "recruit_any": 2.0, "resource_any": 1.0,
+FRAME_WORTH = {"build_at": 4.0, "district": 1.0, "survivor": 2.5, "artifact": 3.0,
+               "recruit_any": 2.0, "resource_any": 1.0,
                "seal_any": 1.5, "arrow": 2.0, "dial": 1.5}
 
 
@@ -97,7 +99,8 @@ def _value(state: dict[str, Any], seat: int, seals: list[int], t: float) -> floa
     cargo = sum(map(sum, state["cargo"][seat]))
     influence = sum(state["wheel"][seat])
     future = (CREW * crew + SKIFF * skiffs + CARGO * cargo + INFLUENCE * influence
-              + COIN * state["coins"][seat] + RESOURCE * sum(state["reserve"][seat])
+              + COIN * state["coins"][seat]
+              + (RESOURCE_SKY if state["sky"][seat] else RESOURCE) * sum(state["reserve"][seat])
               + SKY_TILE * len(state["tiles"][seat]) - TOXICITY * state["tox"][seat])
     now = pending(state) if seat == state["turn"] and not state["over"] else 0.0
     return points + t * future + now
