@@ -275,3 +275,43 @@ def test_a_wrong_link_says_what_is_wrong(context: Any, site: str, shots: Shots) 
     page.wait_for_selector(".error")
     assert "does not belong to this game" in page.inner_text(".error")
     shots(page, "wrong-token")
+
+
+def test_a_move_whose_answer_is_lost_is_retried_and_played_once(
+        browser: Any, site: str, stack: Stack, shots: Shots) -> None:
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    try:
+        page = ctx.new_page()
+        links = create_in_lobby(page, site, {"players": "1"})
+        game_id = links_id(links)
+        posts: list[str] = []
+
+        def lose_first_answer(route: Any) -> None:
+            if route.request.method != "POST":
+                route.continue_()
+                return
+            posts.append(route.request.headers.get("idempotency-key", ""))
+            if len(posts) == 1:
+                route.fetch()  # the server plays the move; its answer never arrives
+                route.abort()
+            else:
+                route.continue_()
+
+        page.route("**/moves", lose_first_answer)
+        page.goto(links["seats"][0])
+        page.wait_for_selector(READY)
+        before = len(list(stack.client.iter_moves(game_id)))
+        click_move(page, random.Random(4))
+        for _ in range(100):  # the retry follows a pause
+            if len(posts) >= 2:
+                break
+            page.wait_for_timeout(100)
+        page.wait_for_selector(READY)
+        assert len(posts) == 2 and posts[0] == posts[1], "retried with the same key"
+        assert page.is_hidden("#notice"), "nothing to tell the player"
+        assert len(list(stack.client.iter_moves(game_id))) >= before + 1
+        log = list(stack.client.iter_moves(game_id))
+        assert [m["seat"] for m in log[before:]].count(0) == 1, "played once"
+        shots(page, "after-lost-answer")
+    finally:
+        ctx.close()

@@ -233,10 +233,7 @@ class GamePage {
     this.hideNotice();
     for (const button of this.movesPanel.querySelectorAll("button.move")) button.disabled = true;
     try {
-      await api(`/v1/games/${this.id}/moves`, {
-        method: "POST", token: this.token, headers: { "Idempotency-Key": newKey() },
-        body: { move: canonical(move), version: this.body.version },
-      });
+      await this.post(move);
       this.filter = "";
     } catch (error) {
       this.explain(error);
@@ -247,6 +244,23 @@ class GamePage {
       await this.refresh();
     } catch (error) {
       this.explain(error);
+    }
+  }
+
+  /** Post `move`; a lost answer or a server error is retried once with the same
+   * Idempotency-Key, so the move is never played twice. */
+  async post(move) {
+    const request = {
+      method: "POST", token: this.token, headers: { "Idempotency-Key": newKey() },
+      body: { move: canonical(move), version: this.body.version },
+    };
+    try {
+      return await api(`/v1/games/${this.id}/moves`, request);
+    } catch (error) {
+      const retryable = !(error instanceof ApiError) || error.status >= 500;
+      if (!retryable) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      return api(`/v1/games/${this.id}/moves`, request);
     }
   }
 
