@@ -12,7 +12,8 @@ State: `state.alfred` is a plain JSON dict owned by this module:
   bonus        bonus-track space of the 5th worker, 1..12 (1 = leftmost)
   bonus_cards  [card over space 5, card over space 10]
   rest         worker rows (0=A .. 3=D) on the Rest area this round
-  pending      a delivery tie the player must break ("o jogador escolhe"), or None
+  pending      always None (a delivery tie the player would break; reading order leaves none)
+  effects      objective-bonus effects his board's icons gave him ("free_scrolls", "delay_cap")
 Alfred is seat 1; his worker rows A-D are `state.seals[1][0..3]` (printed seals included), his
 coins `state.coins[1]` (0..12), and everything else is the ordinary per-seat state.
 
@@ -30,23 +31,22 @@ Turn = two decisions of seat 1, each the only legal move:
 Options:
 - REST: "Aloque o Trabalhador disponivel mais baixo ... ganha 7 Moedas e move seu Trabalhador dois
   espacos para a direita na Trilha de Bonus." Lowest = bottom-most row still at home (D before A).
-- MAIN DIARY [letters]: the first letter whose worker is at home and has a legal Main Diary
-  location ("Se nao houver nenhuma maneira de alocar esse Trabalhador ... utiliza o proximo").
-  Candidates: explore/navigate/correspond/academy .1-.3 that are unlocked and EMPTY ("o local ...
-  mais baixo, desbloqueado e vazio"; CHOICE, literal: also the printed circle of a page, which a
-  player could share, is skipped once the player stands on it) for which the row has at least one
-  seal of the required colour (purple counts as any colour). Missing seals are bought as temporary
-  knowledge at 3 coins each, all or nothing ("Se Alfred nao tiver dinheiro suficiente ... nenhuma
-  Moeda e gasta e Alfred escolhe o proximo local mais forte"); a section already holding a worker
-  costs the 3-coin penalty and "Se Alfred nao puder pagar a penalidade ... o Trabalhador nao pode
-  ser alocado" - so a candidate is legal iff coins >= 3 x missing + penalty. Order: strongest
-  first (the LOWEST location: engine strength 3 > 2 > 1), then "Custo Prioritario" (fewest coins
-  for temporary knowledge), then "Cor Prioritaria" (the location whose colour is the leftmost seal
-  of the row), then board order (CHOICE, never reached). Academy: if the chosen location is an
-  Academy whose seal cannot be taken (see ACADEMY), "esta acao nao pode ser realizada e ele
-  tentara a proxima opcao de acao da Carta" - the option fails (literal). A human lens on the
-  chosen location gives the human 1 coin. No distinctions ever ("Os Trabalhadores de Alfred nunca
-  ganharao Distincoes").
+- MAIN DIARY [letters]: the first letter whose worker is at home and has a legal Main Diary location
+  ("Se nao houver nenhuma maneira de alocar esse Trabalhador ... utiliza o proximo"). Candidates:
+  explore/navigate/correspond/academy .1-.3 that are unlocked and free ("o local ... mais baixo,
+  desbloqueado e vazio"; a printed circle, which any number of workers may share, is free even when
+  occupied - issue 17; a lens location holds one worker) for which the row has at least one seal of
+  the required colour (purple counts as any colour). Missing seals are bought as temporary knowledge
+  at 3 coins each, all or nothing ("Se Alfred nao tiver dinheiro suficiente ... nenhuma Moeda e
+  gasta e Alfred escolhe o proximo local mais forte"); a section already holding a worker costs the
+  3-coin penalty and "Se Alfred nao puder pagar a penalidade ... o Trabalhador nao pode ser alocado"
+  - so a candidate is legal iff coins >= 3 x missing + penalty. Order: strongest first (the LOWEST
+  location: engine strength 3 > 2 > 1), then "Custo Prioritario" (fewest coins for temporary
+  knowledge), then "Cor Prioritaria" (the location whose colour is the leftmost seal of the row),
+  then board order (CHOICE, never reached). Academy: if the chosen location is an Academy whose seal
+  cannot be taken (see ACADEMY), "esta acao nao pode ser realizada e ele tentara a proxima opcao de
+  acao da Carta" - the option fails (literal). A human lens on the chosen location gives the human 1
+  coin. No distinctions ever ("Os Trabalhadores de Alfred nunca ganharao Distincoes").
 - SPECIAL DIARY (left/right): only when no worker is anywhere in the Special Diary; the lowest
   worker at home goes to the top-left (special.0) or top-right (special.1) location, no seals, no
   penalty, the tile's action is NOT done; bonus track +4 ("move o Trabalhador de Bonus 4 vezes").
@@ -65,13 +65,10 @@ Options:
   (researched, museum tile not displayed). Up to two deliveries, the second for 3 coins when he can
   pay. Each pick: pool = valid specimens the player has also researched, else all valid ("Se o
   jogador e Alfred ja pesquisaram os mesmos Especimes validos"); most coins (empty cells in the
-  tile's row and column + the row's first-delivery coin); then "mais ao topo esquerdo": CHOICE
-  smallest row + column (a strict reading order would never tie, and the rules expect ties); still
-  tied -> the player picks (seat 0 decides, `alfred_choice` moves). The second pick is recomputed
-  after the first delivery. CHOICE: the priority list is for "mais de dois Especimes validos";
-  with exactly two and 3 coins in hand both are delivered whatever the order, so the player is not
-  asked (lower index first); with fewer than 3 coins the order decides whether the second can be
-  paid, so a tie still goes to the player.
+  tile's row and column + the row's first-delivery coin); then "mais ao topo esquerdo" in reading
+  order (topmost row, then leftmost column - issue 17), which leaves no tie, so the player's
+  tie-break ("Persistindo o empate, o jogador escolhe") is never needed. The second pick is
+  recomputed after the first delivery.
 
 Action differences (how Alfred resolves board actions; anything else as a player would):
 - coins: the coin track holds at most 12, "cada Moeda excedente recebida move o Trabalhador de
@@ -102,20 +99,23 @@ Action differences (how Alfred resolves board actions; anything else as a player
 - explore n: the explorer on the rightmost island that is not at its end (else the next island to
   the left); full distance, occupied spaces skipped (not counted), longest route, excess lost at
   the end; every specimen passed is researched (CHOICE: a skipped occupied space counts as passed),
-  golden ribbons as usual; then "as duas ultimas acoes" among the actions of the spaces passed or
-  reached (research actions count but are skipped, not replaced). CHOICE: an action is one icon,
-  so a space printing two icons (e.g. 2 VP + 1 temporary knowledge) gives both of the last two
-  ("realiza imediatamente as acoes mostradas no local" calls a space's icons actions); the actions
-  of an occupied space jumped over count as passed.
+  golden ribbons as usual; then "as duas ultimas acoes": the actions of the last two spaces with
+  actions passed or reached (the rules' example labels two SPACES, "(3 e 4)"; a space printing two
+  icons gives both; a specimen's research there is skipped, not replaced); the actions of an
+  occupied space jumped over count as passed.
 - campsite: the top tent into the cheapest empty slot he can pay (CHOICE: first slot on ties); none
-  / no tent / cannot pay -> skipped, nothing instead; then the campsite's actions and the icon
+  / no tent / cannot pay -> skipped, nothing instead; then that slot's actions and the icon
   uncovered on his board (tent_actions).
+- Icons of his board with "um efeito associado a certos bonus de Objetivos" (tent_actions,
+  stamp_stack_actions): free_scrolls (no scroll cost at the Academy) and delay_cap (each Beagle
+  delay penalty at most 2) last the rest of the game (state.alfred["effects"]). An action kind
+  Alfred has no rule for raises ValueError (a data error is never silently dropped).
 - choice ("a / b"): CHOICE: the first alternative (the rules give Alfred no choice procedure).
 - add_explorer: "a Trilha de Ilha mais a esquerda que ainda nao tenha um dos Exploradores de
   Alfred".
 - Rewards: correspondence like a player (CHOICE: tile 8's "either order" = listed order, its
   2nd-place choice = explore if an explorer can move, else navigate); Beagle = board value x round
-  minus the delay penalties (CHOICE: never below 0, like the player's goal). Cleanup: rest area
+  minus the delay penalties ("subtraia todas as penalidades": it may go below 0). Cleanup: rest area
   emptied; bonus cards' visible row = the round. End: player wins a tie only on evolution, then
   coins; else Alfred wins.
 """
@@ -359,7 +359,29 @@ def do_action(state: Any, action: Action, events: list[dict[str, Any]]) -> None:
             do_action(state, sub, events)
     elif kind == "research":
         research(state, action[1], events)
-    # Distinction bonuses, turn order, museum research and unlock icons never reach Alfred.
+    elif kind in EFFECTS:
+        gain_effect(state, kind, events)
+    else:
+        # distinction bonuses, turn order, museum research and unlock icons never reach Alfred;
+        # anything else is a data error, never silently dropped
+        raise ValueError(f"Alfred has no rule for the action {action!r}")
+
+
+# objective-bonus effects (rulebook p.21) that icons of Alfred's board can give him for good
+EFFECTS = ("free_scrolls", "delay_cap")
+
+
+def gain_effect(state: Any, kind: str, events: list[dict[str, Any]]) -> None:
+    """'um efeito associado a certos bonus de Objetivos': kept for the rest of the game."""
+    effects_held = state.alfred.setdefault("effects", [])
+    if kind not in effects_held:
+        effects_held.append(kind)
+        events.append({"type": "alfred_effect", "effect": kind})
+
+
+def has_effect(state: Any, kind: str) -> bool:
+    """Whether Alfred holds an objective-bonus effect (free_scrolls, delay_cap)."""
+    return kind in state.alfred.get("effects", ())
 
 
 def research(state: Any, specimen: int, events: list[dict[str, Any]]) -> None:
@@ -429,7 +451,8 @@ def academy_pick(state: Any, discount: int = 0, free: bool = False,
         valid = [(i, c) for i, c in cells if i // 3 == scroll and ok(c)]
         if not valid:
             continue
-        cost = max(0, DATA.scroll_costs[scroll] - discount)
+        cost = 0 if has_effect(state, "free_scrolls") else max(0, DATA.scroll_costs[scroll]
+                                                                   - discount)
         if cost > have:
             return None
         for i, c in valid:
@@ -588,13 +611,19 @@ def _occupied(state: Any, island: int, space: int) -> bool:
 
 
 def explore(state: Any, n: int, events: list[dict[str, Any]]) -> None:
-    """Full-distance exploration; research everything passed; then the last two actions."""
+    """Full-distance exploration; research everything passed; then the last two spaces' actions.
+
+    'realiza as duas ultimas acoes que seu Explorador passou ou alcancou': the rules' example
+    labels the last two SPACES ('(3 e 4)'), so each of the last two spaces with an action counts
+    once, with every icon it prints; a specimen there was researched on the way (its research is
+    the action skipped, 'realiza apenas a outra acao').
+    """
     island = _explorer_island(state)
     if island is None:
         return
     letter = "ABC"[island]
     track = DATA.islands[island]
-    passed: list[Action] = []
+    passed: list[tuple[Action, ...]] = []  # the actions of each space passed or reached
     steps = 0
     while steps < n:
         nxt = _step(letter, state.explorers[ALFRED][island])
@@ -605,13 +634,15 @@ def explore(state: Any, n: int, events: list[dict[str, Any]]) -> None:
         specimen = _space_specimen(state, space.id)
         if specimen is not None:
             research(state, specimen, events)
-            passed.append(("research", specimen))
-        passed.extend(space.actions)
+            passed.append((("research", specimen), *space.actions))
+        elif space.actions:
+            passed.append(space.actions)
         if not _occupied(state, island, nxt):
             steps += 1
-    for action in passed[-2:]:
-        if action[0] != "research":  # already researched on the way
-            do_action(state, action, events)
+    for actions in passed[-2:]:
+        for action in actions:
+            if action[0] != "research":  # already researched on the way
+                do_action(state, action, events)
 
 
 # ---------------------------------------------------------------- campsites
@@ -628,7 +659,7 @@ def campsite(state: Any, area: str, events: list[dict[str, Any]]) -> None:
         return
     slot = min(slots, key=lambda i: (costs[i], i))
     effects.place_tent(state, ALFRED, area, slot, events)
-    for action in DATA.campsites[area].actions:
+    for action in DATA.campsites[area].slot_actions[slot]:  # that slot's own icons (p.15)
         do_action(state, action, events)
     for action in AD.tent_actions[placed]:
         do_action(state, action, events)
@@ -651,8 +682,10 @@ def main_diary_choice(state: Any, priority: list[str]) -> dict[str, Any] | None:
     # the unlocked, empty locations: the same for every row, so found once (Alfred's card
     # options ask this for several rows, every turn of every rollout); their section
     # penalties are looked up when first needed
+    # (a printed circle may be shared, as by a player; a lens location holds one worker)
     places = [info for info in _MAIN_INFO
-              if not (owners.get(info[1], -2) == -1 or workers.get(info[1]))]
+              if not (owners.get(info[1], -2) == -1
+                      or (info[4] > 1 and workers.get(info[1])))]
     penalties: dict[str, int] = {}
     for letter in priority:
         row = LETTERS.index(letter)
@@ -759,8 +792,9 @@ def delivery_candidates(state: Any) -> list[int]:
     coins = {k: delivery_coins(state, k) for k in pool}
     best = max(coins.values())
     pool = [k for k in pool if coins[k] == best]
-    corner = min(sum(divmod(k, 4)) for k in pool)
-    return [k for k in pool if sum(divmod(k, 4)) == corner]
+    # 'mais ao topo esquerdo': the topmost row first, then the leftmost column (reading order);
+    # a museum cell is unique in that order, so the player is never left to choose
+    return [min(pool)]
 
 
 def option_move(state: Any, card: int, index: int) -> dict[str, Any] | None:
@@ -880,64 +914,43 @@ def play(state: Any, move: dict[str, Any], events: list[dict[str, Any]]) -> None
         return
     if kind == "deliver":
         _place(state, move["worker"], "deliver", events)
-        # The worker row stays in `home` until the deliveries are over: a tie the player must
-        # break pauses Alfred's turn, and the engine passes the turn of a seat with no worker home.
-        row = LETTERS.index(move["worker"])
-        state.home[ALFRED].append(row)
-        al["pending"] = {"stage": 1, "worker": row}
-        continue_delivery(state, events)
+        deliver_two(state, events)
         return
     raise ValueError(f"unknown Alfred option {kind!r}")
 
 
-def both_delivered(state: Any, stage: int) -> bool:
-    """Whether Alfred's two valid specimens will both be delivered whatever the order.
-
-    CHOICE: the priority list (and its "o jogador escolhe") only applies when "Alfred tiver mais
-    de dois Especimes validos"; with exactly two and 3 coins for the second delivery both go to
-    the museum, with the same coins and evolution in total whatever the order, so the player is
-    not asked (lower index first).
-    """
-    return stage == 1 and len(valid_specimens(state)) == 2 and state.coins[ALFRED] >= 3
-
-
-def continue_delivery(state: Any, events: list[dict[str, Any]], chosen: int | None = None) -> None:
-    """Deliver (first free, second for 3 coins), pausing when the player must break a tie."""
-    al = state.alfred
-    while al["pending"] is not None:
-        stage, row = al["pending"]["stage"], al["pending"]["worker"]
-        if chosen is None:
-            tied = delivery_candidates(state)
-            if stage == 2 and state.coins[ALFRED] < 3:
-                tied = []
-            if not tied:
-                break
-            if len(tied) > 1 and not both_delivered(state, stage):
-                al["pending"] = {"stage": stage, "worker": row, "options": tied}
-                return
-            chosen = tied[0]
+def deliver_two(state: Any, events: list[dict[str, Any]]) -> None:
+    """Deliver the priority specimen for free, then the next one for 3 coins if he can pay."""
+    for stage in (1, 2):
+        picks = delivery_candidates(state)
+        if not picks or (stage == 2 and state.coins[ALFRED] < 3):
+            return
         if stage == 2:
             pay(state, 3, events)
-        effects.deliver(state, ALFRED, chosen, events)
+        effects.deliver(state, ALFRED, picks[0], events)
         normalize_coins(state, events)
-        chosen = None
-        if stage == 2:
-            break
-        al["pending"] = {"stage": 2, "worker": row}
-    state.home[ALFRED].remove(al["pending"]["worker"])
-    al["pending"] = None
 
 
 # ---------------------------------------------------------------- rewards, scoring
 
 def beagle_points(state: Any) -> int:
-    """Board value x round minus the delay penalties between his ship and the Beagle (>= 0)."""
+    """Board value x round minus the delay penalties between his ship and the Beagle.
+
+    'Em seguida, subtraia todas as penalidades de Atraso ... do total multiplicado': unlike the
+    player's goal, nothing keeps the result from going below zero.
+    """
     gross = board(state)["beagle"] * state.round
-    return max(0, gross - delay_penalty(state))
+    return gross - delay_penalty(state)
 
 
 def delay_penalty(state: Any) -> int:
-    """Sum of the delay penalties between Alfred's ship and the HMS Beagle (as for a player)."""
-    from core.darwins_journey import rules
+    """Sum of the delay penalties between Alfred's ship and the HMS Beagle (as for a player).
 
-    return rules.delay_penalty(state, ALFRED)
+    The delay_cap effect caps each at 2, as the player's gold-4 objective does.
+    """
+    cap = 2 if has_effect(state, "delay_cap") else 99
+    delay = 0
+    for j in range(state.beagle + 1):
+        if state.ship[ALFRED] < DATA.beagle_spaces[j]:
+            delay += min(cap, DATA.delay_penalties[j])
+    return delay

@@ -70,12 +70,12 @@ class Space:
 
 @dataclass(frozen=True, slots=True)
 class Campsite:
-    """A campsite area with its tent slots."""
+    """A campsite area with its tent slots (each slot has its cost and its own actions, p.15)."""
 
     id: str
     space: str
     costs: tuple[int, ...]
-    actions: tuple[Action, ...]
+    slot_actions: tuple[tuple[Action, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +149,7 @@ class Data:
     location_ids: tuple[str, ...]
     placement_penalty: dict[int, int]
     reserve_coins: dict[int, int]
+    turn_order_spots: int
     end_bonus: int
     beagle_spaces: tuple[int, ...]
     delay_penalties: tuple[int, ...]
@@ -179,11 +180,16 @@ class Data:
     objectives: dict[int, Objective]
 
     def section(self, loc_id: str, players: int) -> str:
-        """The diary section of a location for this player count ("" = no placement penalty)."""
+        """The diary section of a location for this player count ("" = no placement penalty).
+
+        p.8: the special diary's red bookmark makes each of its pages a section at every player
+        count; the main diaries are one section each, split by page on the 4-player side; the
+        small diary is always one section.
+        """
         loc = self.locations[loc_id]
         if loc.kind == "square" or not loc.diary:
             return ""
-        if players >= 4 and loc.diary != "small":
+        if loc.diary == "special" or (players >= 4 and loc.diary != "small"):
             return loc.page
         return loc.diary
 
@@ -221,6 +227,7 @@ def load_data() -> Data:
         location_ids=tuple(locations),
         placement_penalty={int(k): v for k, v in board["placement_penalty"].items()},
         reserve_coins={int(k): v for k, v in board["reserve_turn_order_coins"].items()},
+        turn_order_spots=board["turn_order_spots"],
         end_bonus=board["end_bonus"],
         beagle_spaces=tuple(board["beagle_spaces"]),
         delay_penalties=tuple(board["delay_penalties"]),
@@ -238,7 +245,8 @@ def load_data() -> Data:
         ocean_index={s.id: s.index for s in ocean},
         islands=islands,
         island_index=island_index,
-        campsites={c["id"]: Campsite(c["id"], c["space"], tuple(c["costs"]), _actions(c["actions"]))
+        campsites={c["id"]: Campsite(c["id"], c["space"], tuple(c["costs"]),
+                                     tuple(_actions(a) for a in c["slot_actions"]))
                    for c in tracks["campsites"]},
         campsite_ids=tuple(c["id"] for c in tracks["campsites"]),
         specimen_spaces={int(k): tuple(v) for k, v in tracks["specimen_spaces"].items()},

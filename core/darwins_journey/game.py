@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from core.contract import BadSnapshot
-from core.darwins_journey import rules, scoring, setup, views
+from core.darwins_journey import hooks, rules, scoring, setup, solo, views
 from core.darwins_journey.state import State, clone, from_json, to_json
 
 VERSION = 1
+
+# the engine never imports its solo mode: the game plugs Alfred into the engine's hooks
+hooks.register(solo)
 
 
 class DarwinsJourney:

@@ -12,6 +12,7 @@ from typing import Any
 
 from core.contract import IllegalMove, find_move
 from core.darwins_journey import effects as fx
+from core.darwins_journey import hooks
 from core.darwins_journey.data import (
     COLOUR_NAMES,
     DATA,
@@ -38,23 +39,6 @@ SLOT_NAMES = tuple(f"silver{i + 1}" for i in range(5)) + tuple(f"gold{i + 1}" fo
 def specimen_name(k: int) -> str:
     """'green reptile' etc."""
     return f"{SPECIMEN_COLOURS[k // 4]} {SPECIMEN_KINDS[k % 4]}"
-
-
-_SOLO: Any = None
-
-
-def _solo() -> Any:
-    """The solo module (imported on first use: it builds on this one).
-
-    Kept in a global: this is called by to_act, legal_moves and apply of every solo
-    position, and a function-level import costs a lookup each time.
-    """
-    global _SOLO
-    if _SOLO is None:
-        from core.darwins_journey import solo
-
-        _SOLO = solo
-    return _SOLO
 
 
 # ---------------------------------------------------------------- helpers on the state
@@ -139,15 +123,15 @@ def beagle_space(s: State) -> int:
 def _need_check(need: tuple[Any, ...]) -> Callable[[State, int], bool]:
     """One objective requirement as a test of (state, seat): the player meets it.
 
-    Kinds (components.json, "objectives"): ship_beagle (the ship at or past the Beagle);
-    tk/vp/coins/lenses/evo/tents n (at least n); empty_stacks n (n empty stamp stacks);
-    kind k n / color c n (n specimens of one museum column / row researched); seals c n
+    Kinds (components.json, "objectives"; the rulebook's icons, p.20-21): ship_beagle (the
+    ship at or past the Beagle); lenses/evo/tents n (at least n); empty_stacks n (n empty stamp
+    stacks); kind k n / color c n (n specimens of one museum column / row researched); seals c n
     (n regular seals of colour c).
     """
     kind = need[0]
     if kind == "ship_beagle":
         return lambda s, p: s.ship[p] >= DATA.beagle_spaces[s.beagle]
-    if kind in ("tk", "vp", "coins", "lenses", "evo", "tents"):
+    if kind in ("lenses", "evo", "tents"):
         n = need[1]
         field = attrgetter(kind)  # the per-seat counter of that name
         return lambda s, p: field(s)[p] >= n
@@ -402,9 +386,8 @@ def auto_fulfil_options(s: State, seat: int) -> list[Move]:
     moves = []
     slots = s.obj_slots[seat]
     for tile in s.reserve[seat]:
-        # p.18: "place it face down onto ANY empty Objective space" (a normal fulfilment
-        # names the objective's own colour, this one does not)
-        for k in range(10):
+        # p.20: a fulfilled objective goes to an empty space of its own colour
+        for k in (GOLD_SLOTS if DATA.objectives[tile].gold else SILVER_SLOTS):
             if slots[k] == 0 and DATA.objective_slots[k].cost <= s.coins[seat]:
                 moves.append({"type": "auto_fulfil", "tile": tile, "slot": k,
                               "label": f"Fulfil objective {tile} into {SLOT_NAMES[k]} for free"})
@@ -447,21 +430,31 @@ def island_specimens(s: State, seat: int) -> list[int]:
 
 
 def campsite_options(s: State, seat: int, area: str, pay: bool) -> list[Move]:
-    """Tent placements: the cheapest open slot of `area` ('' = any campsite)."""
+    """Tent placements on `area` ('' = any campsite): every open slot with its own icons.
+
+    Slots showing the same icons are offered once, the cheapest (the dearer one only costs more).
+    """
     if s.tents[seat] >= 5:
         return []
     moves = []
+    coins = s.coins[seat]
     for a in ((area,) if area else DATA.campsite_ids):
         slots = s.campsites[a]
-        costs = DATA.campsites[a].costs
-        open_slots = [i for i, o in enumerate(slots) if o < 0]
-        if not open_slots:
-            continue
-        i = min(open_slots, key=lambda j: costs[j])
-        cost = costs[i] if pay else 0
-        if cost <= s.coins[seat]:
-            moves.append({"type": "tent", "campsite": a, "slot": i,
-                          "label": f"Put a tent on campsite {a} ({cost} coins)"})
+        camp = DATA.campsites[a]
+        costs = camp.costs
+        offered: dict[tuple[Any, ...], int] = {}  # slot icons -> cheapest open slot showing them
+        for i, owner in enumerate(slots):
+            if owner < 0:
+                icons = camp.slot_actions[i]
+                j = offered.get(icons)
+                if j is None or costs[i] < costs[j]:
+                    offered[icons] = i
+        for i in sorted(offered.values()):
+            cost = costs[i] if pay else 0
+            if cost <= coins:
+                moves.append({"type": "tent", "campsite": a, "slot": i,
+                              "label": f"Put a tent on campsite {a}, slot {i + 1}"
+                                       f" ({cost} coins)"})
     return moves
 
 
@@ -508,7 +501,7 @@ def place_moves(s: State, seat: int) -> list[Move]:
     coins = s.coins[seat]
     tk = s.tk[seat]
     seen_rows = set()
-    reserve_full = len(s.reserved_order) >= s.n
+    reserve_full = len(s.reserved_order) >= DATA.turn_order_spots
     owners = s.loc_owner
     workers = s.loc_workers
     special = s.special
@@ -664,9 +657,10 @@ def param_options(s: State, seat: int, frame: tuple[Any, ...]) -> list[Move]:
     if kind == "campsite":
         return campsite_options(s, seat, frame[2], True)
     if kind == "reactivate":
-        return [{"type": "reactivate", "campsite": a,
-                 "label": f"Re-activate your tent on campsite {a}"}
-                for a in DATA.campsite_ids if seat in s.campsites[a]]
+        return [{"type": "reactivate", "campsite": a, "slot": i,
+                 "label": f"Re-activate your tent on campsite {a}, slot {i + 1}"}
+                for a in DATA.campsite_ids for i, owner in enumerate(s.campsites[a])
+                if owner == seat]
     if kind == "objective":
         return objective_options(s, seat)
     if kind == "auto_fulfil":
@@ -693,9 +687,9 @@ def param_options(s: State, seat: int, frame: tuple[Any, ...]) -> list[Move]:
                               "label": f"Unlock {loc} ({cost} coins)"})
         return moves
     if kind == "move_to_beagle":
-        # "Mover até o HMS Beagle" (p.18, "move up to"): only a ship behind the Beagle moves
+        # crew 8: "Move your Ship to the same location as the HMS Beagle", from behind or ahead
         target = beagle_space(s)
-        if s.ship[seat] >= target:
+        if s.ship[seat] == target:
             return []
         return [{"type": "beagle",
                  "label": f"Move your ship up to the HMS Beagle ({DATA.ocean[target].id})"}]
@@ -913,7 +907,7 @@ def fulfil_objective(s: State, seat: int, tile: int, slot: int, ev: Events) -> N
 def apply_move(s: State, move: Move) -> Events:
     """Validate and play `move`; IllegalMove leaves the state untouched."""
     if s.solo:
-        solo = _solo()
+        solo = hooks.solo()
         ev = solo.apply(s, move)  # Alfred's own moves; None: an ordinary move
         if ev is not None:
             # solo.apply usually settles already; a cache it left is what settle would compute
@@ -942,7 +936,7 @@ def apply_move(s: State, move: Move) -> Events:
     _play(s, found, ev)
     settle(s, ev)
     if s.solo:
-        _solo().after_apply(s, ev)
+        hooks.solo().after_apply(s, ev)
     return ev
 
 
@@ -954,7 +948,7 @@ def legal_moves(s: State) -> list[Move]:
     """
     if s.cache is None:
         if s.solo:
-            moves = _solo().legal_moves(s)  # Alfred's procedure; None: an ordinary decision
+            moves = hooks.solo().legal_moves(s)  # Alfred's procedure; None: an ordinary decision
             if moves is not None:
                 s.cache = moves
                 return moves
@@ -967,7 +961,7 @@ def to_act(s: State) -> int | None:
     if s.phase == "over":
         return None
     if s.solo:
-        seat = _solo().to_act(s)
+        seat = hooks.solo().to_act(s)
         if seat is not NotImplemented:
             return seat
     if s.stack:
@@ -1148,15 +1142,17 @@ def _h_tent(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) ->
     area = m["campsite"]
     removed = s.tents[seat]  # index of the tent taken from the personal board
     fx.place_tent(s, seat, area, m["slot"], ev)
-    # the personal-board reward comes after the campsite's actions (rulebook p.15)
+    # the personal-board reward comes after the slot's actions (rulebook p.15)
     if DATA.tent_rewards[removed]:
         s.stack.append(("defer", seat, DATA.tent_rewards[removed], False))
-    push_acts(s, seat, DATA.campsites[area].actions, False, ev)
+    push_acts(s, seat, DATA.campsites[area].slot_actions[m["slot"]], False, ev)
 
 
 def _h_reactivate(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
-    ev.append({"type": "tent_reactivated", "seat": seat, "campsite": m["campsite"]})
-    push_acts(s, seat, DATA.campsites[m["campsite"]].actions, False, ev)
+    # p.21: that tent's own slot icons again, as if it were placed now, paying nothing
+    ev.append({"type": "tent_reactivated", "seat": seat, "campsite": m["campsite"],
+               "slot": m["slot"]})
+    push_acts(s, seat, DATA.campsites[m["campsite"]].slot_actions[m["slot"]], False, ev)
 
 
 def _h_objective(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
@@ -1213,8 +1209,13 @@ def _h_deliver(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events)
 
 
 def _h_beagle(s: State, seat: int, frame: tuple[Any, ...], m: Move, ev: Events) -> None:
-    # the shortest way there, so that silver bands crossed place explorers
     target = beagle_space(s)
+    if s.ship[seat] > target:
+        # back to the Beagle: nothing is crossed backwards (no band, no end bonus)
+        s.ship[seat] = target
+        ev.append({"type": "navigate", "seat": seat, "space": DATA.ocean[target].id})
+        return
+    # forward the shortest way there, so that silver bands crossed place explorers
     reach = _reach(lambda p: DATA.ocean[p].next, s.ship[seat], 99, lambda q: False, -1)
     fx.move_ship(s, seat, reach[target], ev)
 
@@ -1290,7 +1291,13 @@ def _auto_envelope(s: State, frame: tuple[Any, ...], ev: Events) -> None:
     if not rewarded:
         return
     ev.append({"type": "majority", "envelope": e, "first": first, "second": second})
-    s.stack.append(("discard", -1, e, tuple(rewarded)))
+    # p.23: only the players who performed a reward action discard; a reward with an automatic
+    # gain always is; for the others, their board is compared before and after (_reward_mark)
+    automatic = _AUTOMATIC_REWARD[tile.id]
+    marks = tuple((p, None if (s.solo and p == 1) or automatic[0 if p in first else 1]
+                   else _reward_mark(s, p))
+                  for p in rewarded)
+    s.stack.append(("discard", -1, e, marks))
     # pushed in reverse so that firsts act before seconds, each group in turn order
     for place, group in ((2, second), (1, first)):
         for p in reversed(group):
@@ -1301,9 +1308,25 @@ def _auto_envelope(s: State, frame: tuple[Any, ...], ev: Events) -> None:
                 s.stack.append(("defer", p, tile.first if place == 1 else tile.second, False))
 
 
+# correspondence tile -> (first, second): whether the reward holds an automatic gain
+_AUTOMATIC_REWARD = {
+    t.id: tuple(any(a[0] in AUTO_KINDS for a in reward) for reward in (t.first, t.second))
+    for t in DATA.corr_tiles.values()}
+
+
+def _reward_mark(s: State, seat: int) -> tuple[Any, ...]:
+    """What a reward action needing a decision changes: the ship, explorers, regular seals."""
+    seals = 0
+    for row in s.seals[seat]:
+        seals += len(row) - row.count("P")
+    return (s.ship[seat], tuple(s.explorers[seat]), seals)
+
+
 def _auto_discard(s: State, frame: tuple[Any, ...], ev: Events) -> None:
     e = frame[2]
-    for p in frame[3]:
+    for p, mark in frame[3]:
+        if mark is not None and mark == _reward_mark(s, p):
+            continue  # no reward action performed: the stamps stay
         n = (s.envelopes[e][p] + 1) // 2
         s.envelopes[e][p] -= n
         s.tray[p] += n
@@ -1311,7 +1334,7 @@ def _auto_discard(s: State, frame: tuple[Any, ...], ev: Events) -> None:
 
 
 def _auto_alfred_reward(s: State, frame: tuple[Any, ...], ev: Events) -> None:
-    ev.extend(_solo().alfred_reward(s, frame[2], frame[3]) or [])
+    ev.extend(hooks.solo().alfred_reward(s, frame[2], frame[3]) or [])
 
 
 def beagle_points(s: State, seat: int) -> tuple[int, int]:
@@ -1346,7 +1369,7 @@ def delay_penalty(s: State, seat: int) -> int:
 def _auto_beagle(s: State, frame: tuple[Any, ...], ev: Events) -> None:
     for p in s.order:
         if s.solo and p == 1:
-            fx.gain_vp(s, p, _solo().alfred_beagle(s), ev)
+            fx.gain_vp(s, p, hooks.solo().alfred_beagle(s), ev)
             continue
         points, delay = beagle_points(s, p)
         ev.append({"type": "beagle_goal", "seat": p, "points": points, "delay": delay})
@@ -1418,7 +1441,7 @@ def cleanup(s: State, ev: Events) -> None:
         if not s.academy[i] and s.seal_bag:
             s.academy[i] = s.seal_bag.pop()
     if s.solo:
-        _solo().cleanup(s)
+        hooks.solo().cleanup(s)
     s.round += 1
     s.phase = "actions"
     s.turn = 0

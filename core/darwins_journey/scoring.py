@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.darwins_journey import hooks
 from core.darwins_journey.data import DATA
 from core.darwins_journey.state import State
 
@@ -64,9 +65,7 @@ def result(s: State) -> dict[str, Any]:
     order = ranking(s, scores)
     place = places(s, scores)
     if s.solo:
-        from core.darwins_journey import rules
-
-        order = rules._solo().ranking(s, scores)
+        order = hooks.solo().ranking(s, scores)
         place = [order.index(p) + 1 for p in range(s.n)]
     finished = s.phase == "over"
     return {

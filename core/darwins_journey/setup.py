@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.contract import InvalidOptions
-from core.darwins_journey import rules
+from core.darwins_journey import hooks, rules
 from core.darwins_journey.data import COLOURS, DATA
 from core.darwins_journey.rng import seed_value, shuffle
 from core.darwins_journey.state import State
@@ -34,7 +34,7 @@ def parse_options(options: dict[str, Any]) -> tuple[int, bool, str | None]:
             alfred = "white"
         if alfred not in ALFRED_COLOURS:
             raise InvalidOptions("alfred", f"must be one of {', '.join(ALFRED_COLOURS)}")
-        alfred = rules._solo().validate_options(options) or alfred
+        alfred = hooks.solo().validate_options(options) or alfred
     elif alfred is not None:
         raise InvalidOptions("alfred", "only for a solo game (players = 1)")
     return players, first_game, alfred
@@ -178,7 +178,7 @@ def new_game(options: dict[str, Any], seed: int) -> State:
                     s.stack.append(("draft", p, rnd))
         s.crew_pool = deck
     if solo:
-        rules._solo().setup(s)
+        hooks.solo().setup(s)
     s.cache = None
     rules.settle(s, [])
     return s

@@ -1,4 +1,4 @@
-"""The solo mode against Alfred: the hooks the engine calls when `state.solo` is set.
+"""The solo mode against Alfred: the hooks.SoloMode the engine calls when `state.solo` is set.
 
 Seat 0 is the player, seat 1 is Alfred. The engine runs a 2-seat game with the solo setup
 differences (4 special tiles, 1 silver + 1 gold objective, Alfred first, crew 5-keep-3, one
@@ -12,7 +12,7 @@ from typing import Any
 from core.contract import IllegalMove, InvalidOptions, canonical
 from core.darwins_journey import alfred, rng, rules
 from core.darwins_journey.alfred import AD, ALFRED, HUMAN
-from core.darwins_journey.data import DATA, SPECIMEN_COLOURS, SPECIMEN_KINDS
+from core.darwins_journey.data import DATA
 
 Events = list[dict[str, Any]]
 
@@ -40,7 +40,7 @@ def setup(state: Any) -> None:
     bonus_cards = sorted(AD.bonus_cards[colour])
     rng.shuffle(state, bonus_cards)
     state.alfred = {"board": colour, "deck": deck, "drawn": [], "card": None, "bonus": 1,
-                    "bonus_cards": bonus_cards, "rest": [], "pending": None}
+                    "bonus_cards": bonus_cards, "rest": [], "pending": None, "effects": []}
 
 
 def _alfred_turn(state: Any) -> bool:
@@ -49,39 +49,30 @@ def _alfred_turn(state: Any) -> bool:
 
 
 def to_act(state: Any) -> Any:
-    """The seat deciding an Alfred step (the player breaks his ties), else NotImplemented."""
-    # asked before every move of every rollout: the cheap dict lookups come first
+    """The seat deciding an Alfred step (Alfred), else NotImplemented."""
+    # asked before every move of every rollout: the cheap dict lookup comes first
     al = state.alfred
-    if al:
-        pending = al.get("pending")
-        if pending and "options" in pending:
-            return HUMAN
-        if al.get("card") is not None:
-            return ALFRED
+    if al and al.get("card") is not None:
+        return ALFRED
     if _alfred_turn(state):
         return ALFRED
     return NotImplemented
 
 
 def decides(state: Any) -> bool:
-    """Whether the pending decision is this module's (Alfred's step or the player's tie-break)."""
+    """Whether the pending decision is this module's (an Alfred step)."""
     return to_act(state) is not NotImplemented
 
 
 def legal_moves(state: Any) -> list[dict[str, Any]] | None:
-    """Alfred's single move, the player's tie-break choices, or None (the engine's moves)."""
-    pending = state.alfred and state.alfred.get("pending")
-    if pending and "options" in pending:
-        return [{"type": "alfred_choice", "specimen": k,
-                 "label": f"Alfred delivers the {SPECIMEN_COLOURS[k // 4]} {SPECIMEN_KINDS[k % 4]}"}
-                for k in pending["options"]]
+    """Alfred's single move, or None (the engine's moves)."""
     if to_act(state) == ALFRED:
         return [alfred.alfred_move(state)]
     return None
 
 
 def apply(state: Any, move: dict[str, Any]) -> Events | None:
-    """Play an Alfred step or a tie-break; None when the move is the engine's business."""
+    """Play an Alfred step; None when the move is the engine's business."""
     if not decides(state):
         return None
     # hot path in MCTS: the caller usually just asked for these moves, so `rules.legal_moves`
@@ -103,13 +94,9 @@ def apply(state: Any, move: dict[str, Any]) -> Events | None:
     if move["type"] == "alfred_draw":
         alfred.draw(state, events)
         return events
-    if move["type"] == "alfred_choice":
-        alfred.continue_delivery(state, events, chosen=move["specimen"])
-    else:
-        alfred.play(state, move, events)
+    alfred.play(state, move, events)
     alfred.normalize_coins(state, events)
-    if state.alfred["pending"] is None:
-        rules.next_turn(state, events)  # the engine's end of an Action-phase turn
+    rules.next_turn(state, events)  # the engine's end of an Action-phase turn
     rules.settle(state, events)  # on to the next decision (rewards, cleanup, the player's turn)
     return events
 
@@ -142,7 +129,7 @@ def alfred_reward(state: Any, envelope: int, place: int) -> Events:
 
 
 def alfred_beagle(state: Any) -> int:
-    """Alfred's Beagle points this round: board value x round - delay penalties (never < 0)."""
+    """Alfred's Beagle points this round: board value x round - delay penalties (may be < 0)."""
     return alfred.beagle_points(state)
 
 
@@ -165,7 +152,7 @@ def view(state: Any, seat: int | None) -> dict[str, Any]:
     al = state.alfred
     return {"board": al["board"], "deck_size": len(al["deck"]), "drawn": list(al["drawn"]),
             "card": al["card"], "bonus": al["bonus"], "bonus_cards": list(al["bonus_cards"]),
-            "rest": list(al["rest"]),
+            "rest": list(al["rest"]), "effects": list(al.get("effects", ())),
             "pending": None if al["pending"] is None else dict(al["pending"]),
             "beagle_value": AD.boards[al["board"]]["beagle"]}
 
@@ -186,3 +173,4 @@ def ranking(state: Any, scores: list[int]) -> list[int]:
     human = (scores[HUMAN], state.evo[HUMAN], state.coins[HUMAN])
     bot = (scores[ALFRED], state.evo[ALFRED], state.coins[ALFRED])
     return [HUMAN, ALFRED] if human > bot else [ALFRED, HUMAN]
+

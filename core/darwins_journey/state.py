@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from core.darwins_journey import hooks
+
 # name -> how deep the value is copied by `clone` (0 immutable, 1 list, 2 list of lists, ...)
 _FIELDS: dict[str, int] = {
     "n": 0, "players": 0, "solo": 0, "first_game": 0, "rng": 0, "round": 0, "phase": 0,
@@ -28,7 +30,7 @@ class State:
 
     def __init__(self) -> None:
         # the legal moves of the pending decision (Alfred's too, in solo), None until known;
-        # reset by every move (rules.apply_move, solo.apply) and shared by clones
+        # reset by every move (rules.apply_move, the solo mode's apply) and shared by clones
         self.cache: list[dict[str, Any]] | None = None
 
 
@@ -64,12 +66,10 @@ def _copy_json(value: Any) -> Any:
 
 
 def _copy_alfred(value: Any) -> Any:
-    """Copy the solo module's data with its own flat copier (faster than deepcopy)."""
+    """Copy the solo mode's data with its own flat copier (faster than deepcopy)."""
     if value is None:
         return None
-    from core.darwins_journey import solo  # late: solo builds on this module
-
-    return solo.clone_alfred(value)
+    return hooks.solo().clone_alfred(value)
 
 
 def clone(state: State) -> State:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.darwins_journey import rules
+from core.darwins_journey import hooks, rules
 from core.darwins_journey.data import (
     COLOUR_NAMES,
     COLOURS,
@@ -52,7 +52,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         out["hand_index"] = -1
         out["hand"] = []
         out["kept"] = []
-    out["alfred"] = rules._solo().view(s, seat) if s.solo else None
+    out["alfred"] = hooks.solo().view(s, seat) if s.solo else None
     out["catalog"] = catalog(s, out["hand"] + out["kept"])
     return out
 
@@ -67,9 +67,8 @@ def _need_text(need: tuple[Any, ...]) -> str:
         return f"{need[2]} {SPECIMEN_COLOURS[need[1]]} specimen(s) researched"
     if kind == "seals":
         return f"{need[2]} {COLOUR_NAMES[need[1]]} wax seal(s)"
-    names = {"tk": "temporary knowledge", "empty_stacks": "empty stamp stack(s)", "vp": "points",
-             "coins": "coins", "lenses": "lenses used", "evo": "evolution steps",
-             "tents": "tents on campsites"}
+    names = {"empty_stacks": "empty stamp stack(s)", "lenses": "lenses used",
+             "evo": "evolution steps", "tents": "tents on campsites"}
     return f"{need[1]} {names[kind]}"
 
 
@@ -144,6 +143,6 @@ def determinize(v: dict[str, Any], seat: int, seed: int) -> State:
         s.kept[p] = list(v["kept"]) if p == seat else [unseen.pop() for _ in range(size)]
     s.crew_pool = [unseen.pop() for _ in range(v["crew_pool"])]
     if s.solo:
-        rules._solo().determinize(s)
+        hooks.solo().determinize(s)
     s.cache = None
     return s

@@ -19,18 +19,18 @@ GAME = get_game("darwins-journey")
 
 # (players, seed, first_game, legal moves at start, decisions, final scores, dump digest)
 FIXTURES = [
-    (2, 1, False, 4, 74, [5, 6], "b9738de030ce033c"),
-    (3, 2, False, 4, 121, [6, 0, 9], "963026ef0396fbaf"),
-    (4, 3, False, 4, 146, [4, 6, 3, 11], "dcdf59c9b10daad5"),
-    (2, 4, True, 2, 79, [7, 24], "b30029ae585392a9"),
+    (2, 1, False, 4, 80, [6, 7], "4fa1b9a2768ea85f"),
+    (3, 2, False, 4, 117, [0, 10, 11], "594f5f56e6b8645d"),
+    (4, 3, False, 4, 146, [4, 6, 3, 11], "c4f393911334fd1a"),
+    (2, 4, True, 2, 86, [7, 27], "3f3f54f38c3d179b"),
 ]
 
 # solo against Alfred: (Alfred's colour, seed, legal moves at start, decisions, scores, digest)
 SOLO_FIXTURES = [
-    ("white", 11, 5, 74, [10, 82], "df1f449577a4c33f"),
-    ("blue", 12, 5, 91, [16, 111], "8b82d162bcf436c7"),
-    ("yellow", 13, 5, 79, [3, 149], "f26918a5f175033c"),
-    ("green", 14, 5, 75, [6, 162], "28ccdb202d7027e7"),
+    ("white", 11, 5, 90, [15, 110], "50d41b3a8366db63"),
+    ("blue", 12, 5, 87, [17, 139], "df2230e197bef4fd"),
+    ("yellow", 13, 5, 84, [12, 107], "4dfdf302145b6190"),
+    ("green", 14, 5, 72, [7, 119], "a3b599ace2af2320"),
 ]
 
 

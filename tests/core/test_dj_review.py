@@ -17,8 +17,8 @@ def rewards_stack(s: Any) -> list[str]:
 
 # ---------------------------------------------------------------- simplifications removed
 
-def test_move_to_beagle_is_a_choice_and_only_forward() -> None:
-    """Crew 8: move up to the Beagle (bands place explorers), or decline; never back."""
+def test_move_to_beagle_is_a_choice_forward_and_back() -> None:
+    """Crew 8: move to the Beagle (bands place explorers), or decline; back when ahead."""
     s = started(2)
     s.beagle = 2
     push(s, 0, ("move_to_beagle",))
@@ -30,8 +30,9 @@ def test_move_to_beagle_is_a_choice_and_only_forward() -> None:
     assert not moves(s, type="beagle")
     s.stack.clear()
     s.ship[0] = DATA.ocean_index["O12"]
-    push(s, 0, ("move_to_beagle",))  # ahead of the Beagle: "move up to" does nothing
-    assert not moves(s, type="beagle")
+    push(s, 0, ("move_to_beagle",))  # ahead of the Beagle: back to it (issue 17)
+    do(s, type="beagle")
+    assert s.ship[0] == DATA.beagle_spaces[2]
 
 
 def test_worker_tied_to_a_crew_card_is_not_interchangeable() -> None:
@@ -91,18 +92,22 @@ def test_gold_discount_once_per_academy_action() -> None:
     assert s.coins[0] == 10
 
 
-def test_tent_slots_differ_only_in_cost() -> None:
-    """Why the cheapest slot is enough: the data has one action list per campsite."""
+def test_tent_slots_with_the_same_icons_offer_the_cheapest() -> None:
+    """Slots with equal icons: the cheapest open one; slots with their own icons: each."""
     for area in DATA.campsite_ids:
         costs = DATA.campsites[area].costs
         assert len(costs) == 2 and costs[0] <= costs[1]
     s = started(2)
-    push(s, 0, ("campsite", "O12"))
+    s.coins[0] = 5
+    push(s, 0, ("campsite", "IA4"))
     assert [m["slot"] for m in moves(s, type="tent")] == [0]
     s.stack.clear()
-    s.campsites["O12"][0] = 1
-    push(s, 0, ("campsite", "O12"))
+    s.campsites["IA4"][0] = 1
+    push(s, 0, ("campsite", "IA4"))
     assert [m["slot"] for m in moves(s, type="tent")] == [1]
+    s.stack.clear()
+    push(s, 0, ("campsite", "O12"))
+    assert [m["slot"] for m in moves(s, type="tent")] == [0, 1]
 
 
 # ---------------------------------------------------------------- timing
@@ -183,12 +188,13 @@ def test_first_and_second_rewards_in_order() -> None:
     rules._end_action_phase(s, ev)
     rules.settle(s, ev)
     seen = []
-    while s.round == 1 and s.phase == "rewards" and s.envelopes[0] == [3, 1, 3]:
+    for _ in range(3):
         seen.append(GAME.to_act(s))
         assert s.stack[-1][0] == "explore"
         do(s, type="skip")
     assert seen == [2, 0, 1]
-    assert s.envelopes[0] == [1, 0, 1] and s.tray == [2, 1, 2]
+    # p.23: all three declined their reward actions, so nobody discards (issue 17)
+    assert s.envelopes[0] == [3, 1, 3] and s.tray == [0, 0, 0]
 
 
 # ---------------------------------------------------------------- other rules
@@ -293,7 +299,7 @@ def test_round_five_skips_cleanup_and_ends() -> None:
 
 
 def test_reserve_turn_order_spots_and_several_workers() -> None:
-    """One spot per player; a player on two spots counts his leftmost one."""
+    """Four spots (issue 17); a player on two spots counts his leftmost one."""
     s = started(2)
     s.home[0] = [0, 1]
     do(s, type="place", worker=0, location="turn_order")
@@ -303,7 +309,7 @@ def test_reserve_turn_order_spots_and_several_workers() -> None:
     do(s, type="place", worker=1, location="turn_order")
     assert s.reserved_order == [0, 0]
     finish_turn(s)
-    assert not moves(s, type="place", location="turn_order")  # both spots taken
+    assert moves(s, type="place", location="turn_order")  # 4 spots at every count
     ev: list[dict[str, Any]] = []
     s.order = [1, 0]
     rules._end_action_phase(s, ev)
@@ -334,15 +340,15 @@ def test_crew_7_copies_another_players_card() -> None:
     assert s.vp[0] == 8 and s.crew[1][0] == [14, -1]
 
 
-def test_auto_fulfil_into_any_empty_slot() -> None:
-    """Tile 12 / crew 15: a reserve objective may go to any empty slot, paying its coins."""
+def test_auto_fulfil_into_an_empty_slot_of_its_colour() -> None:
+    """Tile 12 / crew 15: a reserve objective goes to an empty slot of its colour, paying it."""
     s = started(2)
-    s.reserve[0] = [2]  # a silver objective
+    s.reserve[0] = [13]  # a gold objective
     s.coins[0] = 3
     push(s, 0, ("auto_fulfil",))
-    assert {m["slot"] for m in moves(s, type="auto_fulfil")} == {0, 1, 2, 3, 4, 6, 7, 8, 9}
-    do(s, type="auto_fulfil", tile=2, slot=6)  # gold 2: 3 coins, a purple seal
-    assert s.coins[0] == 0 and s.obj_slots[0][6] == -2 and s.stack[-1][0] == "purple"
+    assert {m["slot"] for m in moves(s, type="auto_fulfil")} == {6, 7, 8, 9}  # gold 1: 5 coins
+    do(s, type="auto_fulfil", tile=13, slot=6)  # gold 2: 3 coins, a purple seal
+    assert s.coins[0] == 0 and s.obj_slots[0][6] == -13 and s.stack[-1][0] == "purple"
 
 
 def test_determinize_never_aliases_the_view() -> None:

@@ -298,18 +298,18 @@ def test_golden_ribbon_first_only_and_island_end() -> None:
 
 
 def test_campsite_cost_actions_and_tent_reward() -> None:
-    """A tent pays its slot, gives the campsite's actions, then the personal-board reward."""
+    """A tent pays its slot, gives the slot's actions, then the personal-board reward."""
     s = started(2)
     s.tents[0] = 1  # the next tent removed reveals "+2 coins"
-    s.campsites["O6"][0] = 1
+    s.campsites["O12"][0] = 1
     s.coins[0] = 5
-    push(s, 0, ("campsite", "O6"))
-    do(s, type="tent", campsite="O6")
-    assert s.campsites["O6"] == [1, 0]
-    assert s.coins[0] == 5 - 1 + 3  # slot cost 1, campsite +3 coins
-    assert s.stack[-1][0] == "objective"  # the campsite's "gain an objective"
+    push(s, 0, ("campsite", "O12"))
+    do(s, type="tent", campsite="O12")
+    assert s.campsites["O12"] == [1, 0]
+    assert s.coins[0] == 5 - 3  # slot 2 costs 3
+    assert s.stack[-1][0] == "correspond"  # slot 2's "correspondence 3"
     do(s, type="skip")
-    assert s.coins[0] == 5 - 1 + 3 + 2  # then the personal-board tent reward: +2 coins
+    assert s.coins[0] == 5 - 3 + 2  # then the personal-board tent reward: +2 coins
 
 
 def test_tent_reward_choice() -> None:
@@ -585,8 +585,8 @@ def test_each_special_tile(tile: int) -> None:
         do(s, type="navigate", space="O2")
         do(s, type="explore", island="A", space="IA2")
     elif tile == 11:
-        do(s, type="tent", campsite="O19")  # cost 3; explore 2 (declined) and 5 points
-        assert s.coins[0] == 12 - 3 and s.vp[0] == 5
+        do(s, type="tent", campsite="O19", slot=1)  # slot 2: cost 5, 5 points
+        assert s.coins[0] == 12 - 5 and s.vp[0] == 5
     elif tile == 12:
         do(s, type="objective", tile=5, slot=-1)
         do(s, type="auto_fulfil", tile=5, slot=4)
@@ -743,8 +743,8 @@ def test_illegal_move_in_a_frame() -> None:
 
 
 def test_special_diary_sections_by_player_count() -> None:
-    """Special diary: one section with 1-3 players, one per page with 4."""
-    for players, penalty in ((3, 2), (4, 0)):
+    """Special diary: one section per page at every player count (p.8, issue 17)."""
+    for players, penalty in ((3, 0), (4, 0)):
         s = started(players)
         s.special[0], s.special[1] = 2, 4
         s.seals[0][1] = ["P", "P"]
@@ -798,8 +798,8 @@ def test_rewards_window_offers_fulfilment() -> None:
     """During the Rewards phase a player who can fulfil something gets a window."""
     s = started(2)
     s.home = [[], []]
-    s.reserve[0] = [4]
-    s.vp[0] = 8
+    s.reserve[0] = [4]  # a bird and a lens
+    s.lenses[0] = 1
     s.research[0] = 1 << 2
     s.stack.clear()
     ev: list[dict[str, Any]] = []

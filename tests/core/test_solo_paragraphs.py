@@ -160,23 +160,22 @@ def test_deliver_1_shared_specimens_then_1b_top_left() -> None:
 
 
 def test_deliver_exactly_two_valid_both_go_without_asking_the_player() -> None:
-    # the priority is for "mais de dois Especimes validos": with two and 3 coins both are delivered
+    # with two valid and 3 coins both are delivered, the top-left (reading order) first
     state = _deliver_state([1, 4], [])
     state.coins[ALFRED] = 3
-    assert alfred.delivery_candidates(state) == [1, 4]
+    assert alfred.delivery_candidates(state) == [1]
     GAME.apply(state, GAME.legal_moves(state)[0])
     assert state.alfred["pending"] is None and GAME.to_act(state) == HUMAN
     assert state.museum == (1 << 1) | (1 << 4)
 
 
-def test_deliver_three_valid_tie_is_the_players_choice() -> None:
+def test_deliver_three_valid_equal_coins_top_left_in_reading_order() -> None:
+    # 1 and 4 give the same coins: 1 (row A) is the top-left one in reading order (issue 17)
     state = _deliver_state([1, 4, 15], [])
     state.coins[ALFRED] = 5
     GAME.apply(state, GAME.legal_moves(state)[0])
     assert GAME.to_act(state) == HUMAN
-    assert [m["specimen"] for m in GAME.legal_moves(state)] == [1, 4]
-    GAME.apply(state, GAME.legal_moves(state)[0])
-    # the second delivery is recomputed: 4 and 15 both give 6 coins now, 4 is nearer the corner
+    # the second delivery is recomputed: 4 and 15 both give 6 coins now, 4 comes first
     assert state.museum == (1 << 1) | (1 << 4)
 
 
@@ -189,8 +188,8 @@ def test_navigation_researches_a_specimen_it_passes() -> None:
     assert state.ship[ALFRED] == 2 and state.research[ALFRED] >> 9 & 1
 
 
-def test_exploration_last_two_actions_are_icons_of_the_spaces() -> None:
-    # CHOICE: IA16 prints 2 VP + 1 temporary knowledge, the last two actions; IA15's 3 VP is not
+def test_exploration_last_two_actions_are_the_last_two_spaces() -> None:
+    # "(3 e 4)": the last two spaces, IA15 (3 VP) and IA16 (2 VP + 1 temporary knowledge)
     state = start()
     state.explorers[ALFRED] = [14, -1, -1]
     state.explorers[HUMAN] = [0, -1, -1]
@@ -198,7 +197,7 @@ def test_exploration_last_two_actions_are_icons_of_the_spaces() -> None:
     do(state, "explore", 2)
     assert state.explorers[ALFRED][0] == 16
     ribbon = 3 if "IA16" in state.ribbons else 0
-    assert ribbon == 3 and state.vp[ALFRED] == vp + 3 + 2
+    assert ribbon == 3 and state.vp[ALFRED] == vp + 3 + 3 + 2
     assert state.coins[ALFRED] == coins + 3  # the knowledge icon becomes 3 coins
 
 

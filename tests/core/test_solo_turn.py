@@ -264,14 +264,15 @@ def test_temporary_knowledge_all_or_nothing() -> None:
     assert (move["location"], move["knowledge"]) == ("navigate.2", 1)
 
 
-def test_occupied_location_is_not_taken() -> None:
+def test_occupied_lens_location_is_not_taken() -> None:
     state = start()
-    rows(state, "B", "G", "Y", "R")
-    state.loc_workers["navigate.1"] = [HUMAN]
+    rows(state, "BB", "G", "Y", "R")
+    state.loc_owner["navigate.2"] = HUMAN
+    state.loc_workers["navigate.2"] = [HUMAN]
     state.coins[ALFRED] = 3
     hand(state, 1)
     move = alfred.alfred_move(state)
-    assert move["location"] != "navigate.1"
+    assert move["location"] != "navigate.2"
 
 
 def test_cost_priority_then_colour_priority() -> None:
@@ -438,21 +439,17 @@ def test_deliver_most_coins_first() -> None:
     assert alfred.delivery_candidates(state) == [15]  # row A already full of tiles: fewer coins
 
 
-def test_deliver_top_left_then_the_player_chooses() -> None:
+def test_deliver_top_left_in_reading_order_never_asks_the_player() -> None:
     state = _deliver_state([5, 10], [], [])
-    assert alfred.delivery_candidates(state) == [5]  # same coins, (1,1) is nearer the corner
+    assert alfred.delivery_candidates(state) == [5]  # same coins, row B before row C
     state = _deliver_state([1, 4], [], [])
-    assert alfred.delivery_candidates(state) == [1, 4]
+    assert alfred.delivery_candidates(state) == [1]  # row A before row B
     state.coins[ALFRED] = 0
     move = GAME.legal_moves(state)[0]
     assert move["kind"] == "deliver" and move["worker"] == "D"
-    GAME.apply(state, move)
-    assert GAME.to_act(state) == HUMAN
-    choices = GAME.legal_moves(state)
-    assert [m["specimen"] for m in choices] == [1, 4]
-    events = GAME.apply(state, choices[1])
-    # the player's pick (4) is delivered first; the other follows for 3 coins
-    assert [e["specimen"] for e in events_of(events, "deliver")] == [4, 1]
+    events = GAME.apply(state, move)
+    # the top-left one first; its coins pay the second; then it is the player's turn
+    assert [e["specimen"] for e in events_of(events, "deliver")] == [1, 4]
     assert state.alfred["pending"] is None and GAME.to_act(state) == HUMAN
 
 
