@@ -630,10 +630,13 @@ def _lbl(move: Move, label: str) -> Move:
     return move
 
 
+_MISSING = object()
+_CELL_NAMES = {c: "({},{})".format(*D.cell_qr(c)) for c in D.CELLS}
+
+
 def _at(cell: int) -> str:
     """A cell for people: its axial coordinates (q, r), the Hub at (0, 0)."""
-    q, r = D.cell_qr(cell)
-    return f"({q},{r})"
+    return _CELL_NAMES[cell]
 
 
 def _card_name(s: S, p: int, card: int) -> str:
@@ -904,11 +907,12 @@ def apply_move(s: S, move: Move) -> Events:
         raise IllegalMove(move, "the game is over")
     if not isinstance(move, dict):
         raise IllegalMove(move, "a move is a JSON object")
-    # a quick `==` (C speed) picks the candidate; find_move then checks strict JSON equality
-    wanted = {k: v for k, v in move.items() if k != "label"}
-    found = find_move([m for m in moves_for(s)
-                       if len(m) == len(wanted) + 1 and {k: v for k, v in m.items()
-                                                         if k != "label"} == wanted], move)
+    # quick `==` tests pick the candidate; find_move then checks strict JSON equality
+    wanted = [(k, v) for k, v in move.items() if k != "label"]
+    kind = move.get("type")
+    size = len(wanted) + 1
+    found = find_move([m for m in moves_for(s) if m["type"] == kind and len(m) == size
+                       and all(m.get(k, _MISSING) == v for k, v in wanted)], move)
     if found is None:
         raise IllegalMove(move, "not a legal move now")
     p = s["turn"]
