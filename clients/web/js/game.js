@@ -150,21 +150,24 @@ class GamePage {
       replace(this.movesPanel, h("h2", { tabindex: "-1" }, t("game.moves")), h("p", { class: "waiting" }, text));
       return;
     }
+    // Grouped by type, and by what the renderer says tells them apart (a worker, ...).
     const groups = new Map();
     for (const move of moves) {
-      if (!groups.has(move.type)) groups.set(move.type, []);
-      groups.get(move.type).push(move);
+      const typeName = tOr(`move.${body.game}.${move.type}`, tOr(`move.${move.type}`, humanize(move.type)));
+      const part = this.renderer.moveGroup(move, body);
+      const name = part ? `${typeName} · ${part}` : typeName;
+      if (!groups.has(name)) groups.set(name, []);
+      groups.get(name).push(move);
     }
     const list = h("div", { class: "move-groups" });
     const drawList = () => {
       const needle = this.filter.trim().toLowerCase();
-      replace(list, [...groups].map(([type, group]) => {
+      replace(list, [...groups].map(([name, group]) => {
         const text = (m) => `${moveLabel(m)} ${this.renderer.moveDetail(m, body) || ""}`.toLowerCase();
         const shown = needle ? group.filter((m) => text(m).includes(needle)) : group;
         if (!shown.length) return null;
         return h("div", { class: "move-group" },
-          h("h3", {}, tOr(`move.${body.game}.${type}`, tOr(`move.${type}`, humanize(type))),
-            h("span", { class: "count" }, ` (${shown.length})`)),
+          h("h3", {}, name, h("span", { class: "count" }, ` (${shown.length})`)),
           h("div", { class: "move-buttons" }, shown.map((move) =>
             moveButton(move, this.renderer.moveDetail(move, body), this.busy, () => this.play(move)))));
       }));

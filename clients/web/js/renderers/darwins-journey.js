@@ -145,6 +145,12 @@ function locationName(loc) {
   return tOr(`dj.page.${loc.page}`, loc.page);
 }
 
+/** Placements grouped by worker (a turn offers up to 40 of them). */
+export function moveGroup(move) {
+  return move.type === "place" && Number.isInteger(move.worker)
+    ? t("dj.group.worker", { n: move.worker + 1 }) : null;
+}
+
 /** More words for a move's button where its label names a thing by number. */
 export function moveDetail(move, body) {
   const catalog = body.view?.catalog || {};

@@ -6,10 +6,13 @@ const PER_GAME = {
   "darwins-journey": () => import("./darwins-journey.js"),
 };
 
-const GENERIC = { render: renderGeneric, eventParams: () => ({}), moveDetail: () => null };
+const GENERIC = {
+  render: renderGeneric, eventParams: () => ({}), moveDetail: () => null, moveGroup: () => null,
+};
 
 /** `game`'s renderer: render(body) -> node; eventParams(event) -> words for the log's
- * messages; moveDetail(move, body) -> words for a move button (or null). */
+ * messages; moveDetail(move, body) -> words for a move button (or null); moveGroup(move,
+ * body) -> what sets a move apart within its type, for grouping (or null). */
 export async function rendererFor(game) {
   const load = PER_GAME[game];
   if (!load) return GENERIC;
