@@ -54,12 +54,11 @@ export function eventParams(event) {
 
 // ------------------------------------------------------------------ small pieces
 
-function token(seat, text) {
-  return h("span", { class: `token p${seat}`, title: text }, text);
-}
-
+/** A seat's coloured marker: its number, its name for a screen reader or a mouse hover. */
 function seatToken(ctx, seat) {
-  return token(seat, String(seat + 1));
+  const name = seatName(ctx.body, seat);
+  return h("span", { class: `token p${seat}`, title: name, role: "img", "aria-label": name },
+    String(seat + 1));
 }
 
 function seal(colour, empty = false) {
