@@ -65,7 +65,12 @@ def choose_move(game_name: str, bot_name: str, view: dict[str, Any], seat: int,
                 legal_moves: list[dict[str, Any]], params: dict[str, Any],
                 seed: int) -> dict[str, Any]:
     """The move the named bot picks among `legal_moves`, from the seat's view only."""
-    return timed_move(game_name, bot_name, view, seat, legal_moves, params, seed)[0]
+    import core
+
+    game = core.get_game(game_name)
+    bot = get_bot(bot_name)
+    return dict(bot.choose(game, view, seat, legal_moves,
+                           capped_budget(bot.params_schema(), params), seed))
 
 
 def grace_ms() -> int:
@@ -87,16 +92,14 @@ def timed_move(game_name: str, bot_name: str, view: dict[str, Any], seat: int,
     """
     import core
 
-    game = core.get_game(game_name)
-    bot = get_bot(bot_name)
-    budget = capped_budget(bot.params_schema(), params)
     started = time.monotonic()
-    move = dict(bot.choose(game, view, seat, legal_moves, budget, seed))
+    move = choose_move(game_name, bot_name, view, seat, legal_moves, params, seed)
     elapsed_ms = (time.monotonic() - started) * 1000
-    limit = budget.get("ms") or 0
+    limit = capped_budget(get_bot(bot_name).params_schema(), params).get("ms") or 0
     if limit <= 0 or elapsed_ms <= limit + grace_ms():
         return move, None
-    fallback = dict(get_bot("random").choose(game, view, seat, legal_moves, {}, seed))
+    fallback = dict(get_bot("random").choose(core.get_game(game_name), view, seat,
+                                             legal_moves, {}, seed))
     log.warning("%s overran its budget (%.0f ms of %s ms): random move instead", bot_name,
                 elapsed_ms, limit)
     return fallback, {"seat": seat, "bot": bot_name, "elapsed_ms": round(elapsed_ms),
@@ -150,7 +153,10 @@ def play_turn(game_id: str, seat: int, version: int) -> str:
         return "stale"
     spec = _seat_spec(body, seat)
     if "params" not in spec:
-        spec = _stored_seat_spec(client, game_id, seat) or spec
+        stored = _stored_seat_spec(client, game_id, seat)
+        # A seat created human that resigned is played by the bot its public seat names.
+        if stored is not None and stored.get("kind") == "bot":
+            spec = stored
     bot_name = str(spec.get("bot") or "random")
     params = dict(spec.get("params") or {})
     view = dict(body.get("view") or {})

@@ -30,6 +30,7 @@ from ai_worker import tournaments
 from api import keys
 from api.botqueue import QUEUE_NAME as QUEUE
 from api.botqueue import enqueue_turn, job_id
+from api.notify import QUEUE_NAME as WEBHOOK_QUEUE
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +74,9 @@ class Sweeper:
         self.queue = Queue(queue_name, connection=connection)
         # RQ's scheduler, driven from this thread rather than a forked process that a killed
         # worker would leave behind: it moves retries whose back-off is over onto the queue.
-        self.scheduler = RQScheduler([queue_name], connection=connection,
+        # Webhook deliveries retry through the same scheduler.
+        self.scheduled_queues = [queue_name, WEBHOOK_QUEUE]
+        self.scheduler = RQScheduler(self.scheduled_queues, connection=connection,
                                      logging_level=logging.WARNING)
 
     def heartbeat(self) -> None:
@@ -93,7 +96,7 @@ class Sweeper:
             ms = max(100, int(self.interval * 900))
             if not self.connection.set(lock_key(), self.worker_name or "sweeper", nx=True, px=ms):
                 return []
-        self.scheduler.prepare_registries([self.queue.name])
+        self.scheduler.prepare_registries(self.scheduled_queues)
         self.scheduler.enqueue_scheduled_jobs()
         overdue = self.connection.zrangebyscore(keys.bot_turns(), "-inf", now - self.grace,
                                                 start=0, num=BATCH, withscores=True)

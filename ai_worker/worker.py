@@ -1,6 +1,7 @@
-"""The worker process: an RQ worker on queue "bots" plus the sweeper thread.
+"""The worker process: an RQ worker on queues "bots" (first) and "webhooks", plus the
+sweeper thread.
 
-    python -m ai_worker.worker [--burst] [--fork]
+    python -m ai_worker.worker [--burst] [--fork] [--queues bots,webhooks]
 
 Jobs run in the worker process itself (RQ's SimpleWorker): a bot turn is milliseconds of work
 and forking a work horse per job would cost more than the turn; `--fork` restores RQ's
@@ -20,6 +21,10 @@ from rq import SimpleWorker, Worker
 
 from ai_worker import sweeper
 from ai_worker.jobs import QUEUE
+from api.notify import QUEUE_NAME as WEBHOOK_QUEUE
+
+# Bot turns first: a worker takes a webhook delivery only when no bot turn waits.
+DEFAULT_QUEUES = (QUEUE, WEBHOOK_QUEUE)
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 
@@ -32,15 +37,15 @@ def worker_name() -> str:
 
 def run(redis_url: str | None = None, *, burst: bool = False, fork: bool = False,
         sweep: bool = True, log_level: str | None = None, name: str | None = None,
-        max_jobs: int | None = None) -> bool:
-    """Work on queue "bots" until stopped (or until empty with `burst`); True if it did work."""
+        max_jobs: int | None = None, queues: tuple[str, ...] = DEFAULT_QUEUES) -> bool:
+    """Work on `queues` until stopped (or until empty with `burst`); True if it did work."""
     url = redis_url or os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
     connection = redis.Redis.from_url(url)
     name = name or worker_name()
     level = (log_level or os.environ.get("BGB_LOG_LEVEL") or "WARNING").upper()
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     worker_class = Worker if fork else SimpleWorker
-    worker = worker_class([QUEUE], connection=connection, name=name)
+    worker = worker_class(list(queues), connection=connection, name=name)
     stop = None
     keeper = None
     if sweep:
@@ -63,9 +68,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-sweep", action="store_true", help="do not run the sweeper thread")
     parser.add_argument("--redis-url", default=None, help="default: $REDIS_URL")
     parser.add_argument("--log-level", default=None, help="default: $BGB_LOG_LEVEL or WARNING")
+    parser.add_argument("--queues", default=",".join(DEFAULT_QUEUES),
+                        help="comma-separated queues, in priority order (default: %(default)s)")
     args = parser.parse_args(argv)
     run(args.redis_url, burst=args.burst, fork=args.fork, sweep=not args.no_sweep,
-        log_level=args.log_level)
+        log_level=args.log_level, queues=tuple(q for q in args.queues.split(",") if q))
     return 0
 
 

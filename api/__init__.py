@@ -11,10 +11,22 @@ from typing import Any
 
 import flask_smorest
 from flask import Flask, Response, send_from_directory
+from flask_cors import CORS
 from werkzeug.exceptions import HTTPException
 
 import core
-from api import catalog, games, limits, metrics, ops, play, problems, tournaments
+from api import (
+    catalog,
+    games,
+    lifecycle,
+    limits,
+    metrics,
+    ops,
+    play,
+    players,
+    problems,
+    tournaments,
+)
 from api.problems import PROBLEM_MIMETYPE, from_http_exception, problem_response
 from api.schemas import ProblemSchema
 from api.services import Services
@@ -34,6 +46,10 @@ DEFAULTS: dict[str, Any] = {
     # Seconds a Redis command may take before the request answers 503 (BGB_REDIS_TIMEOUT):
     # short, so that a hung Redis costs a client under a second, not a thread for ten.
     "REDIS_TIMEOUT": 0.5,
+    # Retention (seconds; 0 keeps games for ever): a game with no move for ABANDON_AFTER is
+    # abandoned; a finished, aborted or abandoned game is deleted RETAIN_FINISHED later.
+    "ABANDON_AFTER": 30 * 86400,
+    "RETAIN_FINISHED": 90 * 86400,
     "API_TITLE": "BoardGamesBot",
     "API_VERSION": "v1",
     "OPENAPI_VERSION": "3.0.3",
@@ -48,6 +64,10 @@ DEFAULTS: dict[str, Any] = {
         "components": {"securitySchemes": {"seatToken": {
             "type": "http", "scheme": "bearer",
             "description": "a seat token from the game's creation (or a bot's derived token)"},
+            "playerKey": {
+                "type": "http", "scheme": "bearer",
+                "description": "a player's key (POST /v1/players): its games, webhooks and "
+                               "seat claims"},
             "metricsToken": {
                 "type": "http", "scheme": "bearer",
                 "description": "BGB_METRICS_TOKEN, for /metrics (operators only)"}}},
@@ -82,6 +102,30 @@ class Api(flask_smorest.Api):
             self.DEFAULT_RESPONSE_CONTENT_TYPE = saved
 
 
+def _install_cors(app: Flask) -> None:
+    """CORS on /v1 (flask-cors): any origin by default, since every credential is a Bearer
+    token a page must send on purpose, never a cookie a browser sends by itself;
+    BGB_CORS_ORIGINS (comma-separated origins) restricts it."""
+    raw = os.environ.get("BGB_CORS_ORIGINS", app.config.get("CORS_ORIGINS", "*"))
+    origins: str | list[str] = "*" if raw.strip() in ("", "*") else \
+        [o.strip() for o in raw.split(",") if o.strip()]
+    CORS(app, resources={r"/v1/*": {"origins": origins}}, supports_credentials=False,
+         allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match",
+                        "Idempotency-Key", "Last-Event-ID"],
+         expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed",
+                         "WWW-Authenticate"],
+         max_age=600)
+
+
+def parse_duration(text: str) -> float:
+    """Seconds from "90", "45s", "30m", "12h" or "30d"."""
+    text = text.strip().lower()
+    units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+    if text and text[-1] in units:
+        return float(text[:-1]) * units[text[-1]]
+    return float(text)
+
+
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The API app; `config` overrides the defaults (REDIS_URL defaults to env REDIS_URL)."""
     app = Flask(__name__)
@@ -90,6 +134,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if os.environ.get("BGB_REDIS_TIMEOUT"):
         app.config["REDIS_TIMEOUT"] = float(os.environ["BGB_REDIS_TIMEOUT"])
     app.config.update(limits.settings_from_environment())
+    for name in ("ABANDON_AFTER", "RETAIN_FINISHED"):
+        if os.environ.get(f"BGB_{name}"):
+            app.config[name] = parse_duration(os.environ[f"BGB_{name}"])
     app.config["OPENAPI_SWAGGER_UI_URL"] = SWAGGER_UI_CDN
     local_ui = _swagger_ui_dir()
     if local_ui is not None:
@@ -110,8 +157,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     problems.install(app)
     metrics.install(app)
     limits.install(app)
+    _install_cors(app)
     api = Api(app)
     api.register_blueprint(games.blp)
+    api.register_blueprint(lifecycle.blp)
+    api.register_blueprint(players.blp)
     api.register_blueprint(catalog.blp)
     api.register_blueprint(ops.blp)
     api.register_blueprint(tournaments.blp)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import hmac
 import re
 import secrets
 from typing import Any
@@ -12,6 +11,7 @@ from flask import request
 
 from api.botauth import BotTokenVerifier
 from api.problems import Problem
+from api.seats import SeatStates, seat_of_token
 
 MAX_TOKEN_LENGTH = 256
 # RFC 6750's b64token: every token this server issues (url-safe base64, hex) has this form.
@@ -48,19 +48,11 @@ def bearer_token() -> str | None:
     return token
 
 
-def seat_of(token: str, game_id: str, meta: dict[str, Any], bots: BotTokenVerifier) -> int:
-    """The seat of `game_id` that `token` belongs to; 401 if it belongs to none."""
-    digest = token_hash(token)
-    found: int | None = None
-    for seat in meta["seats"]:
-        stored = seat.get("token_sha256")
-        # Every human seat is compared (no early exit) so timing does not tell which matched.
-        if stored is not None and hmac.compare_digest(stored, digest):
-            found = seat["seat"]
-    if found is not None:
-        return found
-    bot_seats = [s["seat"] for s in meta["seats"] if s["kind"] == "bot"]
-    found = bots.seat_of(token, game_id, bot_seats)
+def seat_of(token: str, game_id: str, meta: dict[str, Any], bots: BotTokenVerifier,
+            states: SeatStates | None = None) -> int:
+    """The seat of `game_id` that `token` belongs to (with the seats' changes since the
+    creation, `states`: rotated tokens, resigned seats bots took over); 401 if none."""
+    found = seat_of_token(token, game_id, meta, states or {}, bots)
     if found is None:
         raise unauthorized("this token is not a seat token of this game")
     return found

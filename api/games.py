@@ -16,13 +16,15 @@ from flask import Response, request
 from flask.views import MethodView
 
 import core
-from api import metrics
+from api import keys, metrics
 from api.auth import bearer_token, seat_of, token_hash
 from api.bots import automa_only, check_params, known_bot_names
 from api.creation import start_game
 from api.limits import client_address
 from api.limits import current as current_limits
+from api.notify import notify_players
 from api.parsing import Blueprint, require_json_body
+from api.players import current_player, own_seat
 from api.presenters import game_body, redact_entry, redact_events, status_of
 from api.problems import Problem, validation_error
 from api.schemas import (
@@ -36,6 +38,7 @@ from api.schemas import (
     MoveRequestSchema,
     MoveResultSchema,
 )
+from api.seats import SeatStates, adjusted_result, effective_seat, seat_states
 from api.services import Services, services
 from api.store import OVER, Head, new_epoch
 from api.watchers import follow, long_poll
@@ -76,16 +79,26 @@ def _rules(meta: dict[str, Any]) -> core.Game:
 
 
 def _caller_seat(svc: Services, game_id: str, meta: dict[str, Any]) -> int | None:
+    """The seat the request's Bearer token opens (None without one; 401 for a wrong one)."""
     token = bearer_token()
-    return None if token is None else seat_of(token, game_id, meta, svc.bot_tokens)
+    if token is None:
+        return None
+    return seat_of(token, game_id, meta, svc.bot_tokens, seat_states(svc.redis, game_id))
 
 
 def _state(svc: Services, game: core.Game, game_id: str,
-           idempotency: tuple[int, str] | None = None) -> tuple[Head, Any, dict[str, Any] | None]:
-    """The game's head and state (from this process's cache when current), and the
-    idempotency record asked for."""
+           idempotency: tuple[int, str] | None = None,
+           ) -> tuple[Head, Any, dict[str, Any] | None, SeatStates]:
+    """The game's head and state (from this process's cache when current), the idempotency
+    record asked for, and the seats' changes since creation."""
     cached = svc.cache.get(game_id)
     read = svc.store.read(game_id, cached[:2] if cached else None, idempotency)
+    if read is not None and svc.store.overdue(read.head):
+        # Nobody moved for the abandon-after time: the game is over from now on (README,
+        # retention). Marked on the first read that notices; a race marks it once.
+        svc.store.mark(game_id, {"seat": None, "system": True, "move": {"type": "abandon"},
+                                 "events": [{"type": "abandoned"}]}, new_epoch(), "abandoned")
+        read = svc.store.read(game_id, cached[:2] if cached else None, idempotency)
     if read is None:
         raise _not_found(game_id)
     if read.snapshot is None and cached is not None:
@@ -93,13 +106,15 @@ def _state(svc: Services, game: core.Game, game_id: str,
     else:
         state = game.load(json.loads(read.snapshot or "null"))
         svc.cache.put(game_id, read.head.version, read.epoch, state)
-    return read.head, state, read.record
+    return read.head, state, read.record, read.seats
 
 
-def _bot_seat(meta: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
+def _bot_seat(meta: dict[str, Any], seat: int | None,
+              states: SeatStates | None = None) -> dict[str, Any] | None:
+    """The bot playing `seat` now (a resigned seat's substitute included), or None."""
     if seat is None:
         return None
-    spec = meta["seats"][seat]
+    spec = effective_seat(meta, states or {}, seat)
     return spec if spec["kind"] == "bot" else None
 
 
@@ -208,6 +223,8 @@ class Games(MethodView):
                 {"json": {"game": [f"unknown game; known: {core.game_names()}"]}},
                 f"unknown game {body['game']!r}") from None
         options = body["options"]
+        claims = [i for i, spec in enumerate(body.get("seats") or []) if spec.get("claim")]
+        player_id = current_player() if claims else None  # 401 without a player key
         specs = _validate_seats(game, options, body.get("seats"))
         budget_faults = [fault for seat, spec in enumerate(specs) if spec["kind"] == "bot"
                          for fault in [guard.check_bot_budget(seat, spec["params"])] if fault]
@@ -228,6 +245,12 @@ class Games(MethodView):
         game_id = body_out["id"]
         if searching:
             guard.count_bot_game(svc.redis, creator, game_id)
+        if player_id is not None:
+            meta = svc.store.meta(game_id) or {}
+            for seat in claims:
+                own_seat(player_id, game_id, seat, float(meta.get("created", 0)))
+            notify_players(svc, game_id, meta, seat_states(svc.redis, game_id), None,
+                           Head(0, body_out["to_act"], body_out["status"]))
         return _json(body_out, 201, {"Location": f"/v1/games/{game_id}"})
 
 
@@ -252,13 +275,17 @@ class GameResource(MethodView):
         game = _rules(meta)
         if "wait_version" in query:
             long_poll(game_id, query["wait_version"], query["timeout"])
-        head, state, _ = _state(svc, game, game_id)
+        head, state, _, states = _state(svc, game, game_id)
         etag = f'"{head.version}"'
         headers = {"ETag": etag, "Vary": "Authorization"}
         if _none_match(request.headers.get("If-None-Match", ""), head.version):
             return Response(status=304, headers=headers)
-        return _json(game_body(game, game_id, meta, head.version, state, seat, head.status),
-                     200, headers)
+        body = game_body(game, game_id, meta, head.version, state, seat, head.status, states)
+        body["rematch_of"] = meta.get("rematch_of")
+        rematch = svc.redis.hget(keys.game_state(game_id), "rematch") \
+            if head.status in OVER else None
+        body["rematch"] = rematch.decode() if rematch and rematch != b"pending" else None
+        return _json(body, 200, headers)
 
 
 def _none_match(header: str, version: int) -> bool:
@@ -308,12 +335,12 @@ def _idempotency_key() -> str | None:
 
 
 def _stale(game: core.Game, game_id: str, meta: dict[str, Any], seat: int, head: Head,
-           state: Any, expected: int) -> Problem:
+           state: Any, expected: int, states: SeatStates) -> Problem:
     return Problem(409, "stale-version", "Stale version",
                    f"the move was chosen against version {expected}; the game is at "
                    f"version {head.version}",
                    current=game_body(game, game_id, meta, head.version, state, seat,
-                                     head.status))
+                                     head.status, states))
 
 
 def _fingerprint(move: Any, expected: int) -> str:
@@ -363,23 +390,28 @@ class Moves(MethodView):
             raise Problem(401, "unauthorized", "Unauthorized",
                           "a move needs 'Authorization: Bearer <seat token>'",
                           headers={"WWW-Authenticate": 'Bearer realm="boardgamesbot"'})
-        seat = seat_of(token, game_id, meta, svc.bot_tokens)
+        changes = seat_states(svc.redis, game_id)
+        seat = seat_of(token, game_id, meta, svc.bot_tokens, changes)
+        if changes.get(seat, {}).get("resigned") and \
+                svc.bot_tokens.seat_of(token, game_id, [seat]) is None:
+            raise Problem(403, "resigned", "Resigned",
+                          f"seat {seat} resigned: a bot plays its turns now")
         expected = _expected_version(body)
         key = _idempotency_key()
         idempotency = (seat, key) if key is not None else None
         game = _rules(meta)
         fingerprint = _fingerprint(body["move"], expected)
-        head, state, record = _state(svc, game, game_id, idempotency)
+        head, state, record, states = _state(svc, game, game_id, idempotency)
         if record is not None:
             return _replay(record, fingerprint)
-        if head.status == "aborted":
+        if head.status in OVER:
+            body_now = game_body(game, game_id, meta, head.version, state, seat, head.status,
+                                 states)
             raise Problem(409, "game-over", "Game over",
-                          "the game was aborted by its creator; no move is taken", result=None)
-        if head.status == "finished":
-            raise Problem(409, "game-over", "Game over", "the game is over; no move is taken",
-                          result=game.result(state))
+                          f"the game is {head.status}; no move is taken",
+                          result=body_now["result"])
         if expected != head.version:
-            raise _stale(game, game_id, meta, seat, head, state, expected)
+            raise _stale(game, game_id, meta, seat, head, state, expected, states)
         if head.to_act != seat:
             raise Problem(403, "not-your-turn", "Not your turn",
                           f"seat {head.to_act} is to act, not seat {seat}", to_act=head.to_act)
@@ -398,10 +430,11 @@ class Moves(MethodView):
         new_head = Head(head.version + 1, to_act, status_of(to_act))
         answer = {"version": new_head.version, "events": redact_events(events, seat),
                   "status": new_head.status, "to_act": to_act,
-                  "result": game.result(after) if to_act is None else None}
+                  "result": adjusted_result(game.result(after), states, False)
+                  if to_act is None else None}
         entry = {"index": head.version, "version": new_head.version, "seat": seat,
                  "move": chosen, "events": events}
-        bot = _bot_seat(meta, to_act)
+        bot = _bot_seat(meta, to_act, states)
         # Only a stored move's answer is recorded for its Idempotency-Key: an error answer
         # changes nothing, so a retry of it is simply evaluated again.
         epoch = new_epoch()
@@ -413,12 +446,13 @@ class Moves(MethodView):
             return _replay(commit.record, fingerprint)
         if commit.outcome == "stale":
             # Another request stored a move on this version first.
-            head, state, _ = _state(svc, game, game_id)
-            raise _stale(game, game_id, meta, seat, head, state, expected)
+            head, state, _, states = _state(svc, game, game_id)
+            raise _stale(game, game_id, meta, seat, head, state, expected, states)
         svc.cache.put(game_id, new_head.version, epoch, after)
         metrics.MOVES.labels(game.name).inc()
         if bot is not None and to_act is not None:
             svc.bot_queue.enqueue(game_id, to_act, new_head.version, bot["bot"])
+        notify_players(svc, game_id, meta, states, head.to_act, new_head)
         return _json(answer, 200, {"ETag": f'"{new_head.version}"'})
 
     @blp.arguments(MoveLogQuerySchema(), location="query")
@@ -464,7 +498,7 @@ class Abort(MethodView):
                           "aborting a game needs 'Authorization: Bearer <creator token>' from "
                           "the game's creation",
                           headers={"WWW-Authenticate": 'Bearer realm="boardgamesbot"'})
-        entry = {"seat": None, "move": {"type": "abort"},
+        entry = {"seat": None, "system": True, "move": {"type": "abort"},
                  "events": [{"type": "aborted", "by": "creator"}]}
         done, outcome = svc.store.abort(game_id, entry, new_epoch())
         if not done:

@@ -100,6 +100,32 @@ def creator_bot_games(creator: str) -> str:
     return f"{PREFIX}:creator:{digest}:bot-games"
 
 
+def game_seats(game_id: str) -> str:
+    """A game's seats as they change after creation: seat -> JSON {token_sha256 (a rotated
+    token), player (its owner), resigned, bot (who plays it since)}."""
+    return f"{PREFIX}:game:{{{game_id}}}:seats"
+
+
+def player(player_id: str) -> str:
+    """A player: its name, the sha256 of its key, when it was created."""
+    return f"{PREFIX}:player:{player_id}"
+
+
+def player_games(player_id: str) -> str:
+    """A player's games (sorted set: game id scored by creation time)."""
+    return f"{PREFIX}:player:{player_id}:games"
+
+
+def player_webhooks(player_id: str) -> str:
+    """A player's webhooks (hash: webhook id -> JSON {url, events, secret, created})."""
+    return f"{PREFIX}:player:{player_id}:webhooks"
+
+
+def webhook_deliveries(player_id: str, webhook_id: str) -> str:
+    """A webhook's delivery log, newest first (a capped list of JSON attempts)."""
+    return f"{PREFIX}:player:{player_id}:webhook:{webhook_id}:deliveries"
+
+
 def tournament(tournament_id: str) -> str:
     """A tournament: hash {"spec": JSON, "status": active|finished|cancelled, "nonce": its
     secret deal nonce (hex), "creator_sha256", "created", "finished_at", "total"}."""

@@ -81,7 +81,7 @@ def _active(limit: str) -> bool:
 
 def _category(method: str, path: str) -> str | None:
     """Which limits a request counts against: create, move, read, or none (docs, health)."""
-    if path == "/v1/games" and method == "POST":
+    if path in ("/v1/games", "/v1/players") and method == "POST":
         return "create"
     if _GAME_PATH.match(path):
         if method == "POST" and path.endswith("/moves"):

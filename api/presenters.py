@@ -8,17 +8,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.seats import SeatStates, adjusted_result, effective_seat
 from core import Game
 from core.deals import SCHEME
 
 
-def public_seats(meta: dict[str, Any]) -> list[dict[str, Any]]:
-    """The seats as anyone may see them (no token hashes, no bot params)."""
+def public_seats(meta: dict[str, Any], states: SeatStates | None = None,
+                 ) -> list[dict[str, Any]]:
+    """The seats as anyone may see them (no token hashes, no bot params): who plays each
+    now, whether it resigned, and whether a player owns it."""
     seats = []
-    for seat in meta["seats"]:
-        shown: dict[str, Any] = {"seat": seat["seat"], "kind": seat["kind"]}
+    for number in range(len(meta["seats"])):
+        seat = effective_seat(meta, states or {}, number)
+        shown: dict[str, Any] = {"seat": number, "kind": seat["kind"]}
         if seat["kind"] == "bot":
             shown["bot"] = seat["bot"]
+        changes = (states or {}).get(number, {})
+        if changes.get("resigned"):
+            shown["resigned"] = True
+        if changes.get("player"):
+            shown["player"] = changes["player"]
         seats.append(shown)
     return seats
 
@@ -39,12 +48,18 @@ def public_deal(meta: dict[str, Any], over: bool) -> dict[str, Any] | None:
 
 
 def game_body(game: Game, game_id: str, meta: dict[str, Any], version: int, state: Any,
-              seat: int | None, status: str = "active") -> dict[str, Any]:
-    """The game read body for `seat` (None: a spectator); `status` is the stored one (an
-    aborted game's state still has a seat to act)."""
-    aborted = status == "aborted"
-    to_act = None if aborted else game.to_act(state)
-    shown_status = "aborted" if aborted else status_of(to_act)
+              seat: int | None, status: str = "active",
+              states: SeatStates | None = None) -> dict[str, Any]:
+    """The game read body for `seat` (None: a spectator); `status` is the stored one (a game
+    aborted, abandoned or ended by a resignation still has a seat to act in its state)."""
+    stopped = status != "active"
+    to_act = None if stopped else game.to_act(state)
+    shown_status = status if stopped else status_of(to_act)
+    rules_over = game.to_act(state) is None
+    result = None
+    if shown_status == "finished":
+        result = adjusted_result(game.result(state), states or {},
+                                 ended_by_resignation=not rules_over)
     return {
         "id": game_id,
         "game": meta["game"],
@@ -53,10 +68,10 @@ def game_body(game: Game, game_id: str, meta: dict[str, Any], version: int, stat
         "status": shown_status,
         "to_act": to_act,
         "seat": seat,
-        "seats": public_seats(meta),
+        "seats": public_seats(meta, states),
         "view": game.view(state, seat),
         "legal_moves": game.legal_moves(state) if seat is not None and seat == to_act else [],
-        "result": game.result(state) if to_act is None and not aborted else None,
+        "result": result,
         "deal": public_deal(meta, shown_status != "active"),
     }
 
@@ -83,11 +98,13 @@ def redact_entry(entry: dict[str, Any], seat: int | None, over: bool = False) ->
     """A log entry as `seat` may see it: another seat's secret move shows only its type.
     Once the game is over nothing is secret any more: the whole log is shown, so that anyone
     can replay it from the revealed seed."""
+    shown = {"index": entry["index"], "version": entry["version"], "seat": entry["seat"]}
+    if entry.get("system"):
+        # Not a move of the rules: an abort, a resignation, the game found abandoned.
+        shown["system"] = True
     if over:
-        return {"index": entry["index"], "version": entry["version"], "seat": entry["seat"],
-                "move": entry["move"], "events": entry["events"]}
+        return {**shown, "move": entry["move"], "events": entry["events"]}
     move = entry["move"]
     if move.get("secret") is True and entry["seat"] != seat:
         move = {"type": move.get("type"), "secret": True}
-    return {"index": entry["index"], "version": entry["version"], "seat": entry["seat"],
-            "move": move, "events": redact_events(entry["events"], seat)}
+    return {**shown, "move": move, "events": redact_events(entry["events"], seat)}

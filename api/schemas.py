@@ -34,6 +34,9 @@ class SeatSpecSchema(ma.Schema):
     bot = fields.String(validate=validate.Length(min=1, max=64),
                         metadata={"description": "bot name (see /v1/bots); kind 'bot' only"})
     params = fields.Dict(keys=fields.String(), metadata={"description": "the bot's parameters"})
+    claim = fields.Boolean(metadata={
+        "description": "human seats: the calling player (Authorization: Bearer <player key>) "
+                       "owns this seat"})
 
     @ma.validates_schema
     def _bot_named_for_bot_seats(self, data: dict[str, Any], **_: Any) -> None:
@@ -41,6 +44,8 @@ class SeatSpecSchema(ma.Schema):
             raise ma.ValidationError("a bot seat must name its bot", "bot")
         if data["kind"] == "human" and ("bot" in data or "params" in data):
             raise ma.ValidationError("a human seat takes no bot or params", "kind")
+        if data["kind"] == "bot" and data.get("claim"):
+            raise ma.ValidationError("only a human seat can be claimed", "claim")
 
 
 class CreateGameSchema(ma.Schema):
@@ -62,7 +67,7 @@ class CreateGameSchema(ma.Schema):
                        "unranked"})
 
 
-STATUSES = ["active", "finished", "aborted"]
+STATUSES = ["active", "finished", "aborted", "abandoned"]
 
 
 class DealSchema(ma.Schema):
@@ -107,6 +112,7 @@ class CreatedGameSchema(ma.Schema):
     creator_token = fields.String(required=True, metadata={
         "description": "the creator's secret token (shown only here): it aborts the game"})
     deal = fields.Nested(DealSchema, required=True)
+    rematch_of = fields.String(metadata={"description": "a rematch: the game it follows"})
 
 
 class GameQuerySchema(ma.Schema):
@@ -136,6 +142,9 @@ class GameSchema(ma.Schema):
                               metadata={"description": "the caller's moves when it is to act"})
     result = fields.Dict(allow_none=True, required=True)
     deal = fields.Nested(DealSchema, allow_none=True, required=True)
+    rematch_of = fields.String(allow_none=True, metadata={
+        "description": "the game this one is the rematch of"})
+    rematch = fields.String(allow_none=True, metadata={"description": "this game's rematch"})
 
 
 class AbortedSchema(ma.Schema):
@@ -177,9 +186,12 @@ class LogEntrySchema(ma.Schema):
 
     index = fields.Integer(required=True)
     version = fields.Integer(required=True)
-    seat = fields.Integer(required=True)
+    seat = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "the seat that moved (null for the creator's abort or abandonment)"})
     move = fields.Dict(required=True)
     events = fields.List(fields.Dict(), required=True)
+    system = fields.Boolean(metadata={
+        "description": "true: not a move of the rules (abort, resign, abandon); replays skip it"})
 
 
 class MoveLogSchema(ma.Schema):
@@ -218,6 +230,143 @@ class BotsSchema(ma.Schema):
     """Every bot that can take a seat."""
 
     bots = fields.List(fields.Nested(BotSchema), required=True)
+
+
+class NewPlayerSchema(ma.Schema):
+    """A request for a new player."""
+
+    name = fields.String(validate=validate.Length(min=1, max=64), metadata={
+        "description": "a display name (optional)", "example": "Ada"})
+
+
+class PlayerSchema(ma.Schema):
+    """A player as it sees itself."""
+
+    id = fields.String(required=True)
+    name = fields.String(allow_none=True, required=True)
+    created = fields.Float(required=True, metadata={"description": "Unix time"})
+
+
+class CreatedPlayerSchema(PlayerSchema):
+    """A new player, with its secret key (shown only here)."""
+
+    key = fields.String(required=True, metadata={
+        "description": "the player's secret key: `Authorization: Bearer <key>` on /v1/players/me "
+                       "and on seat claims; stored only hashed", "example": "bgbp_…"})
+
+
+class PlayerGamesQuerySchema(ma.Schema):
+    """Filters and page of a player's games."""
+
+    status = fields.String(validate=validate.OneOf(["active", "finished", "aborted",
+                                                    "abandoned"]))
+    my_turn = fields.Boolean(metadata={"description": "only games where one of the "
+                                                      "player's seats is to act"})
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+    before = fields.Float(metadata={"description": "the `next` of the previous page"})
+
+
+class PlayerGameSchema(ma.Schema):
+    """One of a player's games."""
+
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    options = fields.Dict(required=True)
+    created = fields.Float(required=True)
+    version = fields.Integer(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    to_act = fields.Integer(allow_none=True, required=True)
+    seats = fields.List(fields.Integer(), required=True, metadata={
+        "description": "the player's seats (a new token: POST /v1/games/{id}/seats/{seat}/token)"})
+    my_turn = fields.Boolean(required=True)
+
+
+class PlayerGamesSchema(ma.Schema):
+    """A page of a player's games, newest first."""
+
+    games = fields.List(fields.Nested(PlayerGameSchema), required=True)
+    next = fields.Float(allow_none=True, required=True, metadata={
+        "description": "pass as `before` for the next page; null on the last"})
+
+
+class NewWebhookSchema(ma.Schema):
+    """A webhook to register."""
+
+    url = fields.Url(required=True, require_tld=False, schemes={"http", "https"},
+                     metadata={"example": "https://push.example.com/bgb"})
+    events = fields.List(fields.String(validate=validate.OneOf(["your_turn", "game_over"])),
+                         required=True, validate=validate.Length(min=1, max=2),
+                         metadata={"example": ["your_turn", "game_over"]})
+
+
+class WebhookSchema(ma.Schema):
+    """A registered webhook."""
+
+    id = fields.String(required=True)
+    url = fields.String(required=True)
+    events = fields.List(fields.String(), required=True)
+    created = fields.Float(required=True)
+
+
+class CreatedWebhookSchema(WebhookSchema):
+    """A new webhook with its signing secret (shown only here)."""
+
+    secret = fields.String(required=True, metadata={
+        "description": "Standard Webhooks secret (`whsec_…`): verify `webhook-signature`"})
+
+
+class WebhooksSchema(ma.Schema):
+    """A player's webhooks."""
+
+    webhooks = fields.List(fields.Nested(WebhookSchema), required=True)
+
+
+class DeliveriesSchema(ma.Schema):
+    """A webhook's delivery attempts, newest first (the last 100)."""
+
+    deliveries = fields.List(fields.Dict(), required=True)
+
+
+class QueuedDeliverySchema(ma.Schema):
+    """A queued test delivery."""
+
+    message_id = fields.String(required=True)
+
+
+class ClaimSchema(ma.Schema):
+    """A seat's token, proving the caller was given the seat (e.g. by a join link)."""
+
+    token = fields.String(required=True, validate=validate.Length(min=1, max=256))
+
+
+class ClaimedSchema(ma.Schema):
+    """A seat and its owner."""
+
+    seat = fields.Integer(required=True)
+    player = fields.String(required=True)
+
+
+class SeatTokenSchema(ma.Schema):
+    """A seat's new token (the previous one no longer opens the seat)."""
+
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True)
+
+
+class ResignSchema(ma.Schema):
+    """A resignation."""
+
+    bot = fields.String(validate=validate.Length(min=1, max=64), metadata={
+        "description": "games of 3+ seats: the bot that plays the seat's remaining turns "
+                       "(default random)"})
+
+
+class ResignedSchema(ma.Schema):
+    """The game after a resignation."""
+
+    version = fields.Integer(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    seat = fields.Integer(required=True)
 
 
 class HealthSchema(ma.Schema):

@@ -19,7 +19,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import redis
@@ -28,13 +28,13 @@ from api import keys
 
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 
-# KEYS: state hash, idempotency record (or a dummy key in the same slot)
+# KEYS: state hash, idempotency record (or a dummy key in the same slot), seats hash
 # ARGV: version the caller has cached ("" for none), "1" to read the idempotency record,
 #       epoch the caller has cached
 # -> {version, to_act, status, snapshot or false when the cached (version, epoch) is
-#     current, idempotency record or false, epoch}
+#     current, idempotency record or false, epoch, the seats hash as a flat list}
 _READ = """
-local head = redis.call('HMGET', KEYS[1], 'version', 'to_act', 'status', 'epoch')
+local head = redis.call('HMGET', KEYS[1], 'version', 'to_act', 'status', 'epoch', 'updated')
 if not head[1] then return false end
 local epoch = head[4] or ''
 local snapshot = false
@@ -43,15 +43,29 @@ if head[1] ~= ARGV[1] or epoch ~= ARGV[3] then
 end
 local record = false
 if ARGV[2] == '1' then record = redis.call('GET', KEYS[2]) end
-return {head[1], head[2], head[3], snapshot, record, epoch}
+return {head[1], head[2], head[3], snapshot, record, epoch, redis.call('HGETALL', KEYS[3]),
+        head[5] or '0'}
 """
 
-# KEYS: state hash, move log, idempotency record (or dummy), bot turns zset, version channel
+# Every write sets the expiry of all of a game's keys (retention, README): while the game
+# runs, abandon-after + retain-finished from its last write; once over, retain-finished.
+# KEYS[1] is always the state hash; the others listed in EXPIRE_KEYS are passed after the
+# script's own keys.
+_EXPIRE = """
+local function expire_game(first, ttl_ms)
+  if tonumber(ttl_ms) <= 0 then return end
+  redis.call('PEXPIRE', KEYS[1], ttl_ms)
+  for i = first, #KEYS do redis.call('PEXPIRE', KEYS[i], ttl_ms) end
+end
+"""
+
+# KEYS: state hash, move log, idempotency record (or dummy), bot turns zset, version channel,
+#       then the game's other keys to expire (meta, seats)
 # ARGV: expected version, new version, snapshot, to_act ("" when over), status, log entry,
 #       idempotency record ("" for none), idempotency ttl, game id, "1" if a bot acts next, now,
-#       the new epoch
+#       the new epoch, now (ms, for 'updated'), expiry if active (ms), expiry if over (ms)
 # -> {"ok"} | {"stale", current version} | {"replay", record}
-_COMMIT = """
+_COMMIT = _EXPIRE + """
 if ARGV[7] ~= '' then
   local record = redis.call('GET', KEYS[3])
   if record then return {'replay', record} end
@@ -59,8 +73,10 @@ end
 local current = redis.call('HGET', KEYS[1], 'version')
 if current ~= ARGV[1] then return {'stale', current or ''} end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'snapshot', ARGV[3], 'to_act', ARGV[4],
-           'status', ARGV[5], 'epoch', ARGV[12])
+           'status', ARGV[5], 'epoch', ARGV[12], 'updated', ARGV[13])
 redis.call('RPUSH', KEYS[2], ARGV[6])
+redis.call('PEXPIRE', KEYS[2], ARGV[5] == 'active' and ARGV[14] or ARGV[15])
+expire_game(6, ARGV[5] == 'active' and ARGV[14] or ARGV[15])
 if ARGV[7] ~= '' then redis.call('SET', KEYS[3], ARGV[7], 'EX', tonumber(ARGV[8])) end
 if ARGV[10] == '1' then
   redis.call('ZADD', KEYS[4], tonumber(ARGV[11]), ARGV[9])
@@ -71,10 +87,14 @@ redis.call('PUBLISH', KEYS[5], ARGV[2])
 return {'ok'}
 """
 
-# KEYS: state hash, move log, bot turns zset, version channel
-# ARGV: game id, log entry (its index and version filled in here), new epoch
+# A change of an active game that is not a move of its rules (an abort, a resignation, the
+# game found abandoned): a new version, a log entry, a new status, same snapshot.
+# KEYS: state hash, move log, bot turns zset, version channel, then meta and seats
+# ARGV: game id, log entry (its index and version filled in here), new epoch, new status,
+#       seat to act ("" for none), "1" if a bot acts next, now (ms), expiry if active (ms),
+#       expiry if over (ms)
 # -> {"ok", new version} | {"over", status}
-_ABORT = """
+_MARK = _EXPIRE + """
 local head = redis.call('HMGET', KEYS[1], 'version', 'status')
 if not head[1] then return {'over', ''} end
 if head[2] ~= 'active' then return {'over', head[2]} end
@@ -82,17 +102,40 @@ local version = tonumber(head[1]) + 1
 local entry = cjson.decode(ARGV[2])
 entry['index'] = version - 1
 entry['version'] = version
-redis.call('HSET', KEYS[1], 'version', version, 'to_act', '', 'status', 'aborted',
-           'epoch', ARGV[3])
+redis.call('HSET', KEYS[1], 'version', version, 'to_act', ARGV[5], 'status', ARGV[4],
+           'epoch', ARGV[3], 'updated', ARGV[7])
 redis.call('RPUSH', KEYS[2], cjson.encode(entry))
-redis.call('ZREM', KEYS[3], ARGV[1])
+if ARGV[6] == '1' then
+  redis.call('ZADD', KEYS[3], tonumber(ARGV[7]) / 1000, ARGV[1])
+else
+  redis.call('ZREM', KEYS[3], ARGV[1])
+end
+local ttl = ARGV[4] == 'active' and ARGV[8] or ARGV[9]
+redis.call('PEXPIRE', KEYS[2], ttl)
+expire_game(5, ttl)
 redis.call('PUBLISH', KEYS[4], version)
 return {'ok', version}
 """
 
-# A game's status: "active" while someone is to act, "finished" once the rules ended it,
-# "aborted" once its creator stopped it. Anything but "active" is over.
-OVER = ("finished", "aborted")
+# A game's status: "active" while someone is to act, "finished" once the rules ended it (or
+# a resignation did), "aborted" once its creator stopped it, "abandoned" once nobody moved
+# for the abandon-after time. Anything but "active" is over.
+OVER = ("finished", "aborted", "abandoned")
+
+
+@dataclass(frozen=True)
+class Retention:
+    """How long games are kept (milliseconds; 0: for ever)."""
+
+    abandon_after_ms: int = 30 * 24 * 3600 * 1000
+    retain_finished_ms: int = 90 * 24 * 3600 * 1000
+
+    @property
+    def active_ttl_ms(self) -> int:
+        """An active game's keys expire this long after its last write."""
+        if not self.abandon_after_ms or not self.retain_finished_ms:
+            return 0
+        return self.abandon_after_ms + self.retain_finished_ms
 
 
 @dataclass(frozen=True)
@@ -102,6 +145,7 @@ class Head:
     version: int
     to_act: int | None
     status: str
+    updated_ms: int = 0  # when it was last written (0: unknown, an older game)
 
 
 @dataclass(frozen=True)
@@ -113,6 +157,7 @@ class Read:
     snapshot: str | None
     record: dict[str, Any] | None
     epoch: str = ""
+    seats: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -136,19 +181,22 @@ def new_epoch() -> str:
     return secrets.token_hex(8)
 
 
-def _head(version: Any, to_act: Any, status: Any) -> Head:
+def _head(version: Any, to_act: Any, status: Any, updated: Any = None) -> Head:
     seat = _text(to_act)
-    return Head(int(_text(version) or 0), int(seat) if seat else None, _text(status) or "active")
+    return Head(int(_text(version) or 0), int(seat) if seat else None, _text(status) or "active",
+                int(float(_text(updated) or 0)))
 
 
 class Store:
     """Games in one Redis database."""
 
-    def __init__(self, client: redis.Redis, meta_cache_size: int = 4096) -> None:
+    def __init__(self, client: redis.Redis, meta_cache_size: int = 4096,
+                 retention: Retention | None = None) -> None:
         self.client = client
+        self.retention = retention or Retention()
         self._read = client.register_script(_READ)
         self._commit = client.register_script(_COMMIT)
-        self._abort = client.register_script(_ABORT)
+        self._mark = client.register_script(_MARK)
         self._meta: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._meta_size = meta_cache_size
         self._lock = threading.Lock()
@@ -160,7 +208,12 @@ class Store:
         pipe.set(keys.game_meta(game_id), json.dumps(meta, separators=(",", ":")))
         pipe.hset(keys.game_state(game_id), mapping={
             "version": head.version, "snapshot": snapshot, "epoch": epoch,
-            "to_act": "" if head.to_act is None else head.to_act, "status": head.status})
+            "to_act": "" if head.to_act is None else head.to_act, "status": head.status,
+            "updated": int(time.time() * 1000)})
+        ttl = self._ttl(head.status)
+        if ttl:
+            for key in (keys.game_meta(game_id), keys.game_state(game_id)):
+                pipe.pexpire(key, ttl)
         if bot_to_act:
             pipe.zadd(keys.bot_turns(), {game_id: time.time()})
         pipe.execute()
@@ -188,11 +241,11 @@ class Store:
 
     def head(self, game_id: str) -> Head | None:
         """A game's version, seat to act and status, or None for an unknown game."""
-        version, to_act, status = self.client.hmget(
-            keys.game_state(game_id), ["version", "to_act", "status"])
+        version, to_act, status, updated = self.client.hmget(
+            keys.game_state(game_id), ["version", "to_act", "status", "updated"])
         if version is None:
             return None
-        return _head(version, to_act, status)
+        return _head(version, to_act, status, updated)
 
     def read(self, game_id: str, cached: tuple[int, str] | None = None,
              idempotency: tuple[int, str] | None = None) -> Read | None:
@@ -200,15 +253,17 @@ class Store:
         idempotency record of (seat, key) if given; None for an unknown game."""
         record_key = (keys.idempotency(game_id, *idempotency) if idempotency
                       else keys.game_meta(game_id))
-        raw = self._read(keys=[keys.game_state(game_id), record_key],
+        raw = self._read(keys=[keys.game_state(game_id), record_key, keys.game_seats(game_id)],
                          args=["" if cached is None else cached[0],
                                "1" if idempotency else "0",
                                "" if cached is None else cached[1]])
         if not raw:
             return None
-        version, to_act, status, snapshot, record, epoch = raw
-        return Read(_head(version, to_act, status), _text(snapshot) if snapshot else None,
-                    json.loads(record) if record else None, _text(epoch) or "")
+        version, to_act, status, snapshot, record, epoch, flat, updated = raw
+        seats = {int(flat[i]): json.loads(flat[i + 1]) for i in range(0, len(flat), 2)}
+        head = _head(version, to_act, status, updated)
+        return Read(head, _text(snapshot) if snapshot else None,
+                    json.loads(record) if record else None, _text(epoch) or "", seats)
 
     def commit_move(self, game_id: str, expected: int, head: Head, snapshot: str,
                     entry: dict[str, Any], record: dict[str, Any] | None,
@@ -220,12 +275,14 @@ class Store:
                       else keys.game_meta(game_id))
         outcome = self._commit(
             keys=[keys.game_state(game_id), keys.move_log(game_id), record_key,
-                  keys.bot_turns(), keys.version_channel(game_id)],
+                  keys.bot_turns(), keys.version_channel(game_id), keys.game_meta(game_id),
+                  keys.game_seats(game_id)],
             args=[expected, head.version, snapshot, "" if head.to_act is None else head.to_act,
                   head.status, json.dumps(entry, separators=(",", ":")),
                   json.dumps(record, separators=(",", ":")) if record and idempotency else "",
                   IDEMPOTENCY_TTL_SECONDS, game_id, "1" if bot_to_act else "0", time.time(),
-                  epoch])
+                  epoch, int(time.time() * 1000), self.retention.active_ttl_ms,
+                  self.retention.retain_finished_ms])
         kind = _text(outcome[0])
         if kind == "ok":
             return Commit("ok")
@@ -234,16 +291,36 @@ class Store:
         current = _text(outcome[1])
         return Commit("stale", current=int(current) if current else None)
 
-    def abort(self, game_id: str, entry: dict[str, Any], epoch: str) -> tuple[bool, str | int]:
-        """End an active game as aborted (a new version whose log entry is `entry`):
-        (True, new version), or (False, the status that prevented it)."""
-        outcome = self._abort(
+    def overdue(self, head: Head) -> bool:
+        """Whether an active game has had no move for the abandon-after time."""
+        limit = self.retention.abandon_after_ms
+        return (head.status == "active" and limit > 0 and head.updated_ms > 0
+                and time.time() * 1000 - head.updated_ms > limit)
+
+    def _ttl(self, status: str) -> int:
+        return (self.retention.active_ttl_ms if status == "active"
+                else self.retention.retain_finished_ms)
+
+    def mark(self, game_id: str, entry: dict[str, Any], epoch: str, status: str,
+             to_act: int | None = None, bot_to_act: bool = False) -> tuple[bool, str | int]:
+        """A new version of an active game that is no move of its rules (its log entry is
+        `entry`): now `status` with `to_act`. (True, new version), or (False, the status that
+        prevented it: the game was over already)."""
+        outcome = self._mark(
             keys=[keys.game_state(game_id), keys.move_log(game_id), keys.bot_turns(),
-                  keys.version_channel(game_id)],
-            args=[game_id, json.dumps(entry, separators=(",", ":")), epoch])
+                  keys.version_channel(game_id), keys.game_meta(game_id),
+                  keys.game_seats(game_id)],
+            args=[game_id, json.dumps(entry, separators=(",", ":")), epoch, status,
+                  "" if to_act is None else to_act, "1" if bot_to_act else "0",
+                  int(time.time() * 1000), self.retention.active_ttl_ms,
+                  self.retention.retain_finished_ms])
         if _text(outcome[0]) == "ok":
             return True, int(outcome[1])
         return False, _text(outcome[1]) or ""
+
+    def abort(self, game_id: str, entry: dict[str, Any], epoch: str) -> tuple[bool, str | int]:
+        """End an active game as aborted (see `mark`)."""
+        return self.mark(game_id, entry, epoch, "aborted")
 
     def moves(self, game_id: str, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         """Up to `limit` log entries with index > `after`, and the log's length."""

@@ -63,8 +63,8 @@ def verify_game(client: Client, game_id: str) -> Verification:
     state = game.new_game(body["options"], int(revealed["seed"]))
     replayed = 0
     for entry in client.iter_moves(game_id):
-        if entry["seat"] is None:  # not a move of a seat (the creator's abort)
-            continue
+        if entry["seat"] is None or entry.get("system"):
+            continue  # not a move of the rules (an abort, a resignation, abandonment)
         if game.to_act(state) != entry["seat"]:
             report.faults.append(f"move {entry['index']}: seat {entry['seat']} played, but "
                                  f"the rules have seat {game.to_act(state)} to act")

@@ -1,0 +1,249 @@
+"""A game's seats and life after its creation: claiming a seat for a player, a seat's new
+token, resigning, and a rematch."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from flask import Response
+from flask.views import MethodView
+
+import core
+from api import keys
+from api.auth import bearer_token, new_human_token, seat_of, token_hash, unauthorized
+from api.bots import automa_only, known_bot_names
+from api.creation import start_game
+from api.notify import notify_players
+from api.parsing import Blueprint, require_json_body
+from api.players import PLAYER_AUTH, current_player, own_seat
+from api.problems import Problem, validation_error
+from api.schemas import (
+    ClaimedSchema,
+    ClaimSchema,
+    CreatedGameSchema,
+    ResignedSchema,
+    ResignSchema,
+    SeatTokenSchema,
+)
+from api.seats import effective_seat, require_owner, seat_states, update_seat
+from api.services import services
+from api.store import OVER, Head, new_epoch
+from core.deals import SEED_BITS, make_deal
+
+blp = Blueprint("lifecycle", __name__, url_prefix="/v1",
+                description="After creation: claim a seat for a player, rotate a seat's "
+                            "token, resign, ask for a rematch.")
+
+SEAT_AUTH = [{"seatToken": []}]
+
+
+def _json(body: Any, status: int = 200) -> Response:
+    return Response(json.dumps(body, separators=(",", ":")), status=status,
+                    mimetype="application/json")
+
+
+def _meta(game_id: str) -> dict[str, Any]:
+    from api.games import _game_meta
+
+    return _game_meta(services(), game_id)
+
+
+def _seat_number(meta: dict[str, Any], seat: int) -> int:
+    if not 0 <= seat < len(meta["seats"]):
+        raise Problem(404, "not-found", "Not found", f"this game has no seat {seat}")
+    return seat
+
+
+def _head(game_id: str) -> Head:
+    head = services().store.head(game_id)
+    if head is None:
+        raise Problem(404, "not-found", "Not found", f"no game {game_id!r}")
+    return head
+
+
+@blp.route("/games/<game_id>/seats/<int:seat>/claim")
+class Claim(MethodView):
+    """A player taking a seat it was given."""
+
+    @blp.arguments(ClaimSchema())
+    @blp.response(200, ClaimedSchema)
+    @blp.problem(401, "no or a wrong player key")
+    @blp.problem(403, "the token is not this seat's")
+    @blp.problem(404, "no such game or seat")
+    @blp.problem(409, "seat-claimed: another player owns the seat")
+    @blp.problem(400, "the body is not valid JSON")
+    @blp.problem(413, "the body is larger than 64 KiB")
+    @blp.problem(415, "not JSON")
+    @blp.unavailable()
+    @blp.doc(security=PLAYER_AUTH)
+    def post(self, body: dict[str, Any], game_id: str, seat: int) -> Response:
+        """The calling player (Bearer: its key) owns `seat` from now on, proven by the seat's
+        token (from the creation or a join link): the game joins the player's games, and the
+        player can get the seat's token again (`…/token`) and its webhooks fire for it."""
+        require_json_body()
+        player_id = current_player()
+        svc = services()
+        meta = _meta(game_id)
+        _seat_number(meta, seat)
+        states = seat_states(svc.redis, game_id)
+        opened = None
+        try:
+            opened = seat_of(body["token"], game_id, meta, svc.bot_tokens, states)
+        except Problem:
+            opened = None
+        if opened != seat or effective_seat(meta, states, seat)["kind"] != "human":
+            raise Problem(403, "forbidden", "Forbidden",
+                          f"the token given is not the token of human seat {seat}")
+        current = states.get(seat, {}).get("player")
+        if current not in (None, player_id):
+            raise Problem(409, "seat-claimed", "Seat claimed",
+                          f"seat {seat} belongs to another player")
+        own_seat(player_id, game_id, seat, float(meta.get("created", 0)))
+        return _json({"seat": seat, "player": player_id})
+
+
+@blp.route("/games/<game_id>/seats/<int:seat>/token")
+class SeatToken(MethodView):
+    """A seat's token, issued again to its owner."""
+
+    @blp.response(200, SeatTokenSchema)
+    @blp.problem(401, "no or a wrong player key")
+    @blp.problem(403, "not-your-seat")
+    @blp.problem(404, "no such game or seat")
+    @blp.unavailable()
+    @blp.doc(security=PLAYER_AUTH)
+    def post(self, game_id: str, seat: int) -> Response:
+        """A new token for a seat the calling player owns; the previous token stops working
+        (on a new device, or after a token leaked)."""
+        player_id = current_player()
+        svc = services()
+        meta = _meta(game_id)
+        _seat_number(meta, seat)
+        require_owner(seat_states(svc.redis, game_id), seat, player_id)
+        token, digest = new_human_token()
+        update_seat(svc.redis, game_id, seat, token_sha256=digest)
+        return _json({"seat": seat, "token": token})
+
+
+@blp.route("/games/<game_id>/resign")
+class Resign(MethodView):
+    """A seat giving up."""
+
+    @blp.arguments(ResignSchema())
+    @blp.response(200, ResignedSchema)
+    @blp.problem(401, "no or a wrong seat token")
+    @blp.problem(403, "not a human seat")
+    @blp.problem(404, "no such game")
+    @blp.problem(409, "game-over, or already-resigned")
+    @blp.problem(422, "validation-error: an unknown bot")
+    @blp.problem(400, "the body is not valid JSON")
+    @blp.problem(413, "the body is larger than 64 KiB")
+    @blp.problem(415, "not JSON")
+    @blp.unavailable()
+    @blp.doc(security=SEAT_AUTH)
+    def post(self, body: dict[str, Any], game_id: str) -> Response:
+        """The caller's seat (Bearer: its token) resigns and ranks last. In a game of two
+        seats (or solo) the game ends; otherwise a bot (`bot`, default `random`) plays the
+        seat's remaining turns. The result lists who resigned."""
+        require_json_body()
+        svc = services()
+        meta = _meta(game_id)
+        token = bearer_token()
+        if token is None:
+            raise unauthorized("resigning needs 'Authorization: Bearer <seat token>'")
+        states = seat_states(svc.redis, game_id)
+        seat = seat_of(token, game_id, meta, svc.bot_tokens, states)
+        if effective_seat(meta, states, seat)["kind"] != "human":
+            raise Problem(403, "forbidden", "Forbidden", "only a human seat can resign")
+        head = _head(game_id)
+        if head.status in OVER:
+            raise Problem(409, "game-over", "Game over", f"the game is {head.status}",
+                          result=None)
+        bot = body.get("bot", "random")
+        if bot not in known_bot_names() or automa_only(bot):
+            raise validation_error({"json": {"bot": [f"not a bot that can take a seat: {bot!r}"]}},
+                                   f"unknown bot {bot!r}")
+        entry = {"seat": seat, "system": True, "move": {"type": "resign"},
+                 "events": [{"type": "resigned", "seat": seat}]}
+        ends = len(meta["seats"]) <= 2
+        if ends:
+            update_seat(svc.redis, game_id, seat, resigned=True)
+            done, outcome = svc.store.mark(game_id, entry, new_epoch(), "finished")
+        else:
+            update_seat(svc.redis, game_id, seat, resigned=True, bot={"bot": bot, "params": {}})
+            to_act = head.to_act
+            now = seat_states(svc.redis, game_id)
+            acting = None if to_act is None else effective_seat(meta, now, to_act)
+            bot_acts = acting is not None and acting["kind"] == "bot"
+            done, outcome = svc.store.mark(game_id, entry, new_epoch(), "active", to_act,
+                                           bot_to_act=bot_acts)
+            if done and acting is not None and bot_acts:
+                # The resigned seat's substitute, or a bot whose queued turn the new version
+                # supersedes: its turn is queued at the new version.
+                svc.bot_queue.enqueue(game_id, to_act, int(outcome), acting["bot"])
+        if not done:
+            raise Problem(409, "game-over", "Game over", f"the game is {outcome}", result=None)
+        status = "finished" if ends else "active"
+        notify_players(svc, game_id, meta, seat_states(svc.redis, game_id), head.to_act,
+                       Head(int(outcome), None if ends else head.to_act, status))
+        return _json({"version": int(outcome), "status": status, "seat": seat})
+
+
+@blp.route("/games/<game_id>/rematch")
+class Rematch(MethodView):
+    """The same game again."""
+
+    @blp.response(201, CreatedGameSchema)
+    @blp.problem(401, "no token of this game (a seat's, or the creator's)")
+    @blp.problem(404, "no such game")
+    @blp.problem(409, "game-active (not over yet), or rematch-exists (with its id)")
+    @blp.unavailable()
+    @blp.doc(security=SEAT_AUTH)
+    def post(self, game_id: str) -> Response:
+        """A new game with the same options and seat kinds (bots with their parameters),
+        players keeping their seats, and a new deal; the two games name each other
+        (`rematch_of`, `rematch`). Once per game. The answer is a creation answer: it holds
+        the human seats' new tokens."""
+        svc = services()
+        meta = _meta(game_id)
+        token = bearer_token()
+        if token is None:
+            raise unauthorized("a rematch needs a seat token or the creator token")
+        states = seat_states(svc.redis, game_id)
+        creator = meta.get("creator_sha256")
+        if not (creator and secrets.compare_digest(creator, token_hash(token))):
+            seat_of(token, game_id, meta, svc.bot_tokens, states)  # 401 if no seat's
+        head = _head(game_id)
+        if head.status not in OVER:
+            raise Problem(409, "game-active", "Game active",
+                          "a rematch is for a game that is over")
+        state_key = keys.game_state(game_id)
+        if not svc.redis.hsetnx(state_key, "rematch", "pending"):
+            existing = svc.redis.hget(state_key, "rematch")
+            raise Problem(409, "rematch-exists", "Rematch exists",
+                          "this game already has its rematch",
+                          rematch=existing.decode() if existing else None)
+        game = core.get_game(meta["game"])
+        specs = [{"kind": "human"} if s["kind"] == "human" else
+                 {"kind": "bot", "bot": s["bot"], "params": s.get("params", {})}
+                 for s in meta["seats"]]
+        deal = make_deal(None, False, server_nonce=secrets.token_hex(32),
+                         salt=secrets.token_hex(16),
+                         fallback_seed=secrets.randbelow(2**SEED_BITS))
+        try:
+            created = start_game(svc, game, meta["options"], specs, deal,
+                                 {"rematch_of": game_id})
+        except Exception:
+            svc.redis.hdel(state_key, "rematch")
+            raise
+        svc.redis.hset(state_key, "rematch", created["id"])
+        new_meta = svc.store.meta(created["id"]) or {}
+        for seat, changes in states.items():
+            if changes.get("player"):
+                own_seat(changes["player"], created["id"], seat,
+                         float(new_meta.get("created", 0)))
+        notify_players(svc, created["id"], new_meta, seat_states(svc.redis, created["id"]),
+                       None, Head(0, created["to_act"], created["status"]))
+        return _json(dict(created, rematch_of=game_id), 201)

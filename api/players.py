@@ -1,0 +1,305 @@
+"""Players: an identity across games for apps (a mobile backend), with webhooks.
+
+A player is optional: anonymous seat tokens keep working. A player has a secret key
+(`bgbp_<id>_<secret>`, stored as a sha256 only) sent as `Authorization: Bearer <key>` on
+`/v1/players/me…`, when creating a game with claimed seats, and when claiming a seat or
+asking a seat's new token. The key names the player, so it is checked with one read.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import re
+import secrets
+import time
+from typing import Any
+
+from flask import Response
+from flask.views import MethodView
+
+from api import keys
+from api.auth import bearer_token
+from api.notify import enqueue_delivery
+from api.parsing import Blueprint, require_json_body
+from api.problems import Problem
+from api.schemas import (
+    CreatedPlayerSchema,
+    CreatedWebhookSchema,
+    DeliveriesSchema,
+    NewPlayerSchema,
+    NewWebhookSchema,
+    PlayerGamesQuerySchema,
+    PlayerGamesSchema,
+    PlayerSchema,
+    QueuedDeliverySchema,
+    WebhooksSchema,
+)
+from api.seats import seat_states
+from api.services import services
+
+blp = Blueprint("players", __name__, url_prefix="/v1",
+                description="Players: one identity across games, their games, and webhooks "
+                            "for \"your turn\" and \"game over\".")
+
+PLAYER_AUTH = [{"playerKey": []}]
+MAX_WEBHOOKS = 10
+_KEY = re.compile(r"^bgbp_([A-Za-z0-9]{16})_([A-Za-z0-9_-]{20,64})$")
+_WEBHOOK_ID = re.compile(r"^wh_[A-Za-z0-9_-]{8,32}$")
+
+
+def _key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def _unauthorized(detail: str) -> Problem:
+    return Problem(401, "unauthorized", "Unauthorized", detail,
+                   headers={"WWW-Authenticate": 'Bearer realm="boardgamesbot-players"'})
+
+
+def player_of_key(key: str | None) -> str | None:
+    """The id of the player whose key this is, or None (no key, or not a player key)."""
+    if key is None:
+        return None
+    match = _KEY.match(key)
+    if match is None:
+        return None
+    player_id = match.group(1)
+    stored = services().redis.hget(keys.player(player_id), "key_sha256")
+    if stored is None:
+        return None
+    stored_text = stored.decode() if isinstance(stored, bytes) else stored
+    return player_id if hmac.compare_digest(stored_text, _key_hash(key)) else None
+
+
+def current_player() -> str:
+    """The calling player's id; 401 unless the request carries a valid player key."""
+    player_id = player_of_key(bearer_token())
+    if player_id is None:
+        raise _unauthorized("this needs 'Authorization: Bearer <player key>' (POST /v1/players)")
+    return player_id
+
+
+def own_seat(player_id: str, game_id: str, seat: int, created: float) -> None:
+    """Record that `player_id` owns `seat` of `game_id` (seats hash and the player's index)."""
+    from api.seats import update_seat
+
+    svc = services()
+    update_seat(svc.redis, game_id, seat, player=player_id)
+    svc.redis.zadd(keys.player_games(player_id), {game_id: created})
+
+
+def _id(alphabet_size: int = 16) -> str:
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+    return "".join(secrets.choice(alphabet) for _ in range(alphabet_size))
+
+
+def _json(body: Any, status: int = 200) -> Response:
+    return Response(json.dumps(body, separators=(",", ":")), status=status,
+                    mimetype="application/json")
+
+
+@blp.route("/players")
+class Players(MethodView):
+    """Creating players."""
+
+    @blp.arguments(NewPlayerSchema())
+    @blp.response(201, CreatedPlayerSchema, example={
+        "id": "Xq3f9LmQ2aZk7WcP", "name": "Ada", "created": 1796100000.0,
+        "key": "bgbp_Xq3f9LmQ2aZk7WcP_8dGk…"})
+    @blp.problem(429, "rate-limited")
+    @blp.problem(400, "the body is not valid JSON")
+    @blp.problem(413, "the body is larger than 64 KiB")
+    @blp.problem(415, "not JSON")
+    @blp.unavailable()
+    def post(self, body: dict[str, Any]) -> Response:
+        """A new player; its secret key is shown only in this answer (keep it)."""
+        require_json_body()
+        svc = services()
+        player_id = _id()
+        key = f"bgbp_{player_id}_{secrets.token_urlsafe(32)}"
+        created = time.time()
+        svc.redis.hset(keys.player(player_id), mapping={
+            "name": body.get("name", ""), "key_sha256": _key_hash(key), "created": created})
+        return _json({"id": player_id, "name": body.get("name"), "created": created,
+                      "key": key}, 201)
+
+
+@blp.route("/players/me")
+class Me(MethodView):
+    """The calling player."""
+
+    @blp.response(200, PlayerSchema)
+    @blp.problem(401, "no or a wrong player key")
+    @blp.unavailable()
+    @blp.doc(security=PLAYER_AUTH)
+    def get(self) -> Response:
+        """Who the key belongs to."""
+        player_id = current_player()
+        raw = services().redis.hgetall(keys.player(player_id))
+        return _json({"id": player_id, "name": raw.get(b"name", b"").decode() or None,
+                      "created": float(raw.get(b"created", 0))})
+
+
+@blp.route("/players/me/games")
+class MyGames(MethodView):
+    """The calling player's games."""
+
+    @blp.arguments(PlayerGamesQuerySchema(), location="query")
+    @blp.response(200, PlayerGamesSchema)
+    @blp.problem(401, "no or a wrong player key")
+    @blp.unavailable()
+    @blp.doc(security=PLAYER_AUTH)
+    def get(self, query: dict[str, Any]) -> Response:
+        """The games with a seat of the caller's, newest first, filtered by status or turn.
+
+        A page holds at most `limit` games; filters apply within the newest games before
+        `before`, so a filtered page may be short: follow `next` until it is null."""
+        player_id = current_player()
+        svc = services()
+        index = keys.player_games(player_id)
+        high = f"({query['before']}" if "before" in query else "+inf"
+        window = query["limit"] * (4 if "status" in query or "my_turn" in query else 1)
+        found = svc.redis.zrevrangebyscore(index, high, "-inf", start=0, num=window,
+                                           withscores=True)
+        games: list[dict[str, Any]] = []
+        gone: list[str] = []
+        pipe = svc.redis.pipeline(transaction=False)
+        ids = [(raw.decode() if isinstance(raw, bytes) else raw, score) for raw, score in found]
+        for game_id, _ in ids:
+            pipe.get(keys.game_meta(game_id))
+            pipe.hmget(keys.game_state(game_id), ["version", "to_act", "status"])
+        answers = pipe.execute()
+        last_score: float | None = None
+        for position, (game_id, score) in enumerate(ids):
+            last_score = score
+            meta_raw, (version, to_act, status) = answers[2 * position], answers[2 * position + 1]
+            if meta_raw is None or version is None:
+                gone.append(game_id)  # expired: its keys are gone
+                continue
+            meta = json.loads(meta_raw)
+            states = seat_states(svc.redis, game_id)
+            mine = sorted(s for s, st in states.items() if st.get("player") == player_id)
+            status_text = status.decode() if status else "active"
+            seat_to_act = int(to_act) if to_act not in (None, b"") else None
+            entry = {"id": game_id, "game": meta["game"], "options": meta["options"],
+                     "created": score, "version": int(version), "status": status_text,
+                     "to_act": seat_to_act,
+                     "seats": mine, "my_turn": status_text == "active" and seat_to_act in mine}
+            if "status" in query and entry["status"] != query["status"]:
+                continue
+            if "my_turn" in query and entry["my_turn"] != query["my_turn"]:
+                continue
+            games.append(entry)
+            if len(games) == query["limit"]:
+                break
+        if gone:
+            svc.redis.zrem(index, *gone)
+        more = len(found) == window or len(games) == query["limit"]
+        return _json({"games": games, "next": last_score if more and last_score else None})
+
+
+@blp.route("/players/me/webhooks")
+class Webhooks(MethodView):
+    """The calling player's webhooks."""
+
+    @blp.arguments(NewWebhookSchema())
+    @blp.response(201, CreatedWebhookSchema)
+    @blp.problem(401, "no or a wrong player key")
+    @blp.problem(409, "too-many-webhooks")
+    @blp.problem(400, "the body is not valid JSON")
+    @blp.problem(413, "the body is larger than 64 KiB")
+    @blp.problem(415, "not JSON")
+    @blp.unavailable()
+    @blp.doc(security=PLAYER_AUTH)
+    def post(self, body: dict[str, Any]) -> Response:
+        """Register a webhook; its signing secret is shown only in this answer."""
+        require_json_body()
+        player_id = current_player()
+        svc = services()
+        if svc.redis.hlen(keys.player_webhooks(player_id)) >= MAX_WEBHOOKS:
+            raise Problem(409, "too-many-webhooks", "Too many webhooks",
+                          f"a player has at most {MAX_WEBHOOKS} webhooks; delete one first")
+        webhook_id = "wh_" + secrets.token_urlsafe(12)
+        secret = "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode("ascii")
+        hook = {"id": webhook_id, "url": body["url"], "events": sorted(set(body["events"])),
+                "secret": secret, "created": time.time()}
+        svc.redis.hset(keys.player_webhooks(player_id), webhook_id, json.dumps(hook))
+        return _json(hook, 201)
+
+    @blp.response(200, WebhooksSchema)
+    @blp.problem(401, "no or a wrong player key")
+    @blp.unavailable()
+    @blp.doc(security=PLAYER_AUTH)
+    def get(self) -> Response:
+        """The player's webhooks (without their secrets)."""
+        player_id = current_player()
+        raw = services().redis.hgetall(keys.player_webhooks(player_id))
+        hooks = sorted((json.loads(v) for v in raw.values()), key=lambda h: h["created"])
+        return _json({"webhooks": [{k: v for k, v in h.items() if k != "secret"}
+                                   for h in hooks]})
+
+
+def _webhook(player_id: str, webhook_id: str) -> dict[str, Any]:
+    raw = (services().redis.hget(keys.player_webhooks(player_id), webhook_id)
+           if _WEBHOOK_ID.match(webhook_id) else None)
+    if raw is None:
+        raise Problem(404, "not-found", "Not found", f"no webhook {webhook_id!r}")
+    return json.loads(raw)
+
+
+@blp.route("/players/me/webhooks/<webhook_id>")
+class Webhook(MethodView):
+    """One webhook."""
+
+    @blp.response(204)
+    @blp.problem(401, "no or a wrong player key")
+    @blp.problem(404, "no such webhook")
+    @blp.unavailable()
+    @blp.doc(security=PLAYER_AUTH)
+    def delete(self, webhook_id: str) -> Response:
+        """Stop sending to this webhook (queued deliveries are dropped)."""
+        player_id = current_player()
+        _webhook(player_id, webhook_id)
+        svc = services()
+        svc.redis.hdel(keys.player_webhooks(player_id), webhook_id)
+        svc.redis.delete(keys.webhook_deliveries(player_id, webhook_id))
+        return Response(status=204)
+
+
+@blp.route("/players/me/webhooks/<webhook_id>/deliveries")
+class Deliveries(MethodView):
+    """A webhook's delivery log."""
+
+    @blp.response(200, DeliveriesSchema)
+    @blp.problem(401, "no or a wrong player key")
+    @blp.problem(404, "no such webhook")
+    @blp.unavailable()
+    @blp.doc(security=PLAYER_AUTH)
+    def get(self, webhook_id: str) -> Response:
+        """Each attempt, newest first: message id, event, HTTP status (or error), time."""
+        player_id = current_player()
+        _webhook(player_id, webhook_id)
+        raw = services().redis.lrange(keys.webhook_deliveries(player_id, webhook_id), 0, -1)
+        return _json({"deliveries": [json.loads(r) for r in raw]})
+
+
+@blp.route("/players/me/webhooks/<webhook_id>/test")
+class TestDelivery(MethodView):
+    """A test delivery."""
+
+    @blp.response(202, QueuedDeliverySchema)
+    @blp.problem(401, "no or a wrong player key")
+    @blp.problem(404, "no such webhook")
+    @blp.unavailable()
+    @blp.doc(security=PLAYER_AUTH)
+    def post(self, webhook_id: str) -> Response:
+        """Queue a signed `ping` delivery to this webhook (see its deliveries for the outcome)."""
+        player_id = current_player()
+        _webhook(player_id, webhook_id)
+        message_id = enqueue_delivery(services().redis, player_id, webhook_id, {
+            "type": "ping", "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime()),
+            "data": {"webhook_id": webhook_id}})
+        return _json({"message_id": message_id}, 202)

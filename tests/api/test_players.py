@@ -1,0 +1,215 @@
+"""What a mobile app's backend needs (issue 15): players and their games across games,
+claimed seats and rotated tokens, resigning, rematches, retention, CORS."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+import rq
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api import create_app, keys
+from tests.api.conftest import NO_RATE_LIMITS, create, move, problem
+
+
+def _player(client: FlaskClient, name: str = "Ada") -> tuple[str, dict[str, str]]:
+    answer = client.post("/v1/players", json={"name": name})
+    assert answer.status_code == 201, answer.get_json()
+    body = answer.get_json()
+    return body["id"], {"Authorization": f"Bearer {body['key']}"}
+
+
+def _games(client: FlaskClient, auth: dict[str, str], **query: Any) -> dict[str, Any]:
+    answer = client.get("/v1/players/me/games", headers=auth, query_string=query)
+    assert answer.status_code == 200, answer.get_json()
+    return answer.get_json()
+
+
+def test_a_player_key_is_shown_once_and_stored_hashed(client: FlaskClient,
+                                                      redis_client: redis.Redis) -> None:
+    answer = client.post("/v1/players", json={"name": "Ada"})
+    body = answer.get_json()
+    assert answer.status_code == 201 and body["key"].startswith("bgbp_")
+    everything = b"".join(str(redis_client.dump(k)).encode() for k in redis_client.keys("*"))
+    assert body["key"].encode() not in everything
+    assert body["key"].split("_")[-1].encode() not in everything
+    me = client.get("/v1/players/me", headers={"Authorization": f"Bearer {body['key']}"})
+    assert me.get_json() == {"id": body["id"], "name": "Ada", "created": body["created"]}
+    problem(client.get("/v1/players/me"), 401, "unauthorized")
+    wrong = body["key"][:-3] + ("AAA" if not body["key"].endswith("AAA") else "BBB")
+    problem(client.get("/v1/players/me", headers={"Authorization": f"Bearer {wrong}"}),
+            401, "unauthorized")
+
+
+def test_a_player_lists_its_games_claimed_at_creation_or_by_link(client: FlaskClient) -> None:
+    player_id, auth = _player(client)
+    # Claimed at creation (the request carries the player's key).
+    claimed = client.post("/v1/games", headers=auth, json={
+        "game": "toy-pontoon", "options": {"players": 2},
+        "seats": [{"kind": "human", "claim": True}, {"kind": "human"}]}).get_json()
+    # Claimed afterwards with the seat's token, as a join link carries it.
+    linked = create(client, players=2)
+    answer = client.post(f"/v1/games/{linked.id}/seats/1/claim", headers=auth,
+                         json={"token": linked.tokens[1]})
+    assert answer.get_json() == {"seat": 1, "player": player_id}
+    # A token of another seat proves nothing.
+    problem(client.post(f"/v1/games/{linked.id}/seats/0/claim", headers=auth,
+                        json={"token": linked.tokens[1]}), 403, "forbidden")
+    create(client, players=2)  # not the player's
+    listed = _games(client, auth)
+    assert [g["id"] for g in listed["games"]] == [linked.id, claimed["id"]]  # newest first
+    assert listed["games"][0]["seats"] == [1] and listed["games"][1]["seats"] == [0]
+    # Seat 0 of `claimed` is to act; seat 1 of `linked` is not.
+    assert [g["id"] for g in _games(client, auth, my_turn="true")["games"]] == [claimed["id"]]
+    assert _games(client, auth, status="finished")["games"] == []
+    first = _games(client, auth, limit=1)
+    assert [g["id"] for g in first["games"]] == [linked.id] and first["next"] is not None
+    second = _games(client, auth, limit=1, before=first["next"])
+    assert [g["id"] for g in second["games"]] == [claimed["id"]]
+    # Another player sees none of them, and cannot take a claimed seat.
+    _, other = _player(client, "Bob")
+    assert _games(client, other)["games"] == []
+    problem(client.post(f"/v1/games/{linked.id}/seats/1/claim", headers=other,
+                        json={"token": linked.tokens[1]}), 409, "seat-claimed")
+
+
+def test_a_rotated_seat_token_replaces_the_old_one(client: FlaskClient) -> None:
+    _, auth = _player(client)
+    created = create(client, players=2)
+    client.post(f"/v1/games/{created.id}/seats/0/claim", headers=auth,
+                json={"token": created.tokens[0]})
+    answer = client.post(f"/v1/games/{created.id}/seats/0/token", headers=auth)
+    assert answer.status_code == 200
+    fresh = answer.get_json()["token"]
+    problem(client.get(f"/v1/games/{created.id}", headers=created.auth(0)), 401,
+            "unauthorized")
+    read = client.get(f"/v1/games/{created.id}", headers={"Authorization": f"Bearer {fresh}"})
+    assert read.get_json()["seat"] == 0
+    # Only the seat's owner may rotate it.
+    _, other = _player(client, "Bob")
+    problem(client.post(f"/v1/games/{created.id}/seats/0/token", headers=other), 403,
+            "not-your-seat")
+    problem(client.post(f"/v1/games/{created.id}/seats/1/token", headers=auth), 403,
+            "not-your-seat")
+
+
+def _resign(client: FlaskClient, game_id: str, token: str, **body: Any) -> Any:
+    return client.post(f"/v1/games/{game_id}/resign", json=body,
+                       headers={"Authorization": f"Bearer {token}"})
+
+
+def test_resigning_a_two_seat_game_ends_it(client: FlaskClient) -> None:
+    created = create(client, players=2)
+    assert move(client, created, 0, 0).status_code == 200
+    answer = _resign(client, created.id, created.tokens[1])
+    assert answer.get_json() == {"version": 2, "status": "finished", "seat": 1}
+    read = client.get(f"/v1/games/{created.id}").get_json()
+    assert read["status"] == "finished" and read["to_act"] is None
+    result = read["result"]
+    assert result["resigned"] == [1] and result["ranking"] == [0, 1]
+    assert result["winners"] == [0] and result["ended_by"] == "resignation"
+    assert read["seats"][1]["resigned"] is True
+    problem(move(client, created, 0, 2), 409, "game-over")
+    problem(_resign(client, created.id, created.tokens[0]), 409, "game-over")
+    log = client.get(f"/v1/games/{created.id}/moves").get_json()["moves"]
+    assert log[-1]["move"] == {"type": "resign"} and log[-1]["system"] is True
+
+
+def test_resigning_solo_hands_the_game_to_the_automa(client: FlaskClient) -> None:
+    created = client.post("/v1/games", json={
+        "game": "darwins-journey", "options": {"players": 1, "alfred": "green"}}).get_json()
+    token = next(s["token"] for s in created["seats"] if s["kind"] == "human")
+    assert _resign(client, created["id"], token).get_json()["status"] == "finished"
+    result = client.get(f"/v1/games/{created['id']}").get_json()["result"]
+    assert result["ranking"][-1] == 0 and result["winners"] == [1]
+
+
+def test_resigning_a_three_seat_game_seats_a_bot(client: FlaskClient,
+                                                 redis_client: redis.Redis) -> None:
+    created = create(client, players=3)
+    problem(_resign(client, created.id, created.tokens[0], bot="alfred"), 422,
+            "validation-error")
+    answer = _resign(client, created.id, created.tokens[0], bot="greedy")
+    assert answer.get_json() == {"version": 1, "status": "active", "seat": 0}
+    read = client.get(f"/v1/games/{created.id}").get_json()
+    assert read["seats"][0] == {"seat": 0, "kind": "bot", "bot": "greedy", "resigned": True}
+    # Seat 0 was to act: its bot's turn is queued at the new version.
+    job = rq.Queue("bots", connection=redis_client).fetch_job(f"play-{created.id}-1")
+    assert job is not None and job.args[:3] == (created.id, 0, 1)
+    # The resigned seat's token still reads the game, but no longer moves for it.
+    assert client.get(f"/v1/games/{created.id}", headers=created.auth(0)).status_code == 200
+    problem(move(client, created, 0, 1), 403, "resigned")
+
+
+def test_a_rematch_keeps_options_seats_and_players(client: FlaskClient) -> None:
+    player_id, auth = _player(client)
+    first = client.post("/v1/games", headers=auth, json={
+        "game": "toy-pontoon", "options": {"players": 2},
+        "seats": [{"kind": "human", "claim": True},
+                  {"kind": "bot", "bot": "random"}]}).get_json()
+    token = first["seats"][0]["token"]
+    url = f"/v1/games/{first['id']}/rematch"
+    problem(client.post(url, headers={"Authorization": f"Bearer {token}"}), 409, "game-active")
+    _resign(client, first["id"], token)
+    answer = client.post(url, headers={"Authorization": f"Bearer {token}"})
+    assert answer.status_code == 201
+    second = answer.get_json()
+    assert second["rematch_of"] == first["id"] and second["options"] == first["options"]
+    assert [s["kind"] for s in second["seats"]] == ["human", "bot"]
+    assert second["deal"]["commitment"] != first["deal"]["commitment"]
+    assert client.get(f"/v1/games/{first['id']}").get_json()["rematch"] == second["id"]
+    assert client.get(f"/v1/games/{second['id']}").get_json()["rematch_of"] == first["id"]
+    assert second["id"] in [g["id"] for g in _games(client, auth)["games"]]
+    again = client.post(url, headers={"Authorization": f"Bearer {first['creator_token']}"})
+    assert problem(again, 409, "rematch-exists")["rematch"] == second["id"]
+
+
+@pytest.fixture
+def short_lived(redis_client: redis.Redis, redis_url: str) -> Iterator[Flask]:
+    """Games abandoned after 0.5 s without a move, deleted 1 s after they end."""
+    yield create_app({"REDIS_URL": redis_url, "TESTING": True, **NO_RATE_LIMITS,
+                      "ABANDON_AFTER": 0.5, "RETAIN_FINISHED": 1.0})
+
+
+def test_retention_abandons_then_deletes_by_expiry(short_lived: Flask,
+                                                   redis_client: redis.Redis) -> None:
+    client = short_lived.test_client()
+    created = create(client, players=2)
+    assert move(client, created, 0, 0).status_code == 200
+    assert 0 < redis_client.pttl(keys.game_meta(created.id)) <= 1500
+    time.sleep(0.7)
+    read = client.get(f"/v1/games/{created.id}").get_json()
+    assert read["status"] == "abandoned" and read["to_act"] is None
+    problem(move(client, created, 1, 2), 409, "game-over")
+    game_keys = [keys.game_meta(created.id), keys.game_state(created.id),
+                 keys.move_log(created.id)]
+    assert all(0 < redis_client.pttl(k) <= 1000 for k in game_keys)
+    time.sleep(1.2)
+    assert redis_client.exists(*game_keys) == 0  # Redis expired them: no scan
+    assert client.get(f"/v1/games/{created.id}").status_code == 404
+
+
+def test_cors_preflight_and_answers(client: FlaskClient,
+                                    monkeypatch: pytest.MonkeyPatch, redis_url: str) -> None:
+    preflight = client.options("/v1/games", headers={
+        "Origin": "https://app.example", "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization, content-type, idempotency-key"})
+    assert preflight.status_code == 200
+    assert preflight.headers["Access-Control-Allow-Origin"] in ("*", "https://app.example")
+    allowed = preflight.headers["Access-Control-Allow-Headers"].lower()
+    assert "authorization" in allowed and "idempotency-key" in allowed
+    read = client.get("/v1/games-catalog", headers={"Origin": "https://app.example"})
+    assert read.headers["Access-Control-Allow-Origin"] in ("*", "https://app.example")
+    assert "Access-Control-Allow-Credentials" not in read.headers  # never cookies
+    assert "ETag" in read.headers.get("Access-Control-Expose-Headers", "")
+    monkeypatch.setenv("BGB_CORS_ORIGINS", "https://app.example")
+    strict = create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()
+    ok = strict.get("/v1/games-catalog", headers={"Origin": "https://app.example"})
+    assert ok.headers["Access-Control-Allow-Origin"] == "https://app.example"
+    other = strict.get("/v1/games-catalog", headers={"Origin": "https://evil.example"})
+    assert "Access-Control-Allow-Origin" not in other.headers
