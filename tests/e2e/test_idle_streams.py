@@ -120,7 +120,8 @@ class Collector(asyncio.Protocol):
 
 
 class Watchers:
-    """Thousands of idle watchers on their own event loop (in a thread of the test)."""
+    """Thousands of idle watchers on an event loop of their own, run only when the test
+    opens, reads or closes them (in between, what the server sends waits in the sockets)."""
 
     def __init__(self, port: int) -> None:
         self.port = port
