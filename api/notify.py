@@ -12,6 +12,7 @@ by the worker with the webhook's secret (headers `webhook-id`, `webhook-timestam
 from __future__ import annotations
 
 import json
+import os
 import secrets
 from datetime import UTC, datetime
 from typing import Any
@@ -28,6 +29,13 @@ QUEUE_NAME = "webhooks"
 JOB_FUNCTION = "ai_worker.webhooks.deliver"
 # Seconds between attempts: a failing receiver is retried for about a day (23.6 h).
 RETRY_INTERVALS = [10, 60, 300, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600]
+
+
+def retry_intervals() -> list[int]:
+    """The back-off between attempts (BGB_WEBHOOK_RETRY_INTERVALS: seconds, comma-separated;
+    tests shorten it)."""
+    raw = os.environ.get("BGB_WEBHOOK_RETRY_INTERVALS", "")
+    return [int(x) for x in raw.split(",") if x.strip()] or RETRY_INTERVALS
 EVENTS = ("your_turn", "game_over")
 
 
@@ -44,7 +52,7 @@ def enqueue_delivery(client: redis.Redis, player_id: str, webhook_id: str,
     Queue(QUEUE_NAME, connection=client).enqueue(
         JOB_FUNCTION, player_id, webhook_id, message_id, body,
         job_id=f"webhook-{message_id}", result_ttl=3600, failure_ttl=7 * 24 * 3600,
-        retry=Retry(max=len(RETRY_INTERVALS), interval=RETRY_INTERVALS))
+        retry=Retry(max=len(retry_intervals()), interval=retry_intervals()))
     return message_id
 
 
