@@ -126,7 +126,7 @@ def run_op(s: S, p: int, op: list[Any], ev: Events) -> None:
     elif kind == "influence":
         push(["influence", op[1], op[2], []])
     elif kind == "transactions":
-        push(["trans", op[1], [0] * 4, [0] * 4])
+        push(["trans", op[1]])
     elif kind == "draw_place":
         drawn = [t for t in (draw_tile(s, p, ev) for _ in range(op[1])) if t is not None]
         push(["place", drawn, op[2]])
@@ -801,7 +801,7 @@ def _transaction_moves(s: S, p: int, frame: list[Any]) -> list[Move]:
     """F11.2, F34.10: each Transaction the player can afford now; stop (A19: "up to" N)."""
     out: list[Move] = []
     coins = s["coins"][p]
-    bought, sold = frame[2], frame[3]
+    bought, sold = s["trade"]  # F12.3: per turn, whatever effect gave the Transactions
     if not s["sky"][p] and -1 in s["skiffs"][p] and coins >= D.SCORING["skiff_price"]:
         out.append(_lbl({"type": "buy_skiff"}, f"buy a Skiff ({D.SCORING['skiff_price']} coins)"))
     if s["outposts"][p] > 0:
@@ -827,8 +827,7 @@ def _transaction_moves(s: S, p: int, frame: list[Any]) -> list[Move]:
 
 
 def _end_transactions(s: S, p: int, ev: Events) -> None:
-    frame = s["stack"].pop()
-    adjust_market(s, p, frame[2], frame[3], ev)
+    s["stack"].pop()
 
 
 def _on_empty(s: S, p: int, frame: list[Any], ev: Events) -> None:
@@ -870,6 +869,11 @@ def _auto(s: S, p: int, frame: list[Any], ev: Events) -> None:
 
 def _end_turn(s: S, ev: Events) -> None:
     n = s["n"]
+    bought, sold = s["trade"]
+    if any(bought) or any(sold):
+        # F12.2, F12.4: the Market moves once all the turn's Transactions are done
+        adjust_market(s, s["turn"], bought, sold, ev)
+        s["trade"] = [[0] * 4, [0] * 4]
     s["turn"] = (s["turn"] + 1) % n
     if s["turn"] == s["first"]:
         s["round"] += 1
@@ -998,12 +1002,12 @@ def _do(s: S, p: int, frame: list[Any], m: Move, ev: Events) -> None:
             c = CN.index(m["colour"])
             s["coins"][p] -= price(s, c)  # F12.2: the price as it stood (adjusted at the end)
             s["reserve"][p][c] += 1  # A21: bought Resources go to the Reserve
-            frame[2][c] += 1
+            s["trade"][0][c] += 1
         elif t == "sell":
             c = CN.index(m["colour"])
             s["coins"][p] += price(s, c)
             s["reserve"][p][c] -= 1
-            frame[3][c] += 1
+            s["trade"][1][c] += 1
         if frame[1] == 0:
             # the stack may have grown above the frame (none of these push): pop it
             _end_transactions(s, p, ev)

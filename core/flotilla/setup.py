@@ -89,6 +89,7 @@ def new_game(options: dict[str, Any], seed: int) -> dict[str, Any]:
     s["survivor"] = 0  # F3.2.1
     s["hub"] = [[] for _ in range(4)]
     s["joined"] = 0
+    s["trade"] = [[0] * 4, [0] * 4]  # Resources bought and sold this turn (F12.2-F12.4)
     # F3.3.7 (R2): objective sets chosen at random, one per player on each side; A8: a set is
     # the three tiles sharing `set`, highest value ("order" 0) on top (the end of the list).
     sets = sorted({o["set"] for o in D.OBJECTIVES})

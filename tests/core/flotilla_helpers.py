@@ -135,3 +135,11 @@ def finish_turn(state: dict[str, Any], prefer: dict[str, Any] | None = None) -> 
                           None)
         chosen = chosen or next((m for m in moves if m["type"] in PASSIVE), moves[0])
         GAME.apply(state, canonical(chosen))
+
+
+def end_turn(state: dict[str, Any]) -> None:
+    """End the current turn now (whatever is pending is dropped)."""
+    from core.flotilla import rules
+
+    state["stack"] = []
+    rules.settle(state, [])

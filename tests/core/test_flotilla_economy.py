@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from core.flotilla import data as D
 from core.flotilla import rules
-from tests.core.flotilla_helpers import GAME, do, fresh, moves_of, put, run, tile_where, top
+from tests.core.flotilla_helpers import (
+    GAME,
+    do,
+    end_turn,
+    fresh,
+    moves_of,
+    put,
+    run,
+    tile_where,
+    top,
+)
 
 RED, YELLOW, GREEN, BLUE = range(4)
 
@@ -54,6 +64,8 @@ def test_f12_1_f12_2_known_answer_three_red_for_15() -> None:
     for _ in range(3):
         do(s, "buy", colour="red")
     assert s["coins"][p] == 5 and s["reserve"][p][RED] == 3  # F13.4 (A21): into the Reserve
+    assert rules.price(s, RED) == 5
+    end_turn(s)
     assert rules.price(s, RED) == 8
 
 
@@ -70,6 +82,10 @@ def test_f12_2_selling_does_not_lower_the_price_mid_turn() -> None:
     do(s, "sell", colour="green")
     assert s["coins"][p] == coins + price
     do(s, "done")
+    run(s, p, [["transactions", 1]])  # F12.3: still this turn, green cannot be bought
+    assert all(m["colour"] != "green" for m in moves_of(s, "buy"))
+    assert s["market"][GREEN] == D.BOARDS["market"]["start"]["green"]
+    end_turn(s)
     assert s["market"][GREEN] == D.BOARDS["market"]["start"]["green"] - 2
 
 
@@ -83,12 +99,14 @@ def test_f12_5_f12_6_market_overflow() -> None:
     run(s, p, [["transactions", 3]])
     for _ in range(3):
         do(s, "sell", colour="yellow")
+    end_turn(s)
     assert s["market"][YELLOW] == 0 and s["vp"][p] == 2
     top_space = len(D.MARKET_PRICES) - 1
     s["market"][BLUE] = top_space
     s["coins"][p] = 100
     run(s, p, [["transactions", 1]])
     do(s, "buy", colour="blue")
+    end_turn(s)
     assert s["market"][BLUE] == top_space and s["vp"][p] == 4
 
 
