@@ -7,7 +7,9 @@
     bgb create <game> [--option k=v] [--seat ...]   create a game, print the answer (tokens!)
     bgb show <id> [--token T]                       print a game as a seat or a spectator sees it
     bgb verify <id>                                 check a finished game's deal and replay it
-    bgb tournament <game> --bot mcts:ms=250 --bot greedy --games 20   bot standings, Elo
+    bgb player [--name N]; bgb games [--my-turn]    a player's key; its games ($BGB_PLAYER_KEY)
+    bgb resign <id> --token T; bgb rematch <id> --token T
+    bgb tournament <game> --bot mcts:ms=250 --bot greedy --games 20   server-run tournament
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.table import Table
 
 from clients import board
 from clients.localredis import LocalRedis, default_data_dir, die_with_parent
@@ -193,20 +196,60 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("game_id")
     add_url(verify)
 
-    tour = sub.add_parser("tournament", help="bots play many games; standings and ratings")
-    tour.add_argument("game")
-    tour.add_argument("--bot", action="append", required=True, metavar="BOT",
-                      help="an entrant: random, greedy, mcts[:ms=250,...]; repeat (at least "
-                           "one; an automa such as Alfred is seated by the game's options)")
-    tour.add_argument("--games", type=int, default=10)
+    player = sub.add_parser("player", help="create a player (one identity across games)")
+    player.add_argument("--name", default=None)
+    add_url(player)
+
+    games = sub.add_parser("games", help="a player's games, newest first")
+    games.add_argument("--key", default=None, help="the player's key (default: $BGB_PLAYER_KEY)")
+    games.add_argument("--status", choices=["active", "finished", "aborted", "abandoned"])
+    games.add_argument("--my-turn", action="store_true", help="only games waiting for you")
+    games.add_argument("--limit", type=int, default=20)
+    games.add_argument("--json", action="store_true")
+    add_url(games)
+
+    resign = sub.add_parser("resign", help="resign a seat (the token's)")
+    resign.add_argument("game_id")
+    resign.add_argument("--token", required=True)
+    resign.add_argument("--bot", default=None, help="3+ seats: the bot that plays on")
+    add_url(resign)
+
+    rematch = sub.add_parser("rematch", help="a new game like a finished one")
+    rematch.add_argument("game_id")
+    rematch.add_argument("--token", required=True, help="a seat's token or the creator token")
+    add_url(rematch)
+
+    tour = sub.add_parser("tournament", help="the server plays a bot tournament; standings, "
+                                              "ratings, chart")
+    tour.add_argument("game", nargs="?", default=None,
+                      help="the game (omit with --follow)")
+    tour.add_argument("--bot", action="append", default=[], metavar="BOT",
+                      help="an entrant: random, greedy, mcts[:ms=250,...]; repeat (an automa "
+                           "such as Alfred is seated by the game's options)")
+    tour.add_argument("--external", action="append", default=[], metavar="NAME",
+                      help="an external entrant that plays its seats through the API (its "
+                           "token is printed)")
+    tour.add_argument("--games", type=int, default=None,
+                      help="at least this many games, in whole deals (default: one deal)")
+    tour.add_argument("--deals", type=int, default=None,
+                      help="deals; each is played once per seating rotation")
     tour.add_argument("--players", type=int, default=None)
     tour.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    tour.add_argument("--format", choices=["auto", "round_robin", "gauntlet"], default="auto")
+    tour.add_argument("--levels", default=None, metavar="OPTION=L1,L2",
+                      help="gauntlet: the automa levels, e.g. alfred=white,green")
     tour.add_argument("--seed", type=int, default=0)
     tour.add_argument("--parallel", type=int, default=4, help="games in progress at once")
+    tour.add_argument("--follow", default=None, metavar="ID",
+                      help="follow an existing tournament instead of starting one")
     tour.add_argument("--json", action="store_true", help="print the standings as JSON")
+    tour.add_argument("--csv", type=Path, default=None, metavar="FILE",
+                      help="write the standings as CSV")
+    tour.add_argument("--chart", type=Path, default=None, metavar="FILE",
+                      help="write the PNG chart of score distributions")
     tour.add_argument("--journal", type=Path, default=None, metavar="FILE",
-                      help="record the games in FILE (JSON lines); run the same command "
-                           "again to resume an interrupted tournament")
+                      help="keep the tournament's id in FILE; the same command again follows "
+                           "it instead of starting another")
     add_url(tour)
 
     show = sub.add_parser("show", help="print a game as a seat or a spectator sees it")
@@ -521,46 +564,98 @@ def show(args: argparse.Namespace, console: Console) -> int:
 
 
 def tournament(args: argparse.Namespace, console: Console) -> int:
-    """Run a bot tournament on the server and print the standings."""
-    from rich.progress import Progress
+    """Have the server play a tournament (or follow one); print and export the standings."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
     from rich.table import Table
 
     from clients import tournament as tour
 
-    entrants = []
-    for spec in args.bot:
-        name, params, _ = parse_bot(spec)
-        entrants.append(tour.Entrant(spec, name, params))
-    options = parse_pairs(args.option)
-    if args.players is not None:
-        options["players"] = args.players
     client = Client(args.url)
-    with Progress(console=console, transient=True, disable=args.json) as bar:
-        task = bar.add_task(f"{args.game}: {args.games} games", total=args.games)
-        try:
-            standings = tour.run(client, args.game, entrants, games=args.games, options=options,
-                                 seed=args.seed, parallel=args.parallel,
-                                 journal=args.journal, progress=lambda _: bar.advance(task))
-        except ValueError as exc:  # a journal of another tournament
-            console.print(f"[red]{exc}")
-            return 2
-    rows = [{"entrant": label, "games": r.games, "win_rate": round(r.win_rate, 3),
-             "mean_score": round(r.mean_score, 2), "mean_margin": round(r.mean_margin, 2),
-             "elo": round(r.rating)} for label, r in standings.ordered()]
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("ETA"), TimeRemainingColumn()]
+    with Progress(*columns, console=console, transient=True, disable=args.json) as bar:
+        task = bar.add_task("starting", total=None)
+
+        def progress(event: dict[str, Any]) -> None:
+            # Rich's ETA comes from the pace of ended games: it shows from the first one on.
+            bar.update(task, total=event["total"], completed=event["finished"],
+                       description=f"{event['in_progress']} in progress")
+
+        if args.follow:
+            body = tour.follow(client, args.follow, progress)
+        else:
+            if not args.game or not (args.bot or args.external):
+                console.print("[red]name a game and at least one --bot or --external[/]")
+                return 2
+            entrants = []
+            for spec in args.bot:
+                name, params, _ = parse_bot(spec)
+                entrants.append(tour.Entrant(spec, name, params))
+            entrants.extend(tour.Entrant(name, None) for name in args.external)
+            options = parse_pairs(args.option)
+            if args.players is not None:
+                options["players"] = args.players
+            automa = None
+            if args.levels:
+                option, _, levels = args.levels.partition("=")
+                automa = {"option": option, "levels": [v for v in levels.split(",") if v]}
+
+            def created(answer: dict[str, Any]) -> None:
+                bar.update(task, total=answer["progress"]["total"],
+                           description=f"tournament {answer['id']}")
+                if not args.json:
+                    console.print(f"tournament {answer['id']}: {answer['progress']['total']} "
+                                  f"games (`bgb tournament --follow {answer['id']}`)")
+                for name, token in answer.get("entrant_tokens", {}).items():
+                    console.print(f"external entrant {name}: token {token}")
+
+            try:
+                standings = tour.run(client, args.game, entrants, games=args.games,
+                                     deals=args.deals, options=options, seed=args.seed,
+                                     parallel=args.parallel, fmt=args.format, automa=automa,
+                                     journal=args.journal, progress=progress, created=created)
+            except ValueError as exc:  # a journal of another tournament
+                console.print(f"[red]{exc}")
+                return 2
+            body = standings.tournament
+    found = tour.rows(body)
+    if args.csv is not None:
+        args.csv.write_text(tour.to_csv(found))
+    if args.chart is not None:
+        args.chart.write_bytes(client.tournament_chart(str(body["id"])))
     if args.json:
-        console.print_json(data={"standings": rows, "errors": standings.errors})
+        console.print_json(data={"tournament": body["id"], "status": body["status"],
+                                 "standings": found, "errors": [],
+                                 "head_to_head": body["standings"]["head_to_head"]})
     else:
-        table = Table(title=f"{args.game}: {len(standings.games)} games")
-        for column in ("entrant", "games", "win %", "mean score", "mean margin", "Elo"):
+        table = Table(title=f"{body['game']}: {body['standings']['games']} games "
+                            f"({body['status']})")
+        for column in ("entrant", "games", "W-D-L", "mean score (95% CI)",
+                       "mean margin (95% CI)", "rating (mu ± sigma)", "LoS > next"):
             table.add_column(column, justify="left" if column == "entrant" else "right")
-        for row in rows:
-            table.add_row(row["entrant"], str(row["games"]), f"{100 * row['win_rate']:.1f}",
-                          f"{row['mean_score']:.1f}", f"{row['mean_margin']:+.1f}",
-                          str(row["elo"]))
+        for row in found:
+            table.add_row(row["entrant"], str(row["games"]),
+                          f"{row['wins']}-{row['draws']}-{row['losses']}",
+                          _with_ci(row["mean_score"], row["score_ci_low"], row["score_ci_high"]),
+                          _with_ci(row["mean_margin"], row["margin_ci_low"],
+                                   row["margin_ci_high"]),
+                          f"{row['mu']:.1f} ± {row['sigma']:.1f}",
+                          "" if row["superiority_over_next"] is None
+                          else f"{100 * row['superiority_over_next']:.0f}%")
         console.print(table)
-        for error in standings.errors:
-            console.print(f"[red]game failed:[/] {error}")
-    return 1 if standings.errors and not standings.games else 0
+    return 0 if body["status"] == "finished" else 1
+
+
+def _with_ci(mean: float | None, low: float | None, high: float | None) -> str:
+    if mean is None:
+        return "-"
+    return f"{mean:.1f}" if low is None or high is None else f"{mean:.1f} [{low:.1f}, {high:.1f}]"
 
 
 def create(args: argparse.Namespace, console: Console) -> int:
@@ -568,6 +663,52 @@ def create(args: argparse.Namespace, console: Console) -> int:
     created = Client(args.url).create_game(args.game, parse_pairs(args.option), args.seat,
                                            args.seed, unranked=args.unranked)
     console.print_json(data=created)
+    return 0
+
+
+def new_player(args: argparse.Namespace, console: Console) -> int:
+    """Create a player and print its key (shown once)."""
+    created = Client(args.url).create_player(args.name)
+    console.print(f"player [bold]{created['id']}[/] ({created.get('name') or 'no name'})")
+    console.print(f"key (shown once; keep it): {created['key']}")
+    console.print("then: export BGB_PLAYER_KEY=<key> and `bgb games`")
+    return 0
+
+
+def list_games(args: argparse.Namespace, console: Console) -> int:
+    """Print the player's games."""
+    key = args.key or os.environ.get("BGB_PLAYER_KEY")
+    if not key:
+        console.print("[red]a player key is needed:[/] --key or $BGB_PLAYER_KEY "
+                      "(`bgb player` makes one)")
+        return 2
+    page = Client(args.url).my_games(key, status=args.status,
+                                     my_turn=True if args.my_turn else None, limit=args.limit)
+    if args.json:
+        console.print_json(data=page)
+        return 0
+    table = Table(title="Your games")
+    for column in ("game id", "game", "status", "your seats", "to act", "version"):
+        table.add_column(column)
+    for game in page["games"]:
+        turn = "[bold green]you[/]" if game["my_turn"] else (
+            "—" if game["to_act"] is None else f"seat {game['to_act']}")
+        table.add_row(game["id"], game["game"], game["status"],
+                      ", ".join(str(s) for s in game["seats"]), turn, str(game["version"]))
+    console.print(table)
+    return 0
+
+
+def resign(args: argparse.Namespace, console: Console) -> int:
+    """Resign the token's seat."""
+    answer = Client(args.url).resign(args.game_id, args.token, args.bot)
+    console.print(f"seat {answer['seat']} resigned; the game is {answer['status']}")
+    return 0
+
+
+def rematch(args: argparse.Namespace, console: Console) -> int:
+    """Start a rematch and print its creation answer (the new seats' tokens)."""
+    console.print_json(data=Client(args.url).rematch(args.game_id, args.token))
     return 0
 
 
@@ -605,6 +746,14 @@ def main(argv: list[str] | None = None) -> int:
             return show(args, console)
         if args.command == "verify":
             return verify(args, console)
+        if args.command == "player":
+            return new_player(args, console)
+        if args.command == "games":
+            return list_games(args, console)
+        if args.command == "resign":
+            return resign(args, console)
+        if args.command == "rematch":
+            return rematch(args, console)
         if args.command == "tournament":
             return tournament(args, console)
     except argparse.ArgumentTypeError as exc:

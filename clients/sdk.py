@@ -297,6 +297,65 @@ class Client:
         return dict(self._request("POST", f"/games/{game_id}/abort", token=creator_token,
                                   safe=True).json())
 
+    def resign(self, game_id: str, token: str, bot: str | None = None) -> Json:
+        """Resign the seat of `token` (games of 3+ seats: `bot` plays on for it)."""
+        body = {"bot": bot} if bot else {}
+        return dict(self._request("POST", f"/games/{game_id}/resign", token=token,
+                                  json_body=body, safe=False).json())
+
+    def rematch(self, game_id: str, token: str) -> Json:
+        """A new game like this finished one (a creation answer, with its seats' tokens)."""
+        return dict(self._request("POST", f"/games/{game_id}/rematch", token=token,
+                                  safe=False).json())
+
+    # -- players ----------------------------------------------------------------------------
+
+    def create_player(self, name: str | None = None) -> Json:
+        """A new player; its `key` is shown only in this answer."""
+        body = {"name": name} if name else {}
+        return dict(self._request("POST", "/players", json_body=body, safe=False).json())
+
+    def me(self, key: str) -> Json:
+        """The player a key belongs to."""
+        return dict(self._request("GET", "/players/me", token=key).json())
+
+    def my_games(self, key: str, *, status: str | None = None, my_turn: bool | None = None,
+                 limit: int = 20, before: float | None = None) -> Json:
+        """A page of the player's games, newest first: {"games", "next"}."""
+        params: dict[str, Any] = {"limit": limit}
+        if status:
+            params["status"] = status
+        if my_turn is not None:
+            params["my_turn"] = "true" if my_turn else "false"
+        if before is not None:
+            params["before"] = before
+        return dict(self._request("GET", "/players/me/games", token=key, params=params).json())
+
+    def claim_seat(self, game_id: str, seat: int, key: str, seat_token: str) -> Json:
+        """Make the player of `key` the owner of `seat`, proven by the seat's token."""
+        return dict(self._request("POST", f"/games/{game_id}/seats/{seat}/claim", token=key,
+                                  json_body={"token": seat_token}).json())
+
+    def new_seat_token(self, game_id: str, seat: int, key: str) -> str:
+        """A new token for a seat the player owns (the old one stops working)."""
+        return str(self._request("POST", f"/games/{game_id}/seats/{seat}/token", token=key,
+                                 safe=False).json()["token"])
+
+    def add_webhook(self, key: str, url: str,
+                    events: tuple[str, ...] = ("your_turn", "game_over")) -> Json:
+        """Register a webhook; its signing `secret` is shown only in this answer."""
+        return dict(self._request("POST", "/players/me/webhooks", token=key, safe=False,
+                                  json_body={"url": url, "events": list(events)}).json())
+
+    def webhooks(self, key: str) -> list[Json]:
+        """The player's webhooks."""
+        return list(self._request("GET", "/players/me/webhooks", token=key).json()["webhooks"])
+
+    def webhook_deliveries(self, key: str, webhook_id: str) -> list[Json]:
+        """A webhook's delivery attempts, newest first."""
+        return list(self._request("GET", f"/players/me/webhooks/{webhook_id}/deliveries",
+                                  token=key).json()["deliveries"])
+
     def get_game(self, game_id: str, token: str | None = None, *,
                  wait_version: int | None = None, wait_timeout: float | None = None) -> Json:
         """The game as `token`'s seat (or a spectator) sees it; long-polls with `wait_version`."""
