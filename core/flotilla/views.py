@@ -1,10 +1,13 @@
 """What a seat may see (`view`) and a full state sampled from it (`determinize`).
 
-F35.1: the rulebook declares nothing secret. Hands, coins, Reserves and VP are open (a hand
-is deducible anyway: owned cards minus discards and Retired cards), and so are the tiles a
-player draws. Hidden from everybody (F35.2): the order of each Guild's crew stack below its
-top card, the Crew Cards and Artifacts removed at set-up, which Artifacts are still in the
-bag (only how many per Guild), the dice before they are rolled (the RNG).
+F35.1: the rulebook declares nothing secret; a hand is deducible (starting cards plus recruits
+from face-up stacks, minus the open discard pile). Hands are hidden by default (a seat sees its
+own and the others' sizes; option `open_hands` shows them all). Coins, Reserves, VP, discard
+piles and the tiles a player draws are open. Hidden from everybody (F35.2): the order of each
+Guild's crew stack below its top card, the Crew Cards and Artifacts removed at set-up, which
+Artifacts are still in the bag (only how many per Guild), the dice before they are rolled (the
+RNG). No move is secret and no event is addressed to some seats only: every draw and roll is
+seen by all at the table.
 """
 
 from __future__ import annotations
