@@ -12,6 +12,7 @@ from __future__ import annotations
 import hmac
 import json
 import logging
+import math
 import re
 import secrets
 import time
@@ -88,13 +89,17 @@ class CreateTournamentSchema(ma.Schema):
 
     game = fields.String(required=True, validate=validate.Length(min=1, max=64))
     options = fields.Dict(keys=fields.String(), load_default=dict)
-    format = fields.String(load_default=ROUND_ROBIN,
-                           validate=validate.OneOf([ROUND_ROBIN, GAUNTLET]))
+    format = fields.String(load_default="auto",
+                           validate=validate.OneOf(["auto", ROUND_ROBIN, GAUNTLET]),
+                           metadata={"description": "auto: a gauntlet for a game with an "
+                                                    "automa seat, else a round robin"})
     entrants = fields.List(fields.Nested(EntrantSchema), required=True,
                            validate=validate.Length(min=1, max=16))
     deals = StrictInt(load_default=1, validate=validate.Range(min=1, max=1000), metadata={
         "description": "deals per group of entrants (round robin) or per automa level "
                        "(gauntlet); each deal is played once per seating rotation"})
+    games = StrictInt(validate=validate.Range(min=1, max=MAX_GAMES), metadata={
+        "description": "instead of deals: at least this many games (whole deals)"})
     seed = StrictInt(validate=validate.Range(min=0, max=MAX_SEED), metadata={
         "description": "deal d is seeded by seed + d, mixed with the server's secret"})
     max_parallel = StrictInt(load_default=4, validate=validate.Range(min=1, max=64))
@@ -201,15 +206,17 @@ def _spec(body: dict[str, Any]) -> dict[str, Any]:
         raise _refuse("entrants", "entrant names must differ (name two of the same bot)")
     automa_levels = body.get("automa")
     variants = [dict(options)]
-    if body["format"] == GAUNTLET and automa_levels:
+    if automa_levels:
+        if body["format"] == ROUND_ROBIN:
+            raise _refuse("automa", "automa levels are for gauntlets only")
         variants = [dict(options, **{automa_levels["option"]: level})
                     for level in automa_levels["levels"]]
-    elif automa_levels:
-        raise _refuse("automa", "automa levels are for gauntlets only")
     with _options_checked(game, variants[0]):
         count = game.seat_count(variants[0])
         automa = game.automa_seats(variants[0])
     free = [seat for seat in range(count) if seat not in automa]
+    if body["format"] == "auto":
+        body = dict(body, format=GAUNTLET if automa else ROUND_ROBIN)
     if body["format"] == ROUND_ROBIN:
         if automa or not 2 <= count <= 5:
             raise _refuse("format", "a round robin needs a game of 2 to 5 seats without an "
@@ -235,11 +242,21 @@ def _spec(body: dict[str, Any]) -> dict[str, Any]:
             if fault:
                 raise _refuse("entrants", fault)
     return {"game": game.name, "options": options, "format": body["format"],
-            "deals": body["deals"], "max_parallel": body["max_parallel"],
+            "deals": _deals(body, len(entrants), len(free), len(variants)),
+            "max_parallel": body["max_parallel"],
             "seed": body["seed"] if "seed" in body else secrets.randbelow(2**32),
             "automa": automa_levels, "seat_count": count,
             "automa_seats": {str(seat): bot for seat, bot in automa.items()},
             "entrants": entrants}
+
+
+def _deals(body: dict[str, Any], entrants: int, free: int, levels: int) -> int:
+    """The deals asked for, directly or as a number of games (rounded up to whole deals)."""
+    if "games" not in body:
+        return int(body["deals"])
+    per_deal = (math.comb(entrants, free) * free if body["format"] == ROUND_ROBIN
+                else entrants * levels)
+    return max(1, -(-int(body["games"]) // per_deal))
 
 
 def _public_entrant(entrant: dict[str, Any]) -> dict[str, Any]:

@@ -1,63 +1,105 @@
-"""Tournament scheduling and tallying (no server needed)."""
+"""The tournament client: requests, journal, rows and CSV (no server: a stub client)."""
 
 from __future__ import annotations
 
-from collections import Counter
+import csv
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from clients.tournament import Entrant, Standings, places_of, rerate, schedule, tally
+from clients import cli
+from clients.tournament import Entrant, rows, run, standings_of, to_csv
 
-A, B, C = Entrant("a", "random"), Entrant("b", "greedy"), Entrant("c", "mcts", {"ms": 5})
-
-
-def test_two_player_schedule_alternates_seats_over_every_pairing() -> None:
-    seatings = schedule([A, B, C], 2, 12)
-    assert len(seatings) == 12
-    pairs = Counter(frozenset(e.label for e in s) for s in seatings)
-    assert set(pairs.values()) == {4}  # every pairing equally often
-    firsts = Counter(s[0].label for s in seatings)
-    assert set(firsts.values()) == {4}  # and every entrant first equally often
-
-
-def test_solo_schedule_and_self_play() -> None:
-    assert [s[0].label for s in schedule([A, B], 1, 4)] == ["a", "b", "a", "b"]
-    assert [[e.label for e in s] for s in schedule([A], 2, 2)] == [["a", "a"], ["a", "a"]]
-
-
-def test_places_from_places_or_ranking() -> None:
-    assert places_of({"places": [2, 1, 1]}, 3) == [2, 1, 1]
-    assert places_of({"ranking": [1, 2, 0]}, 3) == [3, 1, 2]
+BODY: dict[str, Any] = {
+    "id": "t1", "game": "toy-pontoon", "status": "finished",
+    "standings": {
+        "games": 4,
+        "entrants": [
+            {"name": "greedy", "games": 4, "wins": 3, "draws": 0, "losses": 1,
+             "mean_score": 17.5, "score_ci": [14.0, 21.0], "mean_margin": 4.25,
+             "margin_ci": None, "rating": {"mu": 27.1, "sigma": 6.2, "ordinal": 8.5}},
+            {"name": "random", "games": 4, "wins": 1, "draws": 0, "losses": 3,
+             "mean_score": 9.0, "score_ci": None, "mean_margin": -4.25, "margin_ci": None,
+             "rating": {"mu": 22.9, "sigma": 6.2, "ordinal": 4.3}}],
+        "head_to_head": {"greedy": {"random": {"wins": 3, "draws": 0, "losses": 1}},
+                         "random": {"greedy": {"wins": 1, "draws": 0, "losses": 3}}},
+        "superiority": [{"better": "greedy", "worse": "random", "likelihood": 0.92}]}}
 
 
-def test_tally_counts_wins_scores_margins_and_elo() -> None:
-    standings = Standings()
-    tally(standings, ["a", "b"], {"scores": [30, 20], "ranking": [0, 1]})
-    tally(standings, ["b", "a"], {"scores": [25, 25], "places": [1, 1]})
-    a, b = standings.records["a"], standings.records["b"]
-    assert (a.games, a.wins, a.mean_score, a.mean_margin) == (2, 1.5, 27.5, 5.0)
-    assert (b.games, b.wins) == (2, 0.5)
-    assert a.rating > 1500 > b.rating
-    assert a.rating + b.rating == pytest.approx(3000)
-    assert [label for label, _ in standings.ordered()] == ["a", "b"]
+class StubClient:
+    """Answers like the server, records the tournaments asked for."""
+
+    def __init__(self) -> None:
+        self.created: list[dict[str, Any]] = []
+
+    def create_tournament(self, game: str, entrants: list[dict[str, Any]],
+                          options: dict[str, Any] | None = None, **settings: Any
+                          ) -> dict[str, Any]:
+        self.created.append({"game": game, "entrants": entrants, "options": options,
+                             **settings})
+        return {"id": "t1", "progress": {"total": 4}, "entrant_tokens": {}}
+
+    def tournament_events(self, tournament_id: str) -> Iterator[dict[str, Any]]:
+        for finished in range(5):
+            yield {"status": "active" if finished < 4 else "finished", "total": 4,
+                   "finished": finished, "in_progress": min(2, 4 - finished)}
+
+    def tournament(self, tournament_id: str) -> dict[str, Any]:
+        return BODY
+
+    def tournament_chart(self, tournament_id: str) -> bytes:
+        return b"\x89PNG..."
 
 
-def test_self_play_does_not_move_ratings() -> None:
-    standings = Standings()
-    tally(standings, ["a", "a"], {"scores": [1, 2], "ranking": [1, 0]})
-    assert standings.records["a"].rating == 1500 and standings.records["a"].games == 2
+def test_run_asks_the_server_and_reads_its_standings(tmp_path: Path) -> None:
+    client = StubClient()
+    seen: list[int] = []
+    entrants = [Entrant("mcts:ms=5", "mcts", {"ms": 5}), Entrant("alice", None)]
+    journal = tmp_path / "t.json"
+    standings = run(client,  # type: ignore[arg-type]
+                    "toy-pontoon", entrants, games=4, options={"players": 2}, seed=3,
+                    journal=journal, progress=lambda e: seen.append(e["finished"]))
+    assert client.created == [{
+        "game": "toy-pontoon", "options": {"players": 2}, "format": "auto", "seed": 3,
+        "max_parallel": 4, "games": 4,
+        "entrants": [{"kind": "bot", "name": "mcts:ms=5", "bot": "mcts", "params": {"ms": 5}},
+                     {"kind": "external", "name": "alice"}]}]
+    assert seen == [0, 1, 2, 3, 4]
+    assert [label for label, _ in standings.ordered()] == ["greedy", "random"]
+    assert standings.records["greedy"].win_rate == 0.75 and not standings.errors
+    # The journal makes a rerun follow the same tournament; another request is refused.
+    again = StubClient()
+    run(again, "toy-pontoon", entrants, games=4, options={"players": 2},  # type: ignore[arg-type]
+        seed=3, journal=journal)
+    assert again.created == []
+    assert len(client.created) == 1
+    with pytest.raises(ValueError, match="another tournament"):
+        run(again, "toy-pontoon", entrants, games=6,  # type: ignore[arg-type]
+            options={"players": 2}, journal=journal)
 
 
-def test_final_ratings_do_not_depend_on_the_order_games_ended_in() -> None:
-    games = [(["a", "b"], {"scores": [3, 1], "ranking": [0, 1]}),
-             (["b", "a"], {"scores": [3, 1], "ranking": [0, 1]}),
-             (["a", "b"], {"scores": [5, 1], "ranking": [0, 1]})]
-    ratings = []
-    for order in ([0, 1, 2], [2, 1, 0]):
-        standings = Standings()
-        for number in order:
-            tally(standings, *games[number], number=number)
-        rerate(standings)
-        ratings.append({label: r.rating for label, r in standings.records.items()})
-    assert ratings[0] == pytest.approx(ratings[1])
-    assert ratings[0]["a"] > 1500 > ratings[0]["b"]
+def test_rows_and_csv() -> None:
+    found = rows(BODY)
+    assert [r["entrant"] for r in found] == ["greedy", "random"]
+    assert found[0]["superiority_over_next"] == 0.92 and found[1]["score_ci_low"] is None
+    parsed = list(csv.DictReader(io.StringIO(to_csv(found))))
+    assert parsed[0]["entrant"] == "greedy" and parsed[0]["wins"] == "3"
+    assert standings_of(dict(BODY, status="cancelled")).errors
+
+
+def test_cli_prints_table_and_writes_exports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(cli, "Client", lambda url=None: StubClient())
+    out_csv, out_png = tmp_path / "s.csv", tmp_path / "c.png"
+    code = cli.main(["tournament", "toy-pontoon", "--bot", "random", "--bot", "greedy",
+                     "--games", "4", "--csv", str(out_csv), "--chart", str(out_png)])
+    assert code == 0
+    assert "greedy" in capsys.readouterr().out
+    assert out_csv.read_text().startswith("entrant,games,wins")
+    assert out_png.read_bytes().startswith(b"\x89PNG")
+    args = cli.build_parser().parse_args(["tournament", "darwins-journey", "--bot", "random",
+                                          "--players", "1", "--levels", "alfred=white,green"])
+    assert args.levels == "alfred=white,green" and args.format == "auto"

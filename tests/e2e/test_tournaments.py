@@ -3,14 +3,18 @@ them; every scheduled game is played exactly once and the standings match the re
 
 from __future__ import annotations
 
+import csv
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
 import requests
 
+from api.standings import places_of
+from clients import cli
 from clients.sdk import Client, parse_sse
 from core.deals import check_revealed
 from tests.e2e.conftest import Stack
@@ -61,7 +65,7 @@ def check_standings(body: dict[str, Any], games: list[dict[str, Any]]) -> None:
     wins: dict[str, int] = {name: 0 for name in table}
     played: dict[str, int] = {name: 0 for name in table}
     for game in games:
-        places = game["result"]["places"]
+        places = places_of(game["result"], len(game["labels"]))
         for seat, label in enumerate(game["labels"]):
             played[label] += 1
             wins[label] += int(places[seat] == 1 and places.count(1) == 1)
@@ -125,3 +129,27 @@ def test_plain_http_client_follows_the_event_stream(stack: Stack) -> None:
     assert finished == sorted(finished)
     csv_like = requests.get(f"{stack.api_url}/v1/tournaments/{tournament_id}", timeout=10)
     assert csv_like.json()["standings"]["games"] == 6
+
+
+def test_cli_runs_a_tournament_on_the_server(stack: Stack, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    out_csv, out_png = tmp_path / "standings.csv", tmp_path / "chart.png"
+    games_before = _game_count(stack)
+    code = cli.main(["tournament", "toy-pontoon", "--bot", "random", "--bot", "greedy",
+                     "--games", "4", "--json", "--csv", str(out_csv), "--chart", str(out_png),
+                     "--url", stack.api_url])
+    assert code == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["status"] == "finished"
+    assert sum(row["games"] for row in printed["standings"]) == 8
+    parsed = list(csv.DictReader(out_csv.open()))
+    assert {row["entrant"] for row in parsed} == {"random", "greedy"}
+    assert out_png.read_bytes().startswith(PNG_MAGIC)
+    # No probe game: the tournament's 4 games are the only games the run created.
+    assert len(tournament_games_in_redis(stack.redis_url, printed["tournament"])) == 4
+    assert _game_count(stack) == games_before + 4
+
+
+def _game_count(stack: Stack) -> int:
+    client = redis.Redis.from_url(stack.redis_url)
+    return sum(1 for _ in client.scan_iter(match="bgb:game:*:meta", count=1000))

@@ -1,0 +1,105 @@
+"""Benchmark of server-run tournaments: games per minute with 1, 2 and 4 bot worker processes.
+
+    python bench/tournament.py [--game darwins-journey] [--games 24] [--workers 1,2,4]
+
+Starts a private redis-server and gunicorn (the real API), then for each worker count starts
+that many bot workers and has the server play a round robin of two `random` bots (so the
+rules engine, the API and the scheduling are what is measured, not a bot's thinking), with
+`max_parallel` four games a worker. Prints games/minute from the creation of the tournament
+to its last game's end, and the speed-up over one worker. Goal: 2 workers >= 1.7x one (on a
+machine with at least two free cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from clients.cli import gunicorn_command, worker_command  # noqa: E402
+from clients.localredis import LocalRedis, free_port  # noqa: E402
+from clients.sdk import Client  # noqa: E402
+
+
+def spawn(command: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """A process of the stack, its output in `log`."""
+    with log.open("ab") as out:
+        return subprocess.Popen(command, cwd=REPO, env=env, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def stop(processes: list[subprocess.Popen[bytes]]) -> None:
+    """Stop processes we started (SIGTERM, then wait)."""
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.wait(timeout=30)
+
+
+def measure(client: Client, env: dict[str, str], logs: Path, game: str, options: dict,
+            games: int, workers: int) -> float:
+    """Games per minute of one tournament played by `workers` worker processes."""
+    procs = [spawn(worker_command(), env, logs / f"worker-{workers}-{i}.log")
+             for i in range(workers)]
+    try:
+        time.sleep(1.0)  # the workers connect to Redis before the clock starts
+        started = time.monotonic()
+        created = client.create_tournament(
+            game, [{"bot": "random", "name": "a"}, {"bot": "random", "name": "b"}], options,
+            games=games, max_parallel=4 * workers)
+        body = client.tournament(created["id"])
+        while body["status"] == "active":
+            time.sleep(0.2)
+            body = client.tournament(created["id"])
+        elapsed = time.monotonic() - started
+        return 60.0 * body["progress"]["finished"] / elapsed
+    finally:
+        stop(procs)
+
+
+def main() -> int:
+    """Run the benchmark and print one line per worker count."""
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="darwins-journey")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=24)
+    parser.add_argument("--workers", default="1,2,4")
+    args = parser.parse_args()
+    logs = Path(tempfile.mkdtemp(prefix="bgb-bench-tournament-"))
+    with LocalRedis(logs / "redis", port=free_port()) as local:
+        port = free_port()
+        env = dict(os.environ, REDIS_URL=local.url, BGB_API_URL=f"http://127.0.0.1:{port}",
+                   PYTHONPATH=str(REPO), BGB_LOG_LEVEL="WARNING")
+        api = spawn(gunicorn_command("127.0.0.1", port, workers=2, threads=8), env,
+                    logs / "api.log")
+        client = Client(f"http://127.0.0.1:{port}")
+        try:
+            deadline = time.monotonic() + 30
+            while not client.health():
+                if time.monotonic() > deadline:
+                    raise SystemExit(f"the API did not start; see {logs / 'api.log'}")
+                time.sleep(0.1)
+            print(f"{args.game} ({args.players} players), {args.games} games of two random "
+                  f"bots, {os.cpu_count()} CPUs")
+            base = None
+            for workers in [int(w) for w in args.workers.split(",")]:
+                rate = measure(client, env, logs, args.game, {"players": args.players},
+                               args.games, workers)
+                base = base or rate
+                print(f"{workers} worker(s): {rate:7.1f} games/minute  ({rate / base:.2f}x)",
+                      flush=True)
+        finally:
+            stop([api])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
