@@ -35,6 +35,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import keys
 from api.problems import Problem
+from api.seats import bot_seats, seat_states
 
 # app config key -> (environment variable, default). Limits are Flask-Limiter strings.
 SETTINGS: dict[str, tuple[str, Any]] = {
@@ -126,9 +127,13 @@ class Limits:
             return False
         if meta is None:
             return False
-        bot_seats = [s["seat"] for s in meta["seats"] if s["kind"] == "bot"]
         token = header.strip()[len("bearer "):].strip()
-        return bool(bot_seats) and svc.bot_tokens.seat_of(token, game_id, bot_seats) is not None
+        try:
+            # The seats bots play now: a resigned seat's substitute included.
+            seats = bot_seats(meta, seat_states(svc.redis, game_id))
+        except redis.RedisError:
+            return False
+        return bool(seats) and svc.bot_tokens.seat_of(token, game_id, seats) is not None
 
     def _check(self) -> None:
         category = _category(request.method, request.path)
