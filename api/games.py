@@ -204,6 +204,7 @@ class Games(MethodView):
     @blp.problem(400, "the body is not valid JSON")
     @blp.problem(413, "the body is larger than 64 KiB")
     @blp.problem(415, "not JSON")
+    @blp.problem(401, "a seat is claimed but the request has no valid player key")
     @blp.problem(429, "rate-limited, or too-many-bot-games (this client's games with bot "
                       "seats in progress are at the ceiling)")
     @blp.unavailable()
