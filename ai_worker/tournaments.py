@@ -41,10 +41,12 @@ from api.tournament_store import ACTIVE, TournamentStore, claim_age, is_claim, k
 
 log = logging.getLogger(__name__)
 
-LOCK_MS = 60_000
+# A run takes milliseconds; a scheduler killed while holding the lock delays the next run
+# by this much at most.
+LOCK_MS = 10_000
 # A claim older than this belongs to a scheduler that died between claiming and settling
 # (creating a game takes milliseconds).
-CLAIM_STALE_SECONDS = 20.0
+CLAIM_STALE_SECONDS = 15.0
 POLL_LOCK = f"{keys.PREFIX}:tournament-poll-lock"
 
 # KEYS: lock; ARGV: token -> deletes the lock only if it is still ours
@@ -138,6 +140,8 @@ def _start(store: TournamentStore, svc: Services, tournament_id: str, nonce: str
         # be played beside the one the slot got.
         _abort(svc.store, created["id"])
         return False
+    if store.status(tournament_id) != ACTIVE:
+        _abort(svc.store, created["id"])  # cancelled while we created it
     return True
 
 

@@ -98,6 +98,10 @@ class TournamentStore:
                 "finished_at": float(found["finished_at"]) if found.get("finished_at")
                 else None, "total": int(found.get("total") or 0)}
 
+    def status(self, tournament_id: str) -> str | None:
+        """A tournament's status (None for an unknown one)."""
+        return _text(self.client.hget(keys.tournament(tournament_id), "status"))
+
     def active(self) -> list[str]:
         """The ids of the tournaments being played."""
         return sorted(_text(t) or "" for t in self.client.smembers(keys.tournaments_active()))
