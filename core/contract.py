@@ -13,6 +13,12 @@ Beyond the method signatures below, the API relies on these conventions:
   `seat_count` and `automa_seats`, so a bot or client needs nothing but the view.
 - Views and `determinize`. `view(state, seat)` never holds the RNG or the order of
   hidden cards; `view(determinize(view, seat, s), seat) == view` for every seed `s`.
+- JSON Schemas (optional). `json_schemas()` describes the game's JSON as plain data:
+  `{"moves": {type: schema}, "events": {type: schema}, "view": schema, "result": schema,
+  "options": schema}`, JSON Schema draft 2020-12 built with `core.json_schema` (no `$ref`).
+  Every move and event of a type, every view and every final result validate against them;
+  the API publishes them in its OpenAPI document (a game without them is described there
+  as free-form objects). See `has_json_schemas`.
 """
 
 from __future__ import annotations
@@ -114,6 +120,11 @@ class Game(Protocol):
     def load(self, data: dict[str, Any]) -> Any:
         """The state a `dump` describes."""
         ...
+
+
+def has_json_schemas(game: Any) -> bool:
+    """Whether `game` implements the optional `json_schemas()` (the contract's docstring)."""
+    return callable(getattr(game, "json_schemas", None))
 
 
 def canonical(move: Move) -> Move:

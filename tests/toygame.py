@@ -13,6 +13,7 @@ from typing import Any
 
 from core import register
 from core.contract import BadSnapshot, IllegalMove, InvalidOptions, find_move
+from tests import toyschemas
 
 TARGET = 21
 CARDS = [v for v in range(1, 11) for _ in range(2)]
@@ -28,6 +29,9 @@ class ToyPontoon:
 
     def options_schema(self) -> dict[str, Any]:
         return {"players": {"type": "int", "choices": [1, 2, 3, 4], "default": 2}}
+
+    def json_schemas(self) -> dict[str, Any]:
+        return toyschemas.pontoon(self.options_schema())
 
     def seat_count(self, options: dict[str, Any]) -> int:
         return self._players(options)

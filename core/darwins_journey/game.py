@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.contract import BadSnapshot
-from core.darwins_journey import hooks, rules, scoring, setup, solo, views
+from core.darwins_journey import hooks, rules, schemas, scoring, setup, solo, views
 from core.darwins_journey.state import State, clone, from_json, to_json
 
 VERSION = 1
@@ -33,6 +33,10 @@ class DarwinsJourney:
                        "description": "Alfred's difficulty (solo only): white easy, blue medium,"
                                       " yellow and green advanced"},
         }
+
+    def json_schemas(self) -> dict[str, Any]:
+        """JSON Schemas of the moves, events, view, result and options (schemas.py)."""
+        return schemas.json_schemas(self.options_schema())
 
     def seat_count(self, options: dict[str, Any]) -> int:
         """Seats of a game with these options (Alfred has seat 1 in solo)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.contract import BadSnapshot
-from core.encyclopedia import rules, scoring, setup, views
+from core.encyclopedia import rules, schemas, scoring, setup, views
 from core.encyclopedia.state import State, clone, from_json, to_json
 
 VERSION = 1
@@ -33,6 +33,10 @@ class Encyclopedia:
                         "description": "solo only: the AI's scoring card (1 Apprentice easy,"
                                        " 2 Scholar, 3 Master hard) or random (hidden)"},
         }
+
+    def json_schemas(self) -> dict[str, Any]:
+        """JSON Schemas of the moves, events, view, result and options (schemas.py)."""
+        return schemas.json_schemas(self.options_schema())
 
     def seat_count(self, options: dict[str, Any]) -> int:
         """Seats of a game with these options (the AI has seat 1 in solo)."""

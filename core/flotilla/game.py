@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.contract import BadSnapshot
-from core.flotilla import rules, scoring, setup, views
+from core.flotilla import rules, schemas, scoring, setup, views
 from core.flotilla.state import clone, from_json, to_json
 
 VERSION = 1
@@ -22,6 +22,10 @@ class Flotilla:
     def options_schema(self) -> dict[str, Any]:
         """The options `new_game` accepts."""
         return {k: dict(v) for k, v in setup.OPTIONS.items()}
+
+    def json_schemas(self) -> dict[str, Any]:
+        """JSON Schemas of the moves, events, view, result and options (schemas.py)."""
+        return schemas.json_schemas(self.options_schema())
 
     def seat_count(self, options: dict[str, Any]) -> int:
         """One seat per player; there is no automa (F33.1)."""

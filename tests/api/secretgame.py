@@ -10,6 +10,7 @@ from typing import Any
 
 from core import register
 from core.contract import BadSnapshot, IllegalMove, find_move
+from tests import toyschemas
 from tests.toygame import ToyPontoon
 
 
@@ -18,6 +19,9 @@ class ToySecret(ToyPontoon):
 
     name = "toy-secret"
     title = "Toy Secret (test game)"
+
+    def json_schemas(self) -> dict[str, Any]:
+        return toyschemas.secret(self.options_schema())
 
     def legal_moves(self, state: dict[str, Any]) -> list[dict[str, Any]]:
         seat = self.to_act(state)

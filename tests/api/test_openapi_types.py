@@ -1,0 +1,104 @@
+"""Issue 19: each game's JSON Schemas (`json_schemas()`) against what its engine produces.
+
+Seeded random games of every registered game: every legal move, every event, views of the
+seat to act and of a spectator along the way, and the final result validate against the
+game's schemas (jsonschema, draft 2020-12). This test is the judge of `core/*/schemas.py`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import core
+from core.contract import has_json_schemas
+
+jsonschema = pytest.importorskip("jsonschema")
+
+# Options each game is played with (the default for a game not listed).
+OPTIONS: dict[str, list[dict[str, Any]]] = {
+    "darwins-journey": [{"players": 2}, {"players": 1}, {"players": 3, "first_game": True},
+                        {"players": 4}, {"players": 1, "alfred": "green"}],
+    "flotilla": [{"players": 3}, {"players": 4, "open_hands": True},
+                 {"players": 5, "captain_returns": False}],
+    "encyclopedia": [{"players": 1}, {"players": 2}, {"players": 3},
+                     {"players": 1, "behaviour": 2, "scoring": 3}, {"players": 4}],
+}
+MAX_STEPS = 2500
+VIEW_EVERY = 25  # views are large: validate one decision in VIEW_EVERY (and the last ones)
+PER_TYPE = 150  # moves and events validated per type and game (the rest only need a schema)
+
+
+class Checker:
+    """Validators of one game's schemas, and the errors found."""
+
+    def __init__(self, schemas: dict[str, Any]) -> None:
+        make = jsonschema.Draft202012Validator
+        self.moves = {t: make(s) for t, s in schemas["moves"].items()}
+        self.events = {t: make(s) for t, s in schemas["events"].items()}
+        self.view = make(schemas["view"])
+        self.result = make(schemas["result"])
+        self.options = make(schemas["options"])
+        self.errors: list[str] = []
+        self.counts: dict[str, int] = {}
+
+    def check(self, what: str, validator: Any, value: Any) -> None:
+        for error in validator.iter_errors(value):
+            if len(self.errors) < 20:
+                self.errors.append(f"{what}: {error.message} at {list(error.absolute_path)}")
+
+    def typed(self, what: str, table: dict[str, Any], value: dict[str, Any]) -> None:
+        validator = table.get(value.get("type"))
+        if validator is None:
+            self.errors.append(f"{what}: no schema for type {value.get('type')!r}: {value}")
+            return
+        key = f"{what} {value['type']}"
+        self.counts[key] = self.counts.get(key, 0) + 1
+        if self.counts[key] <= PER_TYPE:
+            self.check(key, validator, value)
+
+
+@pytest.mark.parametrize("name", core.game_names())
+def test_every_game_describes_its_json(name: str) -> None:
+    game = core.get_game(name)
+    assert has_json_schemas(game), f"{name} has no json_schemas()"
+    schemas = game.json_schemas()
+    assert set(schemas) == {"moves", "events", "view", "result", "options"}
+    for part in ("view", "result", "options"):
+        jsonschema.Draft202012Validator.check_schema(schemas[part])
+    for kind in ("moves", "events"):
+        for type_, schema in schemas[kind].items():
+            jsonschema.Draft202012Validator.check_schema(schema)
+            assert schema["properties"]["type"]["const"] == type_
+            assert "$ref" not in repr(schema)
+            for example in schema.get("examples", []):
+                assert not list(jsonschema.Draft202012Validator(schema).iter_errors(example))
+    checker = Checker(schemas)
+    for options in OPTIONS.get(name, [{}]):
+        checker.check("options", checker.options, options)
+    seen_moves: set[str] = set()
+    for number, options in enumerate(OPTIONS.get(name, [{}]) * 2):
+        state = game.new_game(options, 1000 + number)
+        rng = random.Random(number)
+        for step in range(MAX_STEPS):
+            seat = game.to_act(state)
+            if seat is None:
+                break
+            if step % VIEW_EVERY == 0:
+                checker.check(f"view of seat {seat}", checker.view, game.view(state, seat))
+                checker.check("spectator view", checker.view, game.view(state, None))
+            legal = game.legal_moves(state)
+            for move in legal:
+                checker.typed("move", checker.moves, move)
+                seen_moves.add(move["type"])
+            for event in game.apply(state, rng.choice(legal)):
+                checker.typed("event", checker.events, event)
+            assert not checker.errors, checker.errors
+        for seat in [None, *range(game.seat_count(options))]:
+            checker.check(f"final view of {seat}", checker.view, game.view(state, seat))
+        if game.to_act(state) is None:
+            checker.check("result", checker.result, game.result(state))
+        assert not checker.errors, checker.errors
+    assert seen_moves, name
