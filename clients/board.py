@@ -1,14 +1,17 @@
 """Drawing a game in the terminal with rich, from the view the API gives a seat.
 
 `render_view(game, view)` draws any game generically: scalar facts in one table, a list of
-records (players, locations, offers) as a table with a row each, nested parts as a tree.
-A game with a better picture registers its own renderer with `@renderer("game-name")`.
+records (players, locations, offers) as a table with a row each, nested parts as a tree,
+every value as words and numbers (never JSON). A game with a better picture registers its
+own renderer with `@renderer("game-name")`, and may name its moves (`@move_namer`) and
+describe its events (`@event_describer`). Seats have one name everywhere: "You",
+"Alfred" (a game's automa), "Player 2 (greedy)" — see `name_seats`.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -17,12 +20,28 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
+from clients.i18n import _
+
 Renderer = Callable[[dict[str, Any]], RenderableType]
+MoveNamer = Callable[[dict[str, Any], dict[str, Any]], str | None]
+EventDescriber = Callable[[dict[str, Any]], str | None]
+Summary = Callable[[dict[str, Any]], str]
 _RENDERERS: dict[str, Renderer] = {}
+_SUMMARIES: dict[str, Summary] = {}
+_MOVE_NAMERS: dict[str, MoveNamer] = {}
+_EVENT_DESCRIBERS: dict[str, EventDescriber] = {}
 
 CELL_WIDTH = 60
 # Keys that say nothing a player needs on screen (echoed elsewhere or internal).
 SKIP_KEYS = {"game"}
+# Records with more fields than this read better as one line each than as a wide table.
+MAX_TABLE_COLUMNS = 5
+
+# The names of the seats of the game being drawn (set from a game body by `name_seats`).
+_SEAT_NAMES: ContextVar[dict[int, str] | None] = ContextVar("seat_names", default=None)
+
+
+# -- registries --------------------------------------------------------------------------------
 
 
 def renderer(game: str) -> Callable[[Renderer], Renderer]:
@@ -33,30 +52,114 @@ def renderer(game: str) -> Callable[[Renderer], Renderer]:
     return register
 
 
-def render_view(game: str, view: dict[str, Any]) -> RenderableType:
-    """The game's picture for `view`: its registered renderer, else the generic one."""
-    special = _RENDERERS.get(game)
-    if special is not None:
-        try:
-            return special(view)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-            pass  # a view layout the renderer does not know (yet): show it generically
-    return generic_view(view)
+def summary(game: str) -> Callable[[Summary], Summary]:
+    """Register a game's one-line summary of a view (round, phase...) for the turn line."""
+    def register(function: Summary) -> Summary:
+        _SUMMARIES[game] = function
+        return function
+    return register
+
+
+def move_namer(game: str) -> Callable[[MoveNamer], MoveNamer]:
+    """Register how a game's moves read in a list: `f(move, view)` -> text or None."""
+    def register(function: MoveNamer) -> MoveNamer:
+        _MOVE_NAMERS[game] = function
+        return function
+    return register
+
+
+def event_describer(game: str) -> Callable[[EventDescriber], EventDescriber]:
+    """Register how a game's events read in the log: `f(event)` -> text or None."""
+    def register(function: EventDescriber) -> EventDescriber:
+        _EVENT_DESCRIBERS[game] = function
+        return function
+    return register
+
+
+# -- names -------------------------------------------------------------------------------------
+
+
+def bot_name(bot: str) -> str:
+    """"alfred" -> "Alfred", "mcts" -> "Mcts"."""
+    return bot[:1].upper() + bot[1:]
+
+
+def name_seats(body: dict[str, Any]) -> dict[int, str]:
+    """Name every seat of a game read body (and use these names from now on)."""
+    view = body.get("view") or {}
+    automa = view.get("automa_seats") or {}
+    names: dict[int, str] = {}
+    for entry in body.get("seats") or []:
+        seat = int(entry.get("seat", len(names)))
+        if seat == body.get("seat"):
+            names[seat] = _("You")
+        elif str(seat) in automa:
+            names[seat] = bot_name(str(automa[str(seat)]))
+        elif entry.get("kind") == "bot":
+            names[seat] = _("Player {n} ({bot})").format(n=seat + 1, bot=entry.get("bot"))
+        else:
+            names[seat] = _("Player {n}").format(n=seat + 1)
+    _SEAT_NAMES.set(names)
+    return names
+
+
+def seat_name(seat: Any, view: dict[str, Any] | None = None) -> str:
+    """The one name of `seat` on screen."""
+    if not isinstance(seat, int):
+        return compact(seat)
+    names = _SEAT_NAMES.get() or {}
+    if seat in names:
+        return names[seat]
+    view = view or {}
+    automa = view.get("automa_seats") or {}
+    if str(seat) in automa:
+        return bot_name(str(automa[str(seat)]))
+    if view.get("seat") == seat:
+        return _("You")
+    return _("Player {n}").format(n=seat + 1)
+
+
+def humanize(key: str) -> str:
+    """"loc_owner" -> "Loc owner" (a view's key as a heading)."""
+    text = str(key).replace("_", " ").replace("-", " ").strip()
+    return text[:1].upper() + text[1:]
+
+
+# -- values as text ----------------------------------------------------------------------------
 
 
 def compact(value: Any, width: int = CELL_WIDTH) -> str:
-    """A short one-line text for any JSON value."""
+    """A short one-line text for any JSON value: words and numbers, never JSON."""
+    text = _plain(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _plain(value: Any) -> str:
     if value is None:
         return "—"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, str | int | float):
-        text = str(value)
-    elif isinstance(value, list) and all(not isinstance(v, dict | list) for v in value):
-        text = ", ".join(compact(v) for v in value) if value else "—"
-    else:
-        text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-    return text if len(text) <= width else text[: width - 1] + "…"
+        return str(value)
+    if isinstance(value, dict):
+        if not value:
+            return "—"
+        return ", ".join(f"{humanize(k) if isinstance(k, str) and '_' in k else k} "
+                         f"{_nested(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        if not value:
+            return "—"
+        if all(not isinstance(v, dict | list | tuple) for v in value):
+            return ", ".join(_plain(v) for v in value)
+        return "; ".join(_nested(v) for v in value)
+    return str(value)
+
+
+def _nested(value: Any) -> str:
+    """A value inside another: parenthesised when it has parts of its own."""
+    if isinstance(value, dict | list | tuple) and len(value) > 1:
+        return f"({_plain(value)})"
+    return _plain(value)
 
 
 def _is_scalar(value: Any) -> bool:
@@ -70,24 +173,33 @@ def _is_records(value: Any) -> bool:
             and all(isinstance(v, dict) for v in value))
 
 
-def records_table(title: str, records: list[dict[str, Any]]) -> Table:
-    """A table with one row per record and one column per key (in first-seen order)."""
+# -- the generic picture -----------------------------------------------------------------------
+
+
+def records_table(title: str, records: list[dict[str, Any]]) -> RenderableType:
+    """One row per record and one column per key; records with many keys as a line each."""
     columns: list[str] = []
     for record in records:
         for key in record:
             if key not in columns:
                 columns.append(key)
-    table = Table(title=title, title_justify="left", show_lines=False, expand=False)
+    if len(columns) > MAX_TABLE_COLUMNS:
+        tree = Tree(Text(humanize(title), style="bold"))
+        for index, record in enumerate(records, start=1):
+            tree.add(f"[dim]{index}[/] " + ", ".join(
+                f"[cyan]{humanize(k)}[/] {_nested(v)}" for k, v in record.items()))
+        return tree
+    table = Table(title=humanize(title), title_justify="left", show_lines=False, expand=False)
     table.add_column("#", style="dim")
     for column in columns:
-        table.add_column(column, overflow="fold")
-    for index, record in enumerate(records):
+        table.add_column(humanize(column), overflow="fold")
+    for index, record in enumerate(records, start=1):
         table.add_row(str(index), *(compact(record.get(c), 40) for c in columns))
     return table
 
 
 def _tree(label: str, value: Any, depth: int = 0) -> Tree:
-    tree = Tree(Text(label, style="bold"))
+    tree = Tree(Text(humanize(label), style="bold"))
     _grow(tree, value, depth)
     return tree
 
@@ -96,11 +208,11 @@ def _grow(tree: Tree, value: Any, depth: int) -> None:
     if isinstance(value, dict):
         for key, item in value.items():
             if _is_scalar(item) or depth >= 3:
-                tree.add(f"[cyan]{key}[/]: {compact(item)}")
+                tree.add(f"[cyan]{humanize(key)}[/]: {compact(item)}")
             else:
-                _grow(tree.add(f"[cyan]{key}[/]"), item, depth + 1)
+                _grow(tree.add(f"[cyan]{humanize(key)}[/]"), item, depth + 1)
     elif isinstance(value, list):
-        for index, item in enumerate(value):
+        for index, item in enumerate(value, start=1):
             if _is_scalar(item) or depth >= 3:
                 tree.add(f"[dim]{index}[/] {compact(item)}")
             else:
@@ -119,163 +231,169 @@ def generic_view(view: dict[str, Any]) -> RenderableType:
         if key in SKIP_KEYS:
             continue
         if _is_scalar(value):
-            facts.add_row(key, compact(value, 80))
-        elif _is_records(value) and all(
-                all(_is_scalar(v) or isinstance(v, dict | list) for v in r.values())
-                for r in value) and len(value) <= 30:
+            facts.add_row(humanize(key), compact(value, 80))
+        elif _is_records(value) and len(value) <= 30:
             parts.append(records_table(key, value))
         else:
             parts.append(_tree(key, value))
     return Group(facts, *parts)
 
 
-def move_text(move: dict[str, Any]) -> str:
-    """How a move reads in a list: its label, else its compact JSON."""
+def render_view(game: str, view: dict[str, Any]) -> RenderableType:
+    """The game's picture for `view`: its registered renderer, else the generic one."""
+    special = _RENDERERS.get(game)
+    if special is not None:
+        try:
+            return special(view)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            pass  # a view layout the renderer does not know (yet): show it generically
+    return generic_view(view)
+
+
+# -- moves, events, the log --------------------------------------------------------------------
+
+
+def move_text(move: dict[str, Any], game: str = "", view: dict[str, Any] | None = None) -> str:
+    """How a move reads in a list: the game's own words, its label, else its fields."""
+    namer = _MOVE_NAMERS.get(game)
+    if namer is not None:
+        try:
+            text = namer(move, view or {})
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            text = None
+        if text:
+            return text
     label = move.get("label")
     if label:
         return str(label)
-    return compact({k: v for k, v in move.items() if k != "label"}, 100)
+    fields = {k: v for k, v in move.items() if k not in ("label", "type", "secret")}
+    kind = humanize(str(move.get("type", _("move"))))
+    return f"{kind} ({_plain(fields)})" if fields else kind
 
 
-def moves_table(moves: list[dict[str, Any]], title: str = "Your moves") -> Table:
+def event_text(game: str, event: dict[str, Any]) -> str:
+    """How an event reads in the log: the game's own words, else its type and fields."""
+    describer = _EVENT_DESCRIBERS.get(game)
+    if describer is not None:
+        try:
+            text = describer(event)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            text = None
+        if text:
+            return text
+    if event.get("redacted"):
+        return _("{what} (hidden)").format(what=humanize(str(event.get("type"))))
+    fields = {k: v for k, v in event.items() if k not in ("type", "seat", "to")}
+    text = humanize(str(event.get("type", _("event"))))
+    if fields:
+        text += " " + _plain(fields)
+    if isinstance(event.get("seat"), int):
+        text = f"{seat_name(event['seat'])}: {text}"
+    return text
+
+
+def log_lines(game: str, entry: dict[str, Any], view: dict[str, Any] | None = None) -> list[str]:
+    """One logged move as lines: who did what, then what followed (its events)."""
+    move = entry.get("move") or {}
+    who = seat_name(entry.get("seat"))
+    if move.get("secret") is True and "label" not in move:
+        what = _("a secret choice")
+    else:
+        what = move_text(move, game, view)
+    lines = [f"{who}: {what}"]
+    for event in entry.get("events") or []:
+        described = event_text(game, event)
+        if described:
+            lines.append(f"    · {described}")
+    return lines
+
+
+def moves_table(moves: list[dict[str, Any]], title: str | None = None, game: str = "",
+                view: dict[str, Any] | None = None,
+                numbers: list[int] | None = None) -> Table:
     """The numbered legal moves to choose from."""
-    table = Table(title=title, title_justify="left", show_header=False, box=None)
-    table.add_column(justify="right", style="bold yellow")
-    table.add_column()
-    for number, move in enumerate(moves, start=1):
-        table.add_row(str(number), move_text(move))
+    table = Table(title=title or _("Your moves"), title_justify="left", show_header=False,
+                  box=None)
+    table.add_column(justify="right", style="bold yellow", no_wrap=True)
+    table.add_column(overflow="fold")
+    for index, move in enumerate(moves):
+        number = numbers[index] if numbers else index + 1
+        table.add_row(str(number), move_text(move, game, view))
     return table
 
 
+def turn_line(body: dict[str, Any]) -> str:
+    """Whose turn it is, with the game's summary: "Your turn · Round 2 of 5 · ..."."""
+    seat = body.get("to_act")
+    line = (_("Your turn") if seat == body.get("seat")
+            else _("{seat} to play").format(seat=seat_name(seat)))
+    describe = _SUMMARIES.get(str(body.get("game")))
+    if describe is not None:
+        try:
+            line += " · " + describe(body.get("view") or {})
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            pass
+    return line
+
+
+def status_of(status: Any) -> str:
+    """A game status in words."""
+    return {"active": _("in progress"), "finished": _("finished"),
+            "aborted": _("aborted"), "abandoned": _("abandoned")}.get(str(status), str(status))
+
+
 def game_header(body: dict[str, Any]) -> Panel:
-    """A one-panel summary of a game read body: id, version, status, who acts."""
-    seats = body.get("seats") or []
-    who = []
-    for entry in seats:
-        kind = entry.get("bot") if entry.get("kind") == "bot" else "human"
-        mark = "▶ " if entry.get("seat") == body.get("to_act") else "  "
-        you = " (you)" if entry.get("seat") == body.get("seat") else ""
-        who.append(f"{mark}seat {entry.get('seat')}: {kind}{you}")
+    """A one-panel summary of a game read body: id, status, the seats, who acts."""
+    names = name_seats(body)
     text = Text()
     text.append(f"{body.get('game')}  ", style="bold")
-    text.append(f"game {body.get('id')}  version {body.get('version')}  {body.get('status')}\n")
-    text.append("\n".join(who))
+    text.append(_("game {id} · move {version} · {status}").format(
+        id=body.get("id"), version=body.get("version"), status=status_of(body.get("status"))))
+    for seat, name in names.items():
+        mark = "▶ " if seat == body.get("to_act") else "  "
+        text.append(f"\n{mark}{name}")
     return Panel(text, expand=False)
 
 
 def result_table(result: dict[str, Any]) -> RenderableType:
-    """The final scores and ranking of a finished game."""
+    """The final scores, their breakdown and the ranking of a finished game."""
     scores = result.get("scores")
-    if isinstance(scores, list):
-        table = Table(title="Result", title_justify="left")
-        table.add_column("seat")
-        table.add_column("score", justify="right")
-        table.add_column("rank", justify="right")
-        ranking = result.get("ranking") or []
-        flat = [s for group in ranking for s in (group if isinstance(group, list) else [group])]
-        for seat, score in enumerate(scores):
-            rank = str(flat.index(seat) + 1) if seat in flat else "—"
-            table.add_row(str(seat), compact(score), rank)
-        return table
-    return _tree("result", result)
+    if not isinstance(scores, list):
+        return _tree(_("Result"), result)
+    seats = range(len(scores))
+    table = Table(title=_("Result"), title_justify="left")
+    table.add_column("")
+    for seat in seats:
+        table.add_column(seat_name(seat), justify="right", overflow="fold")
+    breakdown = result.get("breakdown")
+    if isinstance(breakdown, list) and all(isinstance(b, dict) for b in breakdown):
+        categories = [k for k in breakdown[0] if k != "total"] if breakdown else []
+        for category in categories:
+            table.add_row(score_category(category),
+                          *(compact(breakdown[s].get(category)) for s in seats))
+    table.add_row(_("Total"), *(compact(scores[s]) for s in seats), style="bold")
+    places = result.get("places")
+    if isinstance(places, list) and len(places) == len(scores):
+        table.add_row(_("Place"), *(str(p) for p in places))
+    winners = result.get("winners")
+    if isinstance(winners, list) and winners:
+        return Group(table, Text(_("Winner: {names}").format(
+            names=", ".join(seat_name(s) for s in winners)), style="bold green"))
+    return table
 
 
-# -- Darwin's Journey ------------------------------------------------------------------------
-
-_DJ_LOCKED, _DJ_OPEN = -1, -2
-_ISLANDS = "ABC"
-
-
-def _dj_seat_name(view: dict[str, Any], seat: int) -> str:
-    automa = view.get("automa_seats") or {}
-    if str(seat) in automa or seat in automa:
-        return "Alfred"
-    return f"seat {seat}" + (" (you)" if view.get("seat") == seat else "")
-
-
-def _dj_seals(rows: list[list[str]]) -> str:
-    return " | ".join("".join(row) or "·" for row in rows)
-
-
-def _dj_per_seat(view: dict[str, Any], key: str, seat: int, default: Any = None) -> Any:
-    values = view.get(key)
-    if isinstance(values, list) and seat < len(values):
-        return values[seat]
-    return default
-
-
-@renderer("darwins-journey")
-def darwins_journey_view(view: dict[str, Any]) -> RenderableType:
-    """Darwin's Journey: round and phase, one row per seat, the board's locations and tiles."""
-    seats = int(view.get("seat_count") or view.get("n") or len(view.get("coins") or []))
-    order = view.get("order") or []
-    head = Text()
-    head.append(f"Round {view.get('round')}/5  ", style="bold")
-    head.append(f"phase {view.get('phase')}  ")
-    head.append("turn order " + " → ".join(_dj_seat_name(view, s) for s in order))
-    head.append(f"  Beagle space {view.get('beagle')}  goals {compact(view.get('goals'))}")
-
-    players = Table(title="Explorers", title_justify="left")
-    for column in ("", "coins", "VP", "know.", "evol.", "ship", "explorers A/B/C",
-                   "seals (rows)", "workers home", "stamps+tray", "tents", "lenses",
-                   "crew", "objectives"):
-        players.add_column(column, overflow="fold")
-    for seat in range(seats):
-        explorers = _dj_per_seat(view, "explorers", seat, []) or []
-        explorers_text = " ".join(
-            f"{_ISLANDS[i]}{pos}" if pos >= 0 else f"{_ISLANDS[i]}–"
-            for i, pos in enumerate(explorers))
-        crew = _dj_per_seat(view, "crew", seat, []) or []
-        crew_text = ", ".join(f"{card}{'✓' if row >= 0 else ''}" for card, row in crew) or "—"
-        slots = _dj_per_seat(view, "obj_slots", seat, []) or []
-        done = sum(1 for x in slots if x < 0)
-        shown = sum(1 for x in slots if x > 0)
-        reserve = _dj_per_seat(view, "reserve", seat, []) or []
-        stamps = _dj_per_seat(view, "stamps", seat, []) or []
-        mark = "▶ " if seat == view.get("to_act") else ""
-        players.add_row(
-            mark + _dj_seat_name(view, seat),
-            compact(_dj_per_seat(view, "coins", seat)), compact(_dj_per_seat(view, "vp", seat)),
-            compact(_dj_per_seat(view, "tk", seat)), compact(_dj_per_seat(view, "evo", seat)),
-            compact(_dj_per_seat(view, "ship", seat)), explorers_text,
-            _dj_seals(_dj_per_seat(view, "seals", seat, []) or []),
-            compact(_dj_per_seat(view, "home", seat)),
-            f"{compact(stamps)} +{_dj_per_seat(view, 'tray', seat, 0)}",
-            compact(_dj_per_seat(view, "tents", seat)),
-            compact(_dj_per_seat(view, "lenses", seat)),
-            crew_text,
-            f"{done} done, {shown} open, reserve {compact(reserve)}")
-
-    places = Table(title="Locations", title_justify="left", box=None)
-    places.add_column("location")
-    places.add_column("lens / state")
-    places.add_column("workers")
-    owners = view.get("loc_owner") or {}
-    workers = view.get("loc_workers") or {}
-    for location, owner in owners.items():
-        state = {_DJ_LOCKED: "locked", _DJ_OPEN: "open"}.get(owner, f"lens of seat {owner}")
-        placed = workers.get(location) or []
-        places.add_row(location, state, ", ".join(_dj_seat_name(view, s) for s in placed) or "")
-
-    tiles = Table.grid(padding=(0, 2))
-    tiles.add_column(style="cyan")
-    tiles.add_column()
-    for key, label in (("special", "special tiles"), ("corr", "correspondence"),
-                       ("envelopes", "envelope stamps"), ("academy", "academy seals"),
-                       ("seal_bag", "seal bag"), ("purple", "purple seals"),
-                       ("specimens", "specimens"), ("campsites", "campsites"),
-                       ("obj_display", "objectives shown"), ("ribbons", "ribbons taken"),
-                       ("ends", "end bonuses")):
-        if key in view:
-            tiles.add_row(label, compact(view[key], 100))
-    parts: list[RenderableType] = [head, players, places, tiles]
-    if view.get("hand") or view.get("kept"):
-        parts.append(Text(f"your draft hand: {compact(view.get('hand'))}   "
-                          f"kept: {compact(view.get('kept'))}"))
-    if view.get("alfred"):
-        parts.append(_tree("Alfred", view["alfred"]))
-    return Group(*parts)
+def score_category(key: str) -> str:
+    """A score breakdown's category in words (the game's catalog, else the key)."""
+    words = {"game": _("During the game"), "objectives": _("Objectives"),
+             "objective_pair": _("Objective pairs"), "workers": _("Workers (seals)"),
+             "tents": _("Tents"), "evolution": _("Evolution"), "coins": _("Coins"),
+             "knowledge": _("Temporary Knowledge")}
+    return words.get(key, humanize(key))
 
 
 # Games whose renderers live in their own modules register on import.
-from clients import board_encyclopedia, board_flotilla  # noqa: E402, F401
+from clients import (  # noqa: E402, F401
+    board_darwins_journey,
+    board_encyclopedia,
+    board_flotilla,
+)

@@ -31,15 +31,14 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
-from clients import board
+from clients import board, i18n
 from clients.localredis import LocalRedis, default_data_dir, die_with_parent
 from clients.sdk import (
     ApiError,
     Client,
     GameOver,
-    IllegalMoveError,
-    StaleVersion,
     TransportError,
 )
 
@@ -131,10 +130,23 @@ def plan_game(vs: list[str], players: int | None,
     return options, seats
 
 
+def package_version() -> str:
+    """The installed boardgamesbot version (the source tree's when not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("boardgamesbot")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The `bgb` argument parser with every subcommand."""
     parser = argparse.ArgumentParser(prog="bgb", description="BoardGamesBot: board games over "
                                      "HTTP, bots in RQ workers.")
+    parser.add_argument("--version", action="version", version=f"bgb {package_version()}")
+    parser.add_argument("--lang", default=None, metavar="LANG",
+                        help="en or pt-BR (default: the locale's, $LANG)")
     sub = parser.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser("serve", help="run the API and one bot worker")
@@ -163,7 +175,12 @@ def build_parser() -> argparse.ArgumentParser:
                        f"http://{DEFAULT_HOST}:{DEFAULT_PORT})")
 
     play = sub.add_parser("play", help="play a game in the terminal against bots")
-    play.add_argument("game", help="e.g. darwins-journey")
+    play.add_argument("game", nargs="?", default=None,
+                      help="e.g. darwins-journey (omit with --game to come back to a game)")
+    play.add_argument("--game", dest="game_id", default=None, metavar="ID",
+                      help="come back to this game, playing the seat(s) of --token")
+    play.add_argument("--token", action="append", default=[], metavar="T",
+                      help="with --game: a seat's token (repeat for more seats)")
     play.add_argument("--vs", action="append", default=[], metavar="BOT",
                       help="an opponent: alfred[:level], random, greedy, mcts[:k=v,...]; "
                            "repeat for more")
@@ -443,61 +460,108 @@ def worker(args: argparse.Namespace) -> int:
 
 # -- play / watch / show ---------------------------------------------------------------------
 
+QUIT_WORDS = ("q", "quit", "exit", "sair")
+BOARD_WORDS = ("b", "board", "t", "tabuleiro")
 
-def _choose(console: Console, moves: list[dict[str, Any]],
-            ask: Callable[[str], str]) -> dict[str, Any] | None:
-    """The move the player picks by number (or by typing part of its label); None to quit."""
-    shown = list(enumerate(moves, start=1))
+
+def _choose(console: Console, moves: list[dict[str, Any]], ask: Callable[[str], str],
+            game: str = "", view: dict[str, Any] | None = None,
+            show_board: Callable[[], None] | None = None) -> dict[str, Any] | None:
+    """The move the player picks by number (or by typing part of its text); None to quit."""
+    texts = [board.move_text(m, game, view) for m in moves]
+    shown = list(range(len(moves)))
     while True:
-        console.print(board.moves_table([m for _, m in shown]))
-        answer = ask("move number, text to filter, 'q' to quit> ").strip()
-        if answer.lower() in ("q", "quit", "exit"):
+        console.print(board.moves_table([moves[i] for i in shown], game=game, view=view,
+                                        numbers=[i + 1 for i in shown]))
+        answer = ask(i18n._("number, text to filter, b = board, q = quit> ")).strip()
+        if answer.lower() in QUIT_WORDS:
             return None
-        if answer.isdigit() and 1 <= int(answer) <= len(shown):
-            return shown[int(answer) - 1][1]
+        if answer.lower() in BOARD_WORDS and show_board is not None:
+            show_board()
+            continue
+        if answer.isdigit() and 1 <= int(answer) <= len(moves):
+            return moves[int(answer) - 1]
         if answer:
-            matches = [(n, m) for n, m in enumerate(moves, start=1)
-                       if answer.lower() in board.move_text(m).lower()]
+            matches = [i for i, text in enumerate(texts) if answer.lower() in text.lower()]
             if len(matches) == 1:
-                return matches[0][1]
+                return moves[matches[0]]
             if matches:
                 shown = matches
                 continue
-        console.print("[red]pick a number from the list[/]")
-        shown = list(enumerate(moves, start=1))
+        console.print(f"[red]{i18n._('pick a number from the list')}[/]")
+        shown = list(range(len(moves)))
 
 
 def _print_moves(console: Console, client: Client, game_id: str, token: str | None,
-                 after: int) -> int:
-    """Print the log entries after index `after`; returns the last index printed."""
+                 after: int, game: str = "", view: dict[str, Any] | None = None) -> int:
+    """Print the log entries after index `after` (each move and what followed it); returns
+    the last index printed."""
     for entry in client.iter_moves(game_id, token, after=after):
-        move = entry.get("move") or {}
-        console.print(f"[dim]#{entry.get('index')}[/] seat {entry.get('seat')}: "
-                      f"{board.move_text(move)}")
+        for number, line in enumerate(board.log_lines(game, entry, view)):
+            console.print(Text(line, style="dim" if number else ""))
         after = int(entry.get("index", after))
     return after
 
 
+def _client(args: argparse.Namespace) -> Client:
+    """An SDK client asking the server for its texts in the player's language."""
+    client = Client(args.url)
+    client.session.headers["Accept-Language"] = i18n.http_language()
+    return client
+
+
+def _draw(console: Console, body: dict[str, Any]) -> None:
+    """The whole picture of a game body: who plays, the board."""
+    console.print(board.game_header(body))
+    console.print(board.render_view(str(body["game"]), body.get("view") or {}))
+
+
+def _refused(console: Console, exc: ApiError) -> None:
+    """A refused command: the server's own words (its problem's title and detail)."""
+    console.print(f"[yellow]{exc.title or exc.slug}: {exc.detail}[/]")
+
+
 def play(args: argparse.Namespace, console: Console,
          ask: Callable[[str], str] | None = None) -> int:
-    """Create a game against bots and play it here until it ends (or the player quits)."""
-    options, seats = plan_game(args.vs, args.players, parse_pairs(args.option))
-    client = Client(args.url)
-    created = client.create_game(args.game, options, seats, args.seed,
-                                 unranked=args.seed is not None)
-    game_id = str(created["id"])
-    tokens = {int(e["seat"]): str(e["token"]) for e in created["seats"] if e.get("token")}
-    console.print(f"game [bold]{game_id}[/] created; watch it with `bgb watch {game_id}`")
+    """Create a game against bots (or come back to one with --game and --token) and play it
+    here until it ends or the player quits. The board is drawn once; after that only what
+    changed is printed (the moves and their events), the board again on request."""
+    client = _client(args)
+    if args.game_id:
+        if not args.token:
+            raise argparse.ArgumentTypeError(i18n._("--game needs the seat's --token"))
+        game_id = str(args.game_id)
+        first = client.get_game(game_id, args.token[0])
+        tokens = {}
+        for token in args.token:
+            seat = client.get_game(game_id, token).get("seat")
+            if seat is not None:
+                tokens[int(seat)] = token
+    else:
+        if not args.game:
+            raise argparse.ArgumentTypeError(i18n._("name a game, or --game ID --token T to "
+                                               "come back to one"))
+        options, seats = plan_game(args.vs, args.players, parse_pairs(args.option))
+        created = client.create_game(args.game, options, seats, args.seed,
+                                     unranked=args.seed is not None)
+        game_id = str(created["id"])
+        tokens = {int(e["seat"]): str(e["token"]) for e in created["seats"] if e.get("token")}
+        console.print(i18n._("game {id} created; watch it with `bgb watch {id}`")
+                      .format(id=game_id))
+        first = client.get_game(game_id, next(iter(tokens.values()), None))
     rng = random.Random(args.seed)
     ask = ask or console.input
     any_token = next(iter(tokens.values()), None)
-    logged = -1
+    game = str(first["game"])
+    _draw(console, first)
+    logged = -1 if not args.game_id else _last_index(client, game_id, any_token)
     while True:
         body = client.get_game(game_id, any_token)
-        logged = _print_moves(console, client, game_id, any_token, logged)
+        board.name_seats(body)
+        logged = _print_moves(console, client, game_id, any_token, logged, game,
+                              body.get("view"))
         if body.get("status") != "active":
-            console.print(board.game_header(body))
-            console.print(board.render_view(str(body["game"]), body.get("view") or {}))
+            _draw(console, body)
             console.print(board.result_table(body.get("result") or {}))
             return 0
         seat = body.get("to_act")
@@ -511,38 +575,50 @@ def play(args: argparse.Namespace, console: Console,
         if args.auto:
             move: dict[str, Any] | None = rng.choice(moves)
         else:
-            console.print(board.game_header(body))
-            console.print(board.render_view(str(body["game"]), body.get("view") or {}))
-            move = _choose(console, moves, ask)
+            board.name_seats(body)
+            console.print(Text(board.turn_line(body), style="bold green"))
+            move = _choose(console, moves, ask, game, body.get("view"),
+                           show_board=lambda b=body: _draw(console, b))
         if move is None:
-            console.print(f"left game {game_id}; your token for seat {seat}: {tokens[seat]}")
+            console.print(i18n._("left game {id}; come back with: bgb play --game {id} "
+                            "--token {token}").format(id=game_id, token=tokens[seat]))
             return 0
         try:
             client.move(game_id, tokens[seat], move, int(body["version"]))
-        except (StaleVersion, IllegalMoveError) as exc:
-            console.print(f"[yellow]{exc.detail or exc}[/] — try again")
         except GameOver:
             continue
+        except ApiError as exc:
+            _refused(console, exc)
+
+
+def _last_index(client: Client, game_id: str, token: str | None) -> int:
+    """The index of the newest logged move (-1 for none): what a player coming back has seen."""
+    last = -1
+    for entry in client.iter_moves(game_id, token):
+        last = int(entry.get("index", last))
+    return last
 
 
 def watch(args: argparse.Namespace, console: Console) -> int:
     """Print a game's moves as they are made, until it ends (SSE, long-poll as fallback)."""
-    client = Client(args.url)
+    client = _client(args)
     body = client.get_game(args.game_id, args.token)
+    game = str(body["game"])
     console.print(board.game_header(body))
-    logged = _print_moves(console, client, args.game_id, args.token, -1)
+    logged = _print_moves(console, client, args.game_id, args.token, -1, game,
+                          body.get("view"))
     last_version = int(body["version"])
     while body.get("status") == "active":
         try:
             for event in client.events(args.game_id, last_event_id=last_version):
                 last_version = int(event.get("version", last_version))
-                logged = _print_moves(console, client, args.game_id, args.token, logged)
+                logged = _print_moves(console, client, args.game_id, args.token, logged, game)
                 if event.get("status") in ("finished", "aborted"):
                     break
         except (ApiError, TransportError):
             body = client.wait_for_version(args.game_id, last_version, args.token)
             last_version = int(body["version"])
-            logged = _print_moves(console, client, args.game_id, args.token, logged)
+            logged = _print_moves(console, client, args.game_id, args.token, logged, game)
         body = client.get_game(args.game_id, args.token)
     console.print(board.result_table(body.get("result") or {}))
     return 0
@@ -550,14 +626,14 @@ def watch(args: argparse.Namespace, console: Console) -> int:
 
 def show(args: argparse.Namespace, console: Console) -> int:
     """Print a game once."""
-    body = Client(args.url).get_game(args.game_id, args.token)
+    body = _client(args).get_game(args.game_id, args.token)
     if args.json:
         console.print_json(data=body)
         return 0
-    console.print(board.game_header(body))
-    console.print(board.render_view(str(body["game"]), body.get("view") or {}))
+    _draw(console, body)
     if body.get("legal_moves"):
-        console.print(board.moves_table(body["legal_moves"]))
+        console.print(board.moves_table(body["legal_moves"], game=str(body["game"]),
+                                        view=body.get("view")))
     if body.get("result"):
         console.print(board.result_table(body["result"]))
     return 0
@@ -730,6 +806,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the `bgb` console script."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    i18n.activate(args.lang)
     console = Console()
     try:
         if args.command == "serve":
@@ -759,7 +836,8 @@ def main(argv: list[str] | None = None) -> int:
     except argparse.ArgumentTypeError as exc:
         parser.error(str(exc))
     except ApiError as exc:
-        console.print(f"[red]{exc}[/]")
+        # The server's own words: its problem's title and detail (in the asked language).
+        console.print(f"[red]{exc.title or exc.slug}: {exc.detail}[/] ({exc.status})")
         return 2
     except TransportError as exc:
         console.print(f"[red]cannot reach the server: {exc}[/] (is `bgb serve` running?)")

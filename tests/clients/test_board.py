@@ -1,40 +1,77 @@
-"""The terminal board: every view renders, generically or with its game's renderer."""
+"""The terminal board: every view renders readably at 80 columns, with no raw JSON."""
 
 from __future__ import annotations
 
 import random
+import re
+from collections.abc import Iterator
 
 import pytest
 from rich.console import Console
 
 import core
-from clients import board
+from clients import board, i18n
+
+# What raw JSON looks like on screen: a quoted key, an object or a nested list.
+RAW_JSON = re.compile(r'"\w+"\s*:|\{"|\[\[|\{\}|":\s*[\[{0-9"]')
 
 
-def _text(renderable: object) -> str:
-    console = Console(record=True, width=200)
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    i18n.activate("en")
+    yield
+    i18n.activate("en")
+
+
+def _text(renderable: object, width: int = 80) -> str:
+    console = Console(record=True, width=width)
     console.print(renderable)
     return console.export_text()
 
 
-def test_generic_view_shows_facts_tables_and_trees() -> None:
-    view = {"game": "x", "round": 2, "hands": [[1, 2], None],
+def assert_readable(text: str) -> None:
+    assert not RAW_JSON.search(text), RAW_JSON.search(text)
+    assert all(len(line) <= 80 for line in text.splitlines())
+
+
+def test_generic_view_shows_facts_tables_and_trees_without_json() -> None:
+    view = {"game": "x", "round": 2, "hands": [[1, 2], None], "bag": {"G": 3, "B": 1},
             "players": [{"name": "a", "coins": 3}, {"name": "b", "coins": 5, "vp": 1}],
+            "wide": [{f"field_{i}": {"deep": [[i, i + 1]]} for i in range(8)}],
             "board": {"north": {"owner": 1, "items": [1, 2]}, "south": None}}
     text = _text(board.render_view("unknown-game", view))
-    assert "round" in text and "coins" in text and "north" in text and "owner" in text
+    for word in ("Round", "Coins", "North", "Owner", "Field 3", "G: 3"):
+        assert word in text
+    assert_readable(text)
 
 
-def test_moves_table_numbers_labels() -> None:
-    text = _text(board.moves_table([{"type": "draw", "label": "Draw a card"}, {"type": "stop"}]))
-    assert "1  Draw a card" in text and '2  {"type":"stop"}' in text
+def test_compact_never_writes_json() -> None:
+    assert board.compact({"O2": 8, "IA2": 5}) == "O2 8, IA2 5"
+    assert board.compact([[0, 0], [1, 2]]) == "(0, 0); (1, 2)"
+    assert board.compact([]) == "—" and board.compact(True) == "yes"
+
+
+def test_moves_read_as_labels_or_words() -> None:
+    text = _text(board.moves_table([{"type": "draw", "label": "Draw a card"},
+                                    {"type": "stop"}, {"type": "take_card", "card": 3}]))
+    assert "1  Draw a card" in text and "2  Stop" in text and "3  Take card (card 3)" in text
+
+
+def test_seats_have_one_name() -> None:
+    body = {"seat": 0, "seats": [{"seat": 0, "kind": "human"}, {"seat": 1, "kind": "bot",
+                                                                  "bot": "alfred"},
+                                 {"seat": 2, "kind": "bot", "bot": "greedy"}],
+            "view": {"automa_seats": {"1": "alfred"}}}
+    assert board.name_seats(body) == {0: "You", 1: "Alfred", 2: "Player 3 (greedy)"}
+    assert board.event_text("toy", {"type": "coins", "seat": 1, "n": 2}) == "Alfred: Coins n 2"
 
 
 def test_toy_game_views_render() -> None:
     game = core.get_game("toy-pontoon")
     state = game.new_game({"players": 2}, 1)
     text = _text(board.render_view(game.name, game.view(state, 0)))
-    assert "deck_size" in text
+    assert "Deck size" in text
+    assert_readable(text)
 
 
 @pytest.mark.parametrize("options", [{"players": 2}, {"players": 1, "alfred": "green"}])
@@ -46,11 +83,43 @@ def test_darwins_journey_views_render_through_a_game(options: dict) -> None:
         seat = game.to_act(state)
         if seat is None:
             break
+        view = game.view(state, seat)
+        moves = game.legal_moves(state)
         if step % 40 == 0:
-            text = _text(board.render_view(game.name, game.view(state, seat)))
-            assert "Round" in text and "Explorers" in text  # the game's own renderer
+            text = _text(board.render_view(game.name, view))
+            assert "Main board" in text and "Worker 1" in text  # the game's own renderer
+            assert_readable(text + _text(board.moves_table(moves, game=game.name, view=view)))
+        for event in game.apply(state, rng.choice(moves)):
+            assert_readable(board.event_text(game.name, event))
+    assert "Total" in _text(board.result_table(game.result(state)))
+
+
+def test_darwins_journey_cards_are_texts_not_numbers() -> None:
+    game = core.get_game("darwins-journey")
+    state = game.new_game({"players": 1, "alfred": "white"}, 5)
+    view = game.view(state, 0)
+    moves = game.legal_moves(state)
+    assert moves[0]["type"] == "draft"
+    text = board.move_text(moves[0], game.name, view)
+    card = next(c for c in view["catalog"]["crew"] if c["card"] == moves[0]["card"])
+    assert text.endswith(card["text"])
+    i18n.activate("pt-BR")
+    assert not board.move_text(moves[0], game.name, view).endswith(card["text"])
+
+
+@pytest.mark.parametrize("name", ["flotilla", "encyclopedia"])
+def test_other_games_views_render_without_json(name: str) -> None:
+    if name not in core.game_names():
+        pytest.skip(f"{name} is not registered")
+    game = core.get_game(name)
+    state = game.new_game({}, 2)
+    rng = random.Random(1)
+    for _step in range(30):
+        seat = game.to_act(state)
+        if seat is None:
+            break
+        assert not RAW_JSON.search(_text(board.render_view(game.name, game.view(state, seat))))
         game.apply(state, rng.choice(game.legal_moves(state)))
-    assert "Result" in _text(board.result_table(game.result(state)))
 
 
 def test_a_renderer_that_fails_falls_back_to_the_generic_one() -> None:
@@ -58,4 +127,4 @@ def test_a_renderer_that_fails_falls_back_to_the_generic_one() -> None:
     def broken(view: dict) -> str:
         raise KeyError("layout changed")
 
-    assert "round" in _text(board.render_view("broken-game", {"round": 1}))
+    assert "Round" in _text(board.render_view("broken-game", {"round": 1}))
