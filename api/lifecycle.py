@@ -73,9 +73,7 @@ class Claim(MethodView):
     @blp.problem(403, "the token is not this seat's")
     @blp.problem(404, "no such game or seat")
     @blp.problem(409, "seat-claimed: another player owns the seat")
-    @blp.problem(400, "the body is not valid JSON")
-    @blp.problem(413, "the body is larger than 64 KiB")
-    @blp.problem(415, "not JSON")
+    @blp.body_problems()
     @blp.unavailable()
     @blp.doc(security=PLAYER_AUTH)
     def post(self, body: dict[str, Any], game_id: str, seat: int) -> Response:
@@ -138,9 +136,7 @@ class Resign(MethodView):
     @blp.problem(404, "no such game")
     @blp.problem(409, "game-over, or already-resigned")
     @blp.problem(422, "validation-error: an unknown bot")
-    @blp.problem(400, "the body is not valid JSON")
-    @blp.problem(413, "the body is larger than 64 KiB")
-    @blp.problem(415, "not JSON")
+    @blp.body_problems()
     @blp.unavailable()
     @blp.doc(security=SEAT_AUTH)
     def post(self, body: dict[str, Any], game_id: str) -> Response:

@@ -101,3 +101,16 @@ class Blueprint(flask_smorest.Blueprint):
                                  "retry after Retry-After seconds",
                             headers={"Retry-After": {"description": "seconds to wait",
                                                      "schema": {"type": "integer"}}})
+
+    def body_problems(self) -> Any:
+        """Document the answers of a view to a JSON body it cannot read: 400, 413, 415."""
+        decorators = [self.problem(400, "the body is not valid JSON"),
+                      self.problem(413, "the body is larger than 64 KiB"),
+                      self.problem(415, "not JSON")]
+
+        def apply(function: Any) -> Any:
+            for decorator in decorators:
+                function = decorator(function)
+            return function
+
+        return apply

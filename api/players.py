@@ -110,9 +110,7 @@ class Players(MethodView):
         "id": "Xq3f9LmQ2aZk7WcP", "name": "Ada", "created": 1796100000.0,
         "key": "bgbp_Xq3f9LmQ2aZk7WcP_8dGk…"})
     @blp.problem(429, "rate-limited")
-    @blp.problem(400, "the body is not valid JSON")
-    @blp.problem(413, "the body is larger than 64 KiB")
-    @blp.problem(415, "not JSON")
+    @blp.body_problems()
     @blp.unavailable()
     def post(self, body: dict[str, Any]) -> Response:
         """A new player; its secret key is shown only in this answer (keep it)."""
@@ -209,9 +207,7 @@ class Webhooks(MethodView):
     @blp.response(201, CreatedWebhookSchema)
     @blp.problem(401, "no or a wrong player key")
     @blp.problem(409, "too-many-webhooks")
-    @blp.problem(400, "the body is not valid JSON")
-    @blp.problem(413, "the body is larger than 64 KiB")
-    @blp.problem(415, "not JSON")
+    @blp.body_problems()
     @blp.unavailable()
     @blp.doc(security=PLAYER_AUTH)
     def post(self, body: dict[str, Any]) -> Response:
