@@ -21,6 +21,7 @@ from api import (
     lifecycle,
     limits,
     metrics,
+    openapi,
     ops,
     play,
     players,
@@ -165,5 +166,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(catalog.blp)
     api.register_blueprint(ops.blp)
     api.register_blueprint(tournaments.blp)
+    openapi.install(api)  # the games' own schemas, operationIds, headers, problems
     app.register_blueprint(play.blp)  # the web page: not an API operation, not in OpenAPI
     return app

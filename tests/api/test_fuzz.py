@@ -154,9 +154,14 @@ def test_schemathesis_every_operation(fuzz_app: Flask, redis_client: redis.Redis
     assert len(operations) >= 9
     for operation in operations:
         has_game = any(p.name == "game_id" for p in operation.path_parameters)
+        # An event stream is documented as text (a string, so that generated clients read it
+        # line by line); schemathesis would check each parsed event against that string
+        # schema. Its events are checked in tests/api/test_openapi_types.py instead.
+        streams = "text/event-stream" in repr(operation.definition.raw.get("responses"))
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
-            checks = common + ([negative_data_rejection] if mode == GenerationMode.NEGATIVE
-                               else [])
+            checks = [check for check in common if not (
+                streams and check is response_schema_conformance)]
+            checks += [negative_data_rejection] if mode == GenerationMode.NEGATIVE else []
             for label, path, headers in (targets if has_game else targets[:1]):
                 strategy = operation.as_strategy(mode, path_parameters=path, headers=headers)
                 _run(strategy, settings, checks, label, redis_client, game_id, calls)
@@ -190,4 +195,5 @@ def _run(strategy: Any, settings: Any, checks: list[Any], label: str,
         fuzz()
     except hypothesis.errors.Unsatisfiable:
         # An operation without parameters or body has no schema-violating request to make.
-        assert len(checks) > 5, label  # only in the schema-violating mode
+        assert any(getattr(check, "__name__", "") == "negative_data_rejection"
+                   for check in checks), label  # only in the schema-violating mode

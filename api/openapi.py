@@ -1,0 +1,383 @@
+"""The typed parts of the OpenAPI document that marshmallow cannot say.
+
+`install(api)` runs once the blueprints are registered. It adds each game's own JSON Schemas
+(`json_schemas()` in core) as components: per game a `oneOf` of its moves and of its events
+discriminated by `type`, its view, result and options, and a `<Game>Game` variant of the game
+read, so that `Game` is a `oneOf` discriminated by `game`. It also names every operation
+(`operationId`), documents the headers the API sends and reads, one schema per problem type,
+and the event streams as `text/event-stream` text. A game without `json_schemas()` is
+described with free-form objects.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+import flask_smorest
+
+import core
+from api.problems import PROBLEM_BASE, PROBLEM_MIMETYPE
+from core.contract import has_json_schemas
+
+Schema = dict[str, Any]
+
+# Readable operation names for generated clients, by (method, path).
+OPERATION_IDS: dict[tuple[str, str], str] = {
+    ("post", "/v1/games"): "createGame",
+    ("get", "/v1/games/{game_id}"): "getGame",
+    ("get", "/v1/games/{game_id}/moves"): "getMoveLog",
+    ("post", "/v1/games/{game_id}/moves"): "postMove",
+    ("post", "/v1/games/{game_id}/abort"): "abortGame",
+    ("get", "/v1/games/{game_id}/events"): "streamGameEvents",
+    ("post", "/v1/games/{game_id}/seats/{seat}/claim"): "claimSeat",
+    ("post", "/v1/games/{game_id}/seats/{seat}/token"): "newSeatToken",
+    ("post", "/v1/games/{game_id}/resign"): "resignGame",
+    ("post", "/v1/games/{game_id}/rematch"): "rematchGame",
+    ("post", "/v1/players"): "createPlayer",
+    ("get", "/v1/players/me"): "getPlayer",
+    ("get", "/v1/players/me/games"): "listPlayerGames",
+    ("get", "/v1/players/me/webhooks"): "listWebhooks",
+    ("post", "/v1/players/me/webhooks"): "createWebhook",
+    ("delete", "/v1/players/me/webhooks/{webhook_id}"): "deleteWebhook",
+    ("get", "/v1/players/me/webhooks/{webhook_id}/deliveries"): "listWebhookDeliveries",
+    ("post", "/v1/players/me/webhooks/{webhook_id}/test"): "testWebhook",
+    ("get", "/v1/games-catalog"): "getCatalog",
+    ("get", "/v1/bots"): "listBots",
+    ("get", "/healthz"): "getHealth",
+    ("get", "/metrics"): "getMetrics",
+    ("post", "/v1/tournaments"): "createTournament",
+    ("get", "/v1/tournaments/{tournament_id}"): "getTournament",
+    ("delete", "/v1/tournaments/{tournament_id}"): "cancelTournament",
+    ("get", "/v1/tournaments/{tournament_id}/games"): "listTournamentGames",
+    ("get", "/v1/tournaments/{tournament_id}/chart.png"): "getTournamentChart",
+    ("get", "/v1/tournaments/{tournament_id}/events"): "streamTournamentEvents",
+}
+
+# Every problem `type` the API answers with: slug -> (schema name, extra members, meaning).
+PROBLEM_TYPES: dict[str, tuple[str, dict[str, Schema], str]] = {
+    "bad-request": ("BadRequestProblem", {}, "the body is not valid JSON"),
+    "unauthorized": ("UnauthorizedProblem", {}, "no credential, or one that opens nothing here"),
+    "forbidden": ("ForbiddenProblem", {}, "a valid credential that may not do this"),
+    "not-your-turn": ("NotYourTurnProblem", {"to_act": {
+        "type": "integer", "nullable": True, "description": "the seat to act"}},
+        "another seat is to act"),
+    "not-your-seat": ("NotYourSeatProblem", {}, "the player does not own this seat"),
+    "resigned": ("ResignedProblem", {}, "the seat resigned; a bot plays it now"),
+    "not-found": ("NotFoundProblem", {}, "no such resource"),
+    "method-not-allowed": ("MethodNotAllowedProblem", {}, "see the Allow header"),
+    "stale-version": ("StaleVersionProblem", {"current": {"$ref": "#/components/schemas/Game"}},
+                      "the move was chosen against an older version; `current` is the game "
+                      "now (choose again from its legal_moves)"),
+    "game-over": ("GameOverProblem", {"result": {
+        "allOf": [{"$ref": "#/components/schemas/Result"}], "nullable": True,
+        "description": "the result (null if aborted)"}}, "the game is over; nothing changed"),
+    "game-active": ("GameActiveProblem", {}, "the game is not over yet"),
+    "rematch-exists": ("RematchExistsProblem", {"rematch": {"type": "string"}},
+                       "the game already has a rematch"),
+    "seat-claimed": ("SeatClaimedProblem", {}, "another player owns the seat"),
+    "too-many-webhooks": ("TooManyWebhooksProblem", {}, "the player has as many as it may"),
+    "tournament-over": ("TournamentOverProblem", {}, "the tournament is over"),
+    "conflict": ("ConflictProblem", {}, "the request conflicts with the resource's state"),
+    "payload-too-large": ("PayloadTooLargeProblem", {}, "the body is larger than allowed"),
+    "unsupported-media-type": ("UnsupportedMediaTypeProblem", {}, "send application/json"),
+    "validation-error": ("ValidationProblem", {"errors": {
+        "type": "object", "description": "the bad fields, by location (json, query, headers)"}},
+        "the request does not match the schema or the game"),
+    "illegal-move": ("IllegalMoveProblem", {"legal_moves": {
+        "type": "array", "items": {"$ref": "#/components/schemas/Move"},
+        "description": "the moves the seat may play now"}},
+        "the move is not one of the legal moves; nothing changed"),
+    "idempotency-key-reused": ("IdempotencyKeyReusedProblem", {},
+                               "the Idempotency-Key was used for another move or version"),
+    "rate-limited": ("RateLimitedProblem", {"retry_after": {"type": "integer"}},
+                     "too many requests; retry after Retry-After seconds"),
+    "too-many-bot-games": ("TooManyBotGamesProblem", {"retry_after": {"type": "integer"}},
+                           "this client's games with search bots are at the ceiling"),
+    "too-many-streams": ("TooManyStreamsProblem", {}, "this client holds as many long polls "
+                                                      "and streams as it may"),
+    "too-many-tournaments": ("TooManyTournamentsProblem", {}, "the server plays as many "
+                                                              "tournaments as it may"),
+    "internal-error": ("InternalErrorProblem", {}, "the server failed; the request may be "
+                                                   "retried"),
+    "service-unavailable": ("ServiceUnavailableProblem", {}, "the game store does not "
+                                                             "answer; retry after Retry-After"),
+}
+
+# Responses whose status carries several problem types: a oneOf of their schemas.
+PROBLEMS_BY_RESPONSE: dict[tuple[str, str, str], list[str]] = {
+    ("post", "/v1/games/{game_id}/moves", "403"): ["not-your-turn", "resigned"],
+    ("post", "/v1/games/{game_id}/moves", "409"): ["stale-version", "game-over"],
+    ("post", "/v1/games/{game_id}/moves", "422"): ["illegal-move", "validation-error",
+                                                   "idempotency-key-reused"],
+    ("post", "/v1/games", "429"): ["rate-limited", "too-many-bot-games"],
+}
+
+HEADERS: dict[str, Schema] = {
+    "WWW-Authenticate": {"description": "the credential expected: Bearer", "schema": {
+        "type": "string"}},
+    "Retry-After": {"description": "seconds to wait before retrying",
+                    "schema": {"type": "integer"}},
+    "ETag": {"description": 'the game version, quoted: "<version>"',
+             "schema": {"type": "string"}},
+    "Idempotent-Replayed": {"description": "true: the first answer of this Idempotency-Key, "
+                                           "replayed (nothing was played again)",
+                            "schema": {"type": "string", "enum": ["true"]}},
+}
+
+STREAM_VERSION: Schema = {
+    "type": "object", "required": ["version", "status", "to_act"],
+    "description": "the JSON `data` of each `version` event of a game's event stream",
+    "properties": {
+        "version": {"type": "integer"},
+        "status": {"type": "string", "enum": ["active", "finished", "aborted", "abandoned"]},
+        "to_act": {"type": "integer", "nullable": True},
+    },
+}
+
+STREAM_DOC = ("Server-sent events (text, one event per blank-line-separated block): read the "
+              "response line by line, never as one JSON document. Each event has `id: "
+              "<version>`, `event: version` and `data: <JSON>` (schema `StreamVersion`); lines "
+              "starting with `:` are heartbeats; `retry:` sets the reconnection delay. "
+              "Reconnect with `Last-Event-ID` to resume; the stream ends when the game is "
+              "over (or after the server's bound: reconnect).")
+
+
+def pascal(text: str) -> str:
+    """`darwins-journey` -> `DarwinsJourney`, `end_turn` -> `EndTurn`."""
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", text))
+
+
+def to_openapi(schema: Any) -> Any:
+    """A core JSON Schema (draft 2020-12 subset, see core.json_schema) in OpenAPI 3.0 form."""
+    if isinstance(schema, list):
+        return [to_openapi(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: Schema = {}
+    for key, value in schema.items():
+        if key == "const":
+            out["enum"] = [value]
+        elif key == "examples":
+            if value:
+                out["example"] = value[0]
+        elif key == "type" and isinstance(value, list):
+            kinds = [kind for kind in value if kind != "null"]
+            if "null" in value:
+                out["nullable"] = True
+            if len(kinds) == 1:
+                out["type"] = kinds[0]
+            else:
+                out["anyOf"] = [_of_type(kind, schema.get("enum")) for kind in kinds]
+        elif key == "enum" and isinstance(schema.get("type"), list) and \
+                len([kind for kind in schema["type"] if kind != "null"]) > 1:
+            continue  # split among the anyOf's types (a generator wants one type per enum)
+        elif key == "properties":
+            out[key] = {name: to_openapi(sub) for name, sub in value.items()}
+        elif key in ("items", "additionalProperties", "anyOf", "oneOf", "allOf", "not"):
+            out[key] = to_openapi(value)
+        else:
+            out[key] = value
+    return out
+
+
+_PYTHON_TYPES: dict[str, tuple[type, ...]] = {"string": (str,), "integer": (int,),
+                                               "number": (int, float), "boolean": (bool,)}
+
+
+def _of_type(kind: str, enum: list[Any] | None) -> Schema:
+    """`{"type": kind}`, with the members of `enum` of that type."""
+    schema: Schema = {"type": kind}
+    if enum is not None:
+        schema["enum"] = [value for value in enum if isinstance(value, _PYTHON_TYPES[kind])
+                          and (kind == "boolean" or not isinstance(value, bool))]
+    return schema
+
+
+def _ref(name: str) -> Schema:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _union(kind: str, schemas: dict[str, Schema], prefix: str,
+           add: dict[str, Schema]) -> Schema:
+    """A oneOf of one component per type, discriminated by `type`."""
+    mapping = {}
+    for type_, schema in schemas.items():
+        name = f"{prefix}{kind}{pascal(type_)}"
+        add[name] = to_openapi(schema)
+        mapping[type_] = f"#/components/schemas/{name}"
+    return {"oneOf": [{"$ref": ref} for ref in mapping.values()],
+            "discriminator": {"propertyName": "type", "mapping": mapping},
+            "description": f"a {kind.lower()} of {prefix}, by its type"}
+
+
+FREE_MOVE: Schema = {"type": "object", "required": ["type"], "additionalProperties": True,
+                     "properties": {"type": {"type": "string"}, "label": {"type": "string"}},
+                     "description": "a move of a game without JSON Schemas"}
+
+
+def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Schema]:
+    """The components describing each game's JSON, and the unions over all games."""
+    add: dict[str, Schema] = {}
+    moves, events, results, variants, mapping = [], [], [], [], {}
+    for game in games:
+        prefix = pascal(game.name)
+        variant = copy.deepcopy(base_game)
+        props = variant["properties"]
+        props["game"] = {"type": "string", "enum": [game.name]}
+        if has_json_schemas(game):
+            schemas = game.json_schemas()
+            add[f"{prefix}Move"] = _union("Move", schemas["moves"], prefix, add)
+            add[f"{prefix}Event"] = _union("Event", schemas["events"], prefix, add)
+            add[f"{prefix}View"] = to_openapi(schemas["view"])
+            add[f"{prefix}Result"] = to_openapi(schemas["result"])
+            add[f"{prefix}Options"] = to_openapi(schemas["options"])
+            moves.append(_ref(f"{prefix}Move"))
+            events.append(_ref(f"{prefix}Event"))
+            results.append(_ref(f"{prefix}Result"))
+            props["view"] = _ref(f"{prefix}View")
+            props["options"] = _ref(f"{prefix}Options")
+            props["legal_moves"] = {"type": "array", "items": _ref(f"{prefix}Move"),
+                                    "description": "the caller's moves when it is to act"}
+            props["result"] = {"allOf": [_ref(f"{prefix}Result")], "nullable": True,
+                               "description": "the final result once finished"}
+        variant["description"] = f"a game of {game.title}, as the caller's seat sees it"
+        add[f"{prefix}Game"] = variant
+        variants.append(_ref(f"{prefix}Game"))
+        mapping[game.name] = f"#/components/schemas/{prefix}Game"
+    free_event = {"type": "object", "required": ["type"], "additionalProperties": True,
+                  "properties": {"type": {"type": "string"}}}
+    add["RedactedEvent"] = {
+        "type": "object", "required": ["type", "redacted"],
+        "properties": {"type": {"type": "string"}, "redacted": {"type": "boolean",
+                                                                "enum": [True]}},
+        "description": "an event addressed to other seats: only its type is shown"}
+    add["SystemEvent"] = {**free_event, "description": "an event of the server, not of the "
+                                                       "rules: aborted, abandoned, resigned"}
+    add["SecretMove"] = {
+        "type": "object", "required": ["type", "secret"],
+        "properties": {"type": {"type": "string"}, "secret": {"type": "boolean",
+                                                              "enum": [True]}},
+        "description": "another seat's secret move in the log: only its type is shown"}
+    add["SystemMove"] = {"type": "object", "required": ["type"],
+                         "properties": {"type": {"type": "string",
+                                                 "enum": ["abort", "abandon", "resign"]}},
+                         "description": "a log entry of the server (`system: true`)"}
+    untyped = [game for game in games if not has_json_schemas(game)]
+    add["Move"] = {"anyOf": moves + ([FREE_MOVE] if untyped or not moves else []),
+                   "description": "a move of any game (see <Game>Move)"}
+    add["Event"] = {"anyOf": [*events, _ref("RedactedEvent"), _ref("SystemEvent")],
+                    "description": "an event of any game (see <Game>Event), redacted for the "
+                                   "caller, or the server's"}
+    add["Result"] = {"anyOf": results + ([{"type": "object"}] if untyped or not results
+                                         else []),
+                     "description": "the final result of any game (see <Game>Result)"}
+    add["LoggedMove"] = {"anyOf": [_ref("Move"), _ref("SecretMove"), _ref("SystemMove")],
+                         "description": "a move of the log, as the caller may see it"}
+    add["Game"] = {"oneOf": variants, "discriminator": {"propertyName": "game",
+                                                        "mapping": mapping},
+                   "description": "a game as the caller's seat (or a spectator) sees it, "
+                                  "typed by its `game`"}
+    add["StreamVersion"] = STREAM_VERSION
+    return add
+
+
+def problem_components(base: Schema) -> dict[str, Schema]:
+    """One schema per problem type: the common members, its `type` URI and its own."""
+    add: dict[str, Schema] = {}
+    for slug, (name, extra, meaning) in PROBLEM_TYPES.items():
+        schema = copy.deepcopy(base)
+        schema["properties"]["type"] = {"type": "string", "enum": [PROBLEM_BASE + slug]}
+        schema["properties"].update(extra)
+        schema["required"] = sorted(set(schema.get("required", [])) | set(extra))
+        schema["description"] = f"{slug}: {meaning}"
+        add[name] = schema
+    base = copy.deepcopy(base)
+    base["properties"]["type"]["description"] = (
+        "a URI naming the problem; one of: " + ", ".join(
+            PROBLEM_BASE + slug for slug in PROBLEM_TYPES))
+    base["properties"]["legal_moves"] = {"type": "array", "items": _ref("Move"),
+                                         "description": "illegal-move"}
+    base["properties"]["current"] = {**_ref("Game")}
+    base["properties"]["result"] = {"allOf": [_ref("Result")], "nullable": True,
+                                    "description": "game-over: the result (null if aborted)"}
+    add["Problem"] = base
+    return add
+
+
+def _operations(spec: dict[str, Any]) -> list[tuple[str, str, Schema]]:
+    return [(method, path, operation) for path, item in spec.items()
+            for method, operation in item.items() if method != "parameters"]
+
+
+def _fallback_id(method: str, path: str) -> str:
+    words = [w for w in re.split(r"[/{}._-]+", path) if w and w != "v1"]
+    return method + "".join(pascal(w) for w in words)
+
+
+def document_operations(paths: dict[str, Any], example_move: Schema | None) -> None:
+    """operationIds, headers, problem schemas per status and stream bodies, in place."""
+    for method, path, operation in _operations(paths):
+        operation.setdefault("operationId", OPERATION_IDS.get((method, path))
+                             or _fallback_id(method, path))
+        for status, response in operation.get("responses", {}).items():
+            headers = response.setdefault("headers", {})
+            if status == "401":
+                headers.setdefault("WWW-Authenticate", HEADERS["WWW-Authenticate"])
+            if status in ("429", "503"):
+                headers.setdefault("Retry-After", HEADERS["Retry-After"])
+            if not headers:
+                del response["headers"]
+            slugs = PROBLEMS_BY_RESPONSE.get((method, path, status))
+            content = response.get("content", {})
+            if slugs and PROBLEM_MIMETYPE in content:
+                content[PROBLEM_MIMETYPE]["schema"] = {"oneOf": [
+                    _ref(PROBLEM_TYPES[slug][0]) for slug in slugs]}
+            stream = content.get("text/event-stream")
+            if stream is not None:
+                stream["schema"] = {"type": "string", "description": STREAM_DOC if
+                                    path.endswith("/games/{game_id}/events") else
+                                    "server-sent events (text): read line by line"}
+                if path.endswith("/games/{game_id}/events"):
+                    stream["example"] = ('retry: 1000\n\nid: 3\nevent: version\ndata: '
+                                         '{"version": 3, "status": "active", "to_act": 1}\n\n')
+    game = paths.get("/v1/games/{game_id}", {}).get("get")
+    if game is not None:
+        game.setdefault("parameters", []).append({
+            "in": "header", "name": "If-None-Match", "schema": {"type": "string"},
+            "description": 'the ETag of the version the client has ("<version>"): 304 if '
+                           "it is still current"})
+    move = paths.get("/v1/games/{game_id}/moves", {}).get("post")
+    if move is not None:
+        ok = move["responses"]["200"]
+        ok.setdefault("headers", {}).update({"ETag": HEADERS["ETag"],
+                                             "Idempotent-Replayed":
+                                                 HEADERS["Idempotent-Replayed"]})
+        if example_move is not None:
+            body = move.get("requestBody", {}).get("content", {}).get("application/json")
+            if body is not None:
+                body["example"] = {"move": example_move, "version": 0}
+
+
+def install(api: flask_smorest.Api) -> None:
+    """Type the document of `api` (call once every blueprint is registered)."""
+    components = api.spec.components.schemas
+    games = [core.get_game(name) for name in core.game_names()]
+    if "Game" in components:
+        components.update(game_components(games, components["Game"]))
+    if "Problem" in components:
+        components.update(problem_components(components["Problem"]))
+    for name, field in (("MoveResult", "events"), ("LogEntry", "events")):
+        if name in components:
+            components[name]["properties"][field]["items"] = _ref("Event")
+    if "MoveResult" in components:
+        components["MoveResult"]["properties"]["result"] = {
+            "allOf": [_ref("Result")], "nullable": True,
+            "description": "the final result once the move ended the game"}
+    if "LogEntry" in components:
+        components["LogEntry"]["properties"]["move"] = _ref("LoggedMove")
+    example = next((schema["examples"][0] for game in games if has_json_schemas(game)
+                    for schema in game.json_schemas()["moves"].values()
+                    if schema.get("examples")), None)
+    document_operations(api.spec._paths, example)
