@@ -10,6 +10,8 @@ import redis
 from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
 
+from api import i18n
+
 PROBLEM_BASE = "https://boardgamesbot.dev/problems/"
 PROBLEM_MIMETYPE = "application/problem+json"
 
@@ -61,15 +63,17 @@ class Problem(Exception):
         self.extra = extra
 
     def body(self) -> dict[str, Any]:
-        """The problem+json document."""
-        return {"type": PROBLEM_BASE + self.slug, "title": self.title, "status": self.status,
-                "detail": self.detail, **self.extra}
+        """The problem+json document, its title and detail in the request's language."""
+        return {"type": PROBLEM_BASE + self.slug, "title": i18n.gettext(self.title),
+                "status": self.status, "detail": i18n.gettext(self.detail), **self.extra}
 
 
 def problem_response(problem: Problem) -> Response:
     """The HTTP response carrying `problem`."""
     response = Response(json.dumps(problem.body(), separators=(",", ":")),
                         status=problem.status, mimetype=PROBLEM_MIMETYPE)
+    response.headers["Content-Language"] = i18n.request_locale().replace("_", "-")
+    response.vary.add("Accept-Language")
     for name, value in problem.headers.items():
         response.headers[name] = value
     return response

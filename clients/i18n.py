@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import functools
 import io
+import os
 from pathlib import Path
 
-from babel.core import default_locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
@@ -41,10 +41,14 @@ def normalize(lang: str | None) -> str | None:
 
 def choose(lang: str | None = None) -> str:
     """The locale to use: `lang` when given, else the environment's, else English."""
-    for candidate in (lang, default_locale("LC_MESSAGES")):
-        found = normalize(candidate)
-        if found:
-            return found
+    if lang:
+        return normalize(lang) or "en"
+    # gettext's own order. Not LC_CTYPE: Python sets it to C.UTF-8 itself (PEP 538) when the
+    # system lacks the asked locale, which says nothing of the language wanted.
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        for candidate in os.environ.get(variable, "").split(":"):
+            if candidate:
+                return normalize(candidate) or "en"
     return "en"
 
 

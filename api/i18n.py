@@ -1,0 +1,116 @@
+"""The API's own texts in the caller's language: English (the source) or Brazilian Portuguese.
+
+A request chooses with `?lang=pt-BR`, else its `Accept-Language` header; English otherwise.
+The texts are gettext messages whose ids are the English texts, translated in
+`api/locales/<locale>/LC_MESSAGES/api.po`, read with Babel on first use and compiled in
+memory (no build step). A message id may hold `{name}` placeholders: a text made from it
+("no game 'x7'" from "no game {id}") is recognised and translated with its values kept,
+so the handlers that raise problems need not know about languages.
+
+To add texts: write them in English in the code, then add the msgid and its translation to
+the `.po` file (`pybabel extract` lists the marked ones); `tests/api/test_i18n.py` checks
+that every id is translated.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import re
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+from flask import has_request_context, request
+
+LOCALES_DIR = Path(__file__).parent / "locales"
+DOMAIN = "api"
+LOCALES = ("en", "pt_BR")
+# BCP 47 tags as HTTP speaks them, best first when a client's preferences tie.
+TAGS = {"en": "en", "pt-BR": "pt_BR", "pt": "pt_BR"}
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def normalize(lang: str | None) -> str | None:
+    """`pt-BR`, `pt_br`, `pt` -> "pt_BR"; `en-US` -> "en"; anything else -> None."""
+    if not lang:
+        return None
+    code = lang.strip().replace("_", "-").lower()
+    if code.startswith("pt"):
+        return "pt_BR"
+    if code.startswith("en"):
+        return "en"
+    return None
+
+
+def request_locale() -> str:
+    """The locale the current request asks for (`?lang=`, then Accept-Language), else "en"."""
+    if not has_request_context():
+        return "en"
+    asked = normalize(request.args.get("lang"))
+    if asked:
+        return asked
+    best = request.accept_languages.best_match(list(TAGS))
+    return TAGS.get(best or "", "en")
+
+
+@functools.cache
+def translations(locale: str) -> NullTranslations:
+    """The compiled catalog of `locale` (an empty one for English)."""
+    path = LOCALES_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if locale == "en" or not path.exists():
+        return NullTranslations()
+    with path.open("rb") as source:
+        catalog = read_po(source, locale=locale, domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Translations(compiled, domain=DOMAIN)
+
+
+@functools.cache
+def _patterns(locale: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """(regex of the English text, translation) for each message id with placeholders."""
+    found = []
+    catalog = translations(locale)
+    for message in getattr(catalog, "_catalog", {}):
+        if not isinstance(message, str) or not _PLACEHOLDER.search(message) or " " not in message:
+            continue
+        parts = _PLACEHOLDER.split(message)
+        regex = "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)"
+                        for i, part in enumerate(parts))
+        found.append((re.compile(regex + r"\Z", re.DOTALL), catalog.gettext(message)))
+    # the longest (most specific) first: "the game is {status}; no move is taken" before
+    # "the game is {status}"
+    found.sort(key=lambda item: -len(item[0].pattern))
+    return tuple(found)
+
+
+def keyed(key: str, english: str, locale: str | None = None) -> str:
+    """The text of message `key` (e.g. "bot.mcts") in the request's language; `english`
+    (the code's own text) in English or when the catalog lacks the key. Catalog texts use
+    keys so that editing an English description never silently drops its translation."""
+    locale = locale or request_locale()
+    if locale == "en":
+        return english
+    translated = translations(locale).gettext(key)
+    return english if translated == key else translated
+
+
+def gettext(text: str, locale: str | None = None) -> str:
+    """`text` in the request's language (or `locale`'s): its translation, else itself."""
+    locale = locale or request_locale()
+    if locale == "en":
+        return text
+    catalog = translations(locale)
+    translated = catalog.gettext(text)
+    if translated != text:
+        return translated
+    for pattern, translation in _patterns(locale):
+        matched = pattern.match(text)
+        if matched:
+            # the values too, when they are words of the catalog ("finished")
+            values = {k: catalog.gettext(v) for k, v in matched.groupdict().items()}
+            return translation.format(**values)
+    return text

@@ -1,0 +1,122 @@
+"""The API's own texts in English and Brazilian Portuguese, chosen per request.
+
+Also the catalogs themselves: every message id of the API's and the terminal client's
+gettext catalogs has its Portuguese text, and every message the client's code marks, every
+card text of Darwin's Journey's components, is in the client's catalog.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_file
+from babel.messages.pofile import read_po
+from flask.testing import FlaskClient
+
+import core
+from ai_worker import bots
+from api import i18n
+from tests.api.conftest import create, move, problem
+
+REPO = Path(__file__).resolve().parents[2]
+API_PO = REPO / "api" / "locales" / "pt_BR" / "LC_MESSAGES" / "api.po"
+CLIENT_PO = REPO / "clients" / "locales" / "pt_BR" / "LC_MESSAGES" / "bgb.po"
+CLIENT_CODE = ["clients/board.py", "clients/board_darwins_journey.py", "clients/cli.py"]
+# Words that read the same in both languages.
+SAME_IN_BOTH = {"Total", "Envelope {n}", "Darwin's Journey", "Flotilla", "Encyclopedia",
+                "game.darwins-journey", "game.flotilla", "game.encyclopedia"}
+
+
+def _messages(path: Path) -> dict[str, str]:
+    with path.open("rb") as source:
+        catalog = read_po(source)
+    return {str(m.id): str(m.string) for m in catalog if m.id}
+
+
+@pytest.mark.parametrize("path", [API_PO, CLIENT_PO], ids=["api", "clients"])
+def test_every_message_has_its_portuguese_text(path: Path) -> None:
+    for message, text in _messages(path).items():
+        assert text, f"{path.name}: no translation of {message!r}"
+        if message not in SAME_IN_BOTH and " " in message:
+            assert text != message, f"{path.name}: {message!r} left in English"
+
+
+def test_every_message_of_the_terminal_client_is_in_its_catalog() -> None:
+    messages = _messages(CLIENT_PO)
+    for file in CLIENT_CODE:
+        for _line, message, _comments, _context in extract_from_file("python", REPO / file):
+            assert message in messages, f"{file}: {message!r} is not in {CLIENT_PO.name}"
+
+
+def test_every_darwins_journey_card_text_is_in_the_client_catalog() -> None:
+    messages = _messages(CLIENT_PO)
+    data = json.loads((REPO / "core/darwins_journey/data/components.json").read_text())
+    for kind in ("special_tiles", "crew_cards", "beagle_goals", "correspondence_tiles"):
+        for component in data[kind]:
+            assert component["text"] in messages, (kind, component["id"])
+
+
+def test_every_game_option_and_bot_has_its_portuguese_text() -> None:
+    messages = _messages(API_PO)
+    for name in core.game_names():
+        if name.startswith("toy-"):
+            continue
+        assert f"game.{name}" in messages
+        for option in core.get_game(name).options_schema():
+            assert f"option.{name}.{option}" in messages, (name, option)
+            assert f"option.{name}.{option}.help" in messages, (name, option)
+    for bot in bots.describe_bots():
+        assert f"bot.{bot['name']}" in messages, bot["name"]
+        for param in bot["params"]:
+            assert f"bot.{bot['name']}.{param}" in messages, (bot["name"], param)
+
+
+def test_language_from_query_then_accept_language(client: FlaskClient) -> None:
+    english = client.get("/v1/games/nope").get_json()
+    assert (english["title"], english["detail"]) == ("Not found", "no game 'nope'")
+    asked = client.get("/v1/games/nope", headers={"Accept-Language": "pt-BR,pt;q=0.9,en;q=0.5"})
+    assert asked.get_json()["title"] == "Não encontrado"
+    assert asked.get_json()["detail"] == "jogo inexistente: 'nope'"
+    assert asked.headers["Content-Language"] == "pt-BR"
+    assert "Accept-Language" in asked.headers["Vary"]
+    assert client.get("/v1/games/nope", headers={"Accept-Language": "pt"}
+                      ).get_json()["title"] == "Não encontrado"
+    query = client.get("/v1/games/nope?lang=en", headers={"Accept-Language": "pt-BR"})
+    assert query.get_json()["title"] == "Not found"
+    assert client.get("/v1/games/nope?lang=pt-BR").get_json()["title"] == "Não encontrado"
+    assert client.get("/v1/games/nope", headers={"Accept-Language": "fr"}
+                      ).get_json()["title"] == "Not found"
+
+
+def test_refused_moves_in_portuguese(client: FlaskClient) -> None:
+    created = create(client)
+    portuguese = {"Accept-Language": "pt-BR"}
+    wrong_turn = problem(move(client, created, 1, 0, **portuguese), 403, "not-your-turn")
+    assert wrong_turn["title"] == "Não é a sua vez"
+    assert wrong_turn["detail"] == "é a vez do assento 0, não do assento 1"
+    assert move(client, created, 0, 0).status_code == 200
+    stale = problem(move(client, created, 0, 0, **portuguese), 409, "stale-version")
+    assert stale["detail"].startswith("a jogada foi escolhida na versão 0")
+
+
+def test_catalog_and_bots_in_portuguese(client: FlaskClient) -> None:
+    games = client.get("/v1/games-catalog?lang=pt-BR").get_json()["games"]
+    darwin = next(g for g in games if g["name"] == "darwins-journey")
+    assert darwin["options"]["players"]["label"] == "Jogadores"
+    assert "solo contra Alfred" in darwin["options"]["players"]["description"]
+    english = client.get("/v1/games-catalog").get_json()["games"]
+    assert next(g for g in english if g["name"] == "darwins-journey"
+                )["options"]["players"]["label"] == "Players"
+    described = client.get("/v1/bots", headers={"Accept-Language": "pt-BR"}).get_json()["bots"]
+    mcts = next(b for b in described if b["name"] == "mcts")
+    assert "Monte Carlo" in mcts["description"] and mcts["description"].startswith("Busca")
+    assert mcts["params"]["ms"]["description"].startswith("milissegundos")
+
+
+def test_a_text_with_values_keeps_them() -> None:
+    assert i18n.gettext("the game is finished; no move is taken", "pt_BR") == (
+        "o jogo está terminado; nenhuma jogada é aceita")
+    assert i18n.gettext("something new", "pt_BR") == "something new"
+    assert i18n.normalize("pt_BR.UTF-8") == "pt_BR" and i18n.normalize("de") is None
