@@ -33,12 +33,14 @@ class GamesCatalog(MethodView):
 
 
 def _named_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
-    """A game's options, each with its `label` and `description` in the request's language."""
+    """A game's options, their `description` and (when the catalog names them) `label` in the
+    request's language."""
     named = {}
     for option, spec in options.items():
         spec = dict(spec)
         key = f"option.{game}.{option}"
-        spec["label"] = i18n.keyed(key, option.replace("_", " ").capitalize())
+        if i18n.has_key(key):
+            spec["label"] = i18n.keyed(key, option.replace("_", " ").capitalize())
         if isinstance(spec.get("description"), str):
             spec["description"] = i18n.keyed(f"{key}.help", spec["description"])
         named[option] = spec

@@ -87,6 +87,11 @@ def _patterns(locale: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple(found)
 
 
+def has_key(key: str) -> bool:
+    """Whether the catalog has message `key` (an option the catalog names, a bot...)."""
+    return translations("pt_BR").gettext(key) != key
+
+
 def keyed(key: str, english: str, locale: str | None = None) -> str:
     """The text of message `key` (e.g. "bot.mcts") in the request's language; `english`
     (the code's own text) in English or when the catalog lacks the key. Catalog texts use
