@@ -23,6 +23,16 @@ from core.contract import has_json_schemas
 
 Schema = dict[str, Any]
 
+
+def _ref(name: str) -> Schema:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _nullable(name: str) -> Schema:
+    """The component `name` or null (OpenAPI 3.0: `nullable` does not reach into a $ref)."""
+    return {"anyOf": [_ref(name), {"type": "object", "nullable": True, "enum": [None]}]}
+
+
 # Readable operation names for generated clients, by (method, path).
 OPERATION_IDS: dict[tuple[str, str], str] = {
     ("post", "/v1/games"): "createGame",
@@ -71,8 +81,8 @@ PROBLEM_TYPES: dict[str, tuple[str, dict[str, Schema], str]] = {
                       "the move was chosen against an older version; `current` is the game "
                       "now (choose again from its legal_moves)"),
     "game-over": ("GameOverProblem", {"result": {
-        "allOf": [{"$ref": "#/components/schemas/Result"}], "nullable": True,
-        "description": "the result (null if aborted)"}}, "the game is over; nothing changed"),
+        **_nullable("Result"), "description": "the result (null if aborted)"}},
+        "the game is over; nothing changed"),
     "game-active": ("GameActiveProblem", {}, "the game is not over yet"),
     "rematch-exists": ("RematchExistsProblem", {"rematch": {"type": "string"}},
                        "the game already has a rematch"),
@@ -195,10 +205,6 @@ def _of_type(kind: str, enum: list[Any] | None) -> Schema:
     return schema
 
 
-def _ref(name: str) -> Schema:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
 def _union(kind: str, schemas: dict[str, Schema], prefix: str,
            add: dict[str, Schema]) -> Schema:
     """A oneOf of one component per type, discriminated by `type`."""
@@ -240,7 +246,7 @@ def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Sche
             props["options"] = _ref(f"{prefix}Options")
             props["legal_moves"] = {"type": "array", "items": _ref(f"{prefix}Move"),
                                     "description": "the caller's moves when it is to act"}
-            props["result"] = {"allOf": [_ref(f"{prefix}Result")], "nullable": True,
+            props["result"] = {**_nullable(f"{prefix}Result"),
                                "description": "the final result once finished"}
         variant["description"] = f"a game of {game.title}, as the caller's seat sees it"
         add[f"{prefix}Game"] = variant
@@ -300,7 +306,7 @@ def problem_components(base: Schema) -> dict[str, Schema]:
     base["properties"]["legal_moves"] = {"type": "array", "items": _ref("Move"),
                                          "description": "illegal-move"}
     base["properties"]["current"] = {**_ref("Game")}
-    base["properties"]["result"] = {"allOf": [_ref("Result")], "nullable": True,
+    base["properties"]["result"] = {**_nullable("Result"),
                                     "description": "game-over: the result (null if aborted)"}
     add["Problem"] = base
     return add
@@ -373,7 +379,7 @@ def install(api: flask_smorest.Api) -> None:
             components[name]["properties"][field]["items"] = _ref("Event")
     if "MoveResult" in components:
         components["MoveResult"]["properties"]["result"] = {
-            "allOf": [_ref("Result")], "nullable": True,
+            **_nullable("Result"),
             "description": "the final result once the move ended the game"}
     if "LogEntry" in components:
         components["LogEntry"]["properties"]["move"] = _ref("LoggedMove")

@@ -68,6 +68,7 @@ class CreateGameSchema(ma.Schema):
 
 
 STATUSES = ["active", "finished", "aborted", "abandoned"]
+SEAT_KINDS = ["human", "bot"]
 
 
 class DealSchema(ma.Schema):
@@ -87,8 +88,11 @@ class SeatSchema(ma.Schema):
     """A seat as anyone may see it."""
 
     seat = fields.Integer(required=True)
-    kind = fields.String(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS))
     bot = fields.String()
+    resigned = fields.Boolean(metadata={"description": "true: the seat resigned (a bot plays "
+                                                       "its turns)"})
+    player = fields.String(metadata={"description": "the player owning the seat, if any"})
 
 
 class CreatedSeatSchema(SeatSchema):
@@ -132,7 +136,7 @@ class GameSchema(ma.Schema):
     game = fields.String(required=True)
     options = fields.Dict(required=True)
     version = fields.Integer(required=True)
-    status = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     to_act = fields.Integer(allow_none=True, required=True)
     seat = fields.Integer(allow_none=True, required=True,
                           metadata={"description": "the caller's seat; null for a spectator"})
@@ -157,10 +161,14 @@ class AbortedSchema(ma.Schema):
 class MoveRequestSchema(ma.Schema):
     """A move chosen from the legal list, with the version it was chosen against."""
 
-    move = fields.Dict(keys=fields.String(), required=True,
-                       metadata={"example": {"type": "draw"}})
+    move = fields.Dict(keys=fields.String(), required=True, metadata={
+        "description": "one of the seat's `legal_moves`, sent back as it came (its `label` may "
+                       "be left out); the game's <Game>Move schemas describe each type",
+        "example": {"type": "place", "worker": 0, "location": "explore.1", "knowledge": 0}})
     version = StrictInt(validate=validate.Range(min=0), metadata={
-        "description": "the game version the move was chosen against (or If-Match)"})
+        "description": "the game version the move was chosen against: required unless the "
+                       'request carries it as `If-Match: "<version>"` (422 when neither does; '
+                       "both must agree)"})
 
 
 class MoveResultSchema(ma.Schema):
@@ -168,7 +176,7 @@ class MoveResultSchema(ma.Schema):
 
     version = fields.Integer(required=True)
     events = fields.List(fields.Dict(), required=True)
-    status = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     to_act = fields.Integer(allow_none=True, required=True)
     result = fields.Dict(allow_none=True, required=True)
 

@@ -102,3 +102,91 @@ def test_every_game_describes_its_json(name: str) -> None:
             checker.check("result", checker.result, game.result(state))
         assert not checker.errors, checker.errors
     assert seen_moves, name
+
+
+class Document:
+    """The live OpenAPI document, checking answers against the schema of their operation."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        from openapi_schema_validator import OAS30Validator
+
+        self.spec = spec
+        self.validator = OAS30Validator
+        self.checked = 0
+        self.statuses: set[int] = set()
+        self.errors: list[str] = []
+
+    def check(self, response: Any, method: str, path: str) -> Any:
+        """Validate `response` against the document; its JSON body."""
+        operation = self.spec["paths"][path][method]
+        status = str(response.status_code)
+        assert status in operation["responses"], (method, path, status, response.data[:300])
+        self.statuses.add(response.status_code)
+        documented = operation["responses"][status]
+        if "content" not in documented:
+            return None
+        content_type = response.mimetype
+        assert content_type in documented["content"], (method, path, status, content_type)
+        body = response.get_json(force=True)
+        schema = {**documented["content"][content_type]["schema"],
+                  "components": self.spec["components"]}
+        for error in self.validator(schema).iter_errors(body):
+            self.errors.append(f"{method} {path} {status}: {error.message[:300]} at "
+                               f"{list(error.absolute_path)}")
+        self.checked += 1
+        return body
+
+
+def _play(doc: Document, client: Any, name: str, players: int, moves: int,
+          rng: random.Random) -> None:
+    """Create a game, read and move through the document's eyes, provoke its errors."""
+    created = doc.check(client.post("/v1/games", json={"game": name, "seed": 7,
+                                                       "options": {"players": players}}),
+                        "post", "/v1/games")
+    url, game_path = f"/v1/games/{created['id']}", "/v1/games/{game_id}"
+    tokens = {s["seat"]: {"Authorization": f"Bearer {s['token']}"}
+              for s in created["seats"] if "token" in s}
+    doc.check(client.get(url), "get", game_path)
+    for _ in range(moves):
+        seen = doc.check(client.get(url, headers=tokens.get(created["to_act"], {})), "get",
+                         game_path)
+        if seen["to_act"] is None or seen["to_act"] not in tokens:
+            break
+        auth = tokens[seen["to_act"]]
+        other = next((t for s, t in tokens.items() if s != seen["to_act"]), None)
+        if other is not None and rng.random() < 0.2:
+            doc.check(client.post(f"{url}/moves", json={"move": seen["legal_moves"][0],
+                                                        "version": seen["version"]},
+                                  headers=other), "post", game_path + "/moves")
+        if rng.random() < 0.2:
+            for body in ({"move": {"type": "nope"}, "version": seen["version"]},
+                         {"move": seen["legal_moves"][0], "version": seen["version"] + 5},
+                         {"move": seen["legal_moves"][0]}):
+                doc.check(client.post(f"{url}/moves", json=body, headers=auth), "post",
+                          game_path + "/moves")
+        answer = doc.check(client.post(f"{url}/moves", json={
+            "move": rng.choice(seen["legal_moves"]), "version": seen["version"]},
+            headers=auth), "post", game_path + "/moves")
+        created["to_act"] = answer["to_act"]
+    if created["to_act"] is None:  # over: a move now is a game-over problem
+        doc.check(client.post(f"{url}/moves", json={"move": {"type": "draw"}, "version": 0},
+                              headers=next(iter(tokens.values()))), "post", game_path + "/moves")
+    doc.check(client.get(f"{url}/moves?limit=200", headers=next(iter(tokens.values()))),
+              "get", game_path + "/moves")
+    doc.check(client.get(f"{url}/moves?limit=200"), "get", game_path + "/moves")
+
+
+def test_live_answers_match_the_document(client: Any) -> None:
+    """Every answer of games played over HTTP (reads, moves, the log, refusals) validates
+    against the schema the document gives its operation and status."""
+    pytest.importorskip("openapi_schema_validator")
+    doc = Document(client.get("/v1/openapi.json").get_json())
+    rng = random.Random(3)
+    _play(doc, client, "toy-secret", 2, 60, rng)
+    _play(doc, client, "toy-pontoon", 3, 60, rng)
+    for name, players in (("darwins-journey", 2), ("flotilla", 3), ("encyclopedia", 2)):
+        if name in core.game_names():
+            _play(doc, client, name, players, 25, rng)
+    assert not doc.errors, doc.errors[:10]
+    assert doc.checked > 100, doc.checked
+    assert {200, 201, 403, 409, 422} <= doc.statuses, doc.statuses
