@@ -46,10 +46,12 @@ def _raise_open_files(needed: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
 
 
-def _serve(redis_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "BGB_API_URL")}
+def _serve(redis_url: str, port: int, log: Path,
+           settings: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("REDIS_URL", "BGB_API_URL") and not k.startswith("BGB_MAX_")}
     env.update({"BGB_GAME_MODULES": "tests.toygame", "BGB_BOT_SECRET": "e2e-bot-secret",
-                "PYTHONPATH": str(REPO)})
+                "PYTHONPATH": str(REPO), **(settings or {})})
     with open(log, "ab") as out:
         return subprocess.Popen(
             [sys.executable, "-m", "clients.cli", "serve", "--port", str(port),
@@ -271,6 +273,62 @@ def test_thousands_of_idle_watchers_leave_moves_bots_and_health_fast(
             time.sleep(0.2)
         print(f"released {time.monotonic() - closed:.1f} s after the clients closed")
         assert client.health()
+    finally:
+        if not watchers.loop.is_closed():
+            watchers.close_all()
+        server.send_signal(signal.SIGINT)
+        try:
+            code = server.wait(timeout=30)
+        finally:
+            if server.poll() is None:
+                os.killpg(server.pid, signal.SIGKILL)
+    assert code == 0, log.read_text()[-3000:]
+
+
+def test_watchers_over_the_ceiling_are_shed_and_bots_still_play(
+        redis_url: str, tmp_path: Path) -> None:
+    # 50 watchers per API process (two processes): the rest are refused at once, 503 with
+    # Retry-After, never queued; moves, bots and health keep their path.
+    _raise_open_files(2048)
+    redis.Redis.from_url(redis_url).flushdb()
+    port, log = free_port(), tmp_path / "serve.log"
+    client = Client(f"http://127.0.0.1:{port}", retries=0)
+    server = _serve(redis_url, port, log, {"BGB_MAX_WATCHERS": "50"})
+    watchers = Watchers(port)
+    try:
+        deadline = time.monotonic() + 60
+        while not client.health():
+            assert server.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.1)
+        humans = [{"kind": "human"}, {"kind": "human"}]
+        watched = _create(port, "127.0.1.1", humans)
+        watchers.run(watchers.open_many([f"/v1/games/{watched['id']}/events"] * 300,
+                                        watchers.streams))
+        deadline = time.monotonic() + 60
+        while not all(s.data.startswith(b"HTTP/1.1 ") and b"\r\n\r\n" in s.data
+                      for s in watchers.streams):
+            assert time.monotonic() < deadline, "not every stream was answered"
+            watchers.run(watchers.settle(0.2))
+        held = [s for s in watchers.streams if s.data.startswith(b"HTTP/1.1 200")]
+        shed = [s for s in watchers.streams if s.data.startswith(b"HTTP/1.1 503")]
+        assert len(held) <= 100 and len(held) + len(shed) == 300, (len(held), len(shed))
+        assert all(b"\r\nRetry-After: " in s.data and b"service-unavailable" in s.data
+                   for s in shed)
+
+        bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+        game = client.create_game("toy-pontoon", {"players": 2}, bots)
+        deadline = time.monotonic() + 60
+        while True:  # plain reads: a long poll is a watcher, and there is no room for one
+            started = time.monotonic()
+            body = client.get_game(game["id"])
+            assert client.health()
+            assert time.monotonic() - started < 1.0
+            if body["status"] == "finished":
+                break
+            assert time.monotonic() < deadline, body
+            time.sleep(0.2)
+        check_log(client, game["id"], body["version"])
     finally:
         if not watchers.loop.is_closed():
             watchers.close_all()
