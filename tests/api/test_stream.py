@@ -4,6 +4,7 @@ watchers' limits and their wake-ups."""
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from typing import Any
@@ -14,6 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api import keys
+from api.events import ClientGone, ClientSocket
 from tests.api.conftest import Created, create, move, problem
 
 
@@ -299,3 +301,30 @@ def _until(condition: Any, timeout: float = 5.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "condition not met in time"
         time.sleep(0.02)
+
+
+def test_a_client_socket_tells_when_its_client_has_gone() -> None:
+    server, far = socket.socketpair()
+    with server:
+        client = ClientSocket(server)
+        assert not client.watching  # no gevent here: the waiter polls `gone`
+        assert not client.gone()
+        far.sendall(b"GET / HTTP/1.1\r\n")  # more input (pipelined) is not a departure
+        assert not client.gone()
+        far.close()
+        server.recv(64)
+        assert client.gone()
+
+
+def test_a_waiter_whose_client_went_ends_within_a_check(app: Flask, client: FlaskClient,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ClientSocket, "CHECK_SECONDS", 0.05)
+    created = create(client)
+    server, far = socket.socketpair()
+    with server:
+        threading.Timer(0.2, far.close).start()
+        started = time.monotonic()
+        with pytest.raises(ClientGone):
+            app.extensions["bgb"].watcher.wait(created.id, 0, 10, ClientSocket(server))
+        assert time.monotonic() - started < 2
+    assert app.extensions["bgb"].watcher.waiting() == 0
