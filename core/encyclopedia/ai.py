@@ -8,6 +8,8 @@ AI1 Set-up (E4, G8, G9). The human is first player; the AI starts with the 2nd p
     resources (3 coins, 1 token), does not draft starting animals (animal display 4).
     Behaviour card and scoring card: options 1-3 or random (A4). One continent card per
     continent is drawn and shuffled into a row: the row is the AI's colour priority (A5(a)).
+    E21.3.4's reward conversion is not needed: a human taking an AI die pays the AI the
+    space's reward as it would pay any player (E8.3), and the AI uses it as a player.
 AI2 Dice (E21.3.2). The AI puts its dice on its spaces in draw order: no reward, 2 coins,
     2 reputation, 3 VP; under T5 the 5th die goes to the behaviour card's double space.
 AI3 Die choice (E21.3.5). For each action of the behaviour card's priority list, in order,
