@@ -293,12 +293,13 @@ def problem_components(base: Schema) -> dict[str, Schema]:
     """One schema per problem type: the common members, its `type` URI and its own."""
     add: dict[str, Schema] = {}
     for slug, (name, extra, meaning) in PROBLEM_TYPES.items():
-        schema = copy.deepcopy(base)
-        schema["properties"]["type"] = {"type": "string", "enum": [PROBLEM_BASE + slug]}
-        schema["properties"].update(extra)
-        schema["required"] = sorted(set(schema.get("required", [])) | set(extra))
-        schema["description"] = f"{slug}: {meaning}"
-        add[name] = schema
+        common = {key: copy.deepcopy(base["properties"][key])
+                  for key in ("type", "title", "status", "detail")}
+        common["type"] = {"type": "string", "enum": [PROBLEM_BASE + slug]}
+        # RFC 9457: a problem may carry more members; clients ignore those they do not know.
+        add[name] = {"type": "object", "properties": {**common, **extra},
+                     "required": [*common, *extra], "additionalProperties": True,
+                     "description": f"{slug}: {meaning}"}
     base = copy.deepcopy(base)
     base["properties"]["type"]["description"] = (
         "a URI naming the problem; one of: " + ", ".join(

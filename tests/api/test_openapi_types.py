@@ -190,3 +190,111 @@ def test_live_answers_match_the_document(client: Any) -> None:
     assert not doc.errors, doc.errors[:10]
     assert doc.checked > 100, doc.checked
     assert {200, 201, 403, 409, 422} <= doc.statuses, doc.statuses
+
+
+GENERATOR_CONFIG = "post_hooks: []\npackage_name_override: generated_bgb_client\n"
+
+
+def _generated_client(spec: dict[str, Any], where: Any) -> Any:
+    """The Python client openapi-python-client generates from `spec`, imported."""
+    import importlib
+    import json
+    import shutil
+    import subprocess
+    import sys
+
+    generator = shutil.which("openapi-python-client")
+    if generator is None:
+        pytest.skip("openapi-python-client is not installed (pip install openapi-python-client)")
+    (where / "spec.json").write_text(json.dumps(spec))
+    (where / "config.yaml").write_text(GENERATOR_CONFIG)
+    done = subprocess.run([generator, "generate", "--path", str(where / "spec.json"),
+                           "--meta", "none", "--config", str(where / "config.yaml"),
+                           "--output-path", str(where / "generated_bgb_client")],
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    sys.path.insert(0, str(where))
+    try:
+        return importlib.import_module("generated_bgb_client")
+    finally:
+        sys.path.remove(str(where))
+
+
+def test_a_generated_python_client_plays_games(app: Any, client: Any, tmp_path: Any) -> None:
+    """Issue 19: a client generated from the live document alone plays a game to its end,
+    reads typed games (a union by `game`, typed views and legal moves) and handles 409 and
+    422 as typed problems."""
+    httpx = pytest.importorskip("httpx")
+    generated = _generated_client(client.get("/v1/openapi.json").get_json(), tmp_path)
+    import importlib
+    import sys
+
+    def module(name: str) -> Any:
+        return importlib.import_module(f"generated_bgb_client.{name}")
+
+    try:
+        models = module("models")
+        transport = httpx.WSGITransport(app=app)
+        anonymous = generated.Client(base_url="http://bgb.test",
+                                     httpx_args={"transport": transport})
+
+        def seat(token: str) -> Any:
+            return generated.AuthenticatedClient(base_url="http://bgb.test", token=token,
+                                                 httpx_args={"transport": transport})
+
+        def create(name: str, players: int) -> tuple[Any, dict[int, Any]]:
+            options = models.CreateGameOptions.from_dict({"players": players})
+            created = module("api.games.create_game").sync(
+                client=anonymous, body=models.CreateGame(game=name, seed=11, options=options))
+            assert isinstance(created, models.CreatedGame), created
+            return created, {s.seat: seat(s.token) for s in created.seats if s.token}
+
+        # toy-pontoon, solo, to the end; one stale version and one illegal move on the way.
+        created, seats = create("toy-pontoon", 1)
+        get_game, post_move = module("api.games.get_game"), module("api.games.post_move")
+        for turn in range(40):
+            game = get_game.sync(created.id, client=seats[0])
+            assert isinstance(game, models.ToyPontoonGame), game
+            if game.to_act is None:
+                break
+            assert isinstance(game.view, models.ToyPontoonView) and game.legal_moves
+            chosen = game.legal_moves[turn % len(game.legal_moves)] if turn else \
+                next(m for m in game.legal_moves if m.type_ == "draw")
+            body = models.MoveRequest(move=models.MoveRequestMove.from_dict(chosen.to_dict()),
+                                      version=game.version)
+            if turn == 1:
+                stale = post_move.sync(created.id, client=seats[0], body=models.MoveRequest(
+                    move=body.move, version=game.version - 1))
+                assert isinstance(stale, models.StaleVersionProblem), stale
+                assert isinstance(stale.current, models.ToyPontoonGame)
+                illegal = post_move.sync(created.id, client=seats[0], body=models.MoveRequest(
+                    move=models.MoveRequestMove.from_dict({"type": "fly"}),
+                    version=game.version))
+                assert isinstance(illegal, models.IllegalMoveProblem), illegal
+                assert illegal.legal_moves
+            answer = post_move.sync(created.id, client=seats[0], body=body)
+            assert isinstance(answer, models.MoveResult), answer
+        assert game.to_act is None and game.status == models.ToyPontoonGameStatus.FINISHED
+        assert game.result is not None and game.result.scores
+        over = post_move.sync(created.id, client=seats[0], body=body)
+        assert isinstance(over, models.GameOverProblem), over
+
+        # A real game when registered: typed views and moves of Darwin's Journey.
+        if "darwins-journey" in core.game_names():
+            created, seats = create("darwins-journey", 2)
+            for _ in range(8):
+                game = get_game.sync(created.id, client=seats[created.to_act])
+                assert isinstance(game, models.DarwinsJourneyGame), game
+                assert isinstance(game.view.coins, list)
+                move = game.legal_moves[0]
+                answer = post_move.sync(created.id, client=seats[game.to_act],
+                                        body=models.MoveRequest(
+                                            move=models.MoveRequestMove.from_dict(move.to_dict()),
+                                            version=game.version))
+                assert isinstance(answer, models.MoveResult), answer
+                created.to_act = answer.to_act
+        stream = module("api.games.stream_game_events")
+        assert "str" in repr(stream.sync.__annotations__.get("return"))
+    finally:
+        for name in [n for n in sys.modules if n.startswith("generated_bgb_client")]:
+            del sys.modules[name]
