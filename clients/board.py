@@ -24,7 +24,7 @@ from clients.i18n import _
 
 Renderer = Callable[[dict[str, Any]], RenderableType]
 MoveNamer = Callable[[dict[str, Any], dict[str, Any]], str | None]
-EventDescriber = Callable[[dict[str, Any]], str | None]
+EventDescriber = Callable[[dict[str, Any], dict[str, Any]], str | None]
 Summary = Callable[[dict[str, Any]], str]
 _RENDERERS: dict[str, Renderer] = {}
 _SUMMARIES: dict[str, Summary] = {}
@@ -69,7 +69,8 @@ def move_namer(game: str) -> Callable[[MoveNamer], MoveNamer]:
 
 
 def event_describer(game: str) -> Callable[[EventDescriber], EventDescriber]:
-    """Register how a game's events read in the log: `f(event)` -> text or None."""
+    """Register how a game's events read in the log: `f(event, view)` -> its text, "" to
+    leave it out (the move says it all), None for the generic description."""
     def register(function: EventDescriber) -> EventDescriber:
         _EVENT_DESCRIBERS[game] = function
         return function
@@ -271,15 +272,16 @@ def move_text(move: dict[str, Any], game: str = "", view: dict[str, Any] | None 
     return f"{kind} ({_plain(fields)})" if fields else kind
 
 
-def event_text(game: str, event: dict[str, Any]) -> str:
-    """How an event reads in the log: the game's own words, else its type and fields."""
+def event_text(game: str, event: dict[str, Any], view: dict[str, Any] | None = None) -> str:
+    """How an event reads in the log: the game's own words, else its type and fields ("" for
+    an event the game leaves out)."""
     describer = _EVENT_DESCRIBERS.get(game)
     if describer is not None:
         try:
-            text = describer(event)
+            text = describer(event, view or {})
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             text = None
-        if text:
+        if text is not None:
             return text
     if event.get("redacted"):
         return _("{what} (hidden)").format(what=humanize(str(event.get("type"))))
@@ -300,9 +302,10 @@ def log_lines(game: str, entry: dict[str, Any], view: dict[str, Any] | None = No
         what = _("a secret choice")
     else:
         what = move_text(move, game, view)
-    lines = [f"{who}: {what}"]
+    # "Alfred: Alfred draws..." says the name twice
+    lines = [what if what.startswith(who) else f"{who}: {what}"]
     for event in entry.get("events") or []:
-        described = event_text(game, event)
+        described = event_text(game, event, view)
         if described:
             lines.append(f"    · {described}")
     return lines

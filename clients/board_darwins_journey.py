@@ -134,7 +134,7 @@ def _player(view: dict[str, Any], seat: int) -> Table:
             continue
         where = _("home") if index in home else _("on the board")
         workers.append(_("Worker {n} ({seals}; {where})").format(
-            n=index + 1, seals=seals_text(seals), where=where))
+            n=worker_name(view, seat, index), seals=seals_text(seals), where=where))
     lines.add_row(_("Workers"), "\n".join(workers) or _("none"))
     stamps = " ".join(str(s) for s in _per_seat(view, "stamps", seat, []) or [])
     lines.add_row(_("Stamps"), _("stacks {stacks}, tray {tray} · tents placed {tents} · "
@@ -291,10 +291,11 @@ def _replace_word(text: str, word: str, by: str) -> str:
 
 
 @event_describer(GAME)
-def event_words(event: dict[str, Any]) -> str | None:
-    """An event of the log in words (None: the generic description)."""
+def event_words(event: dict[str, Any], view: dict[str, Any]) -> str | None:
+    """An event of the log in words ("": left out, None: the generic description)."""
     kind = event.get("type")
-    who = seat_name(event.get("seat"))
+    who = seat_name(event.get("seat"), view)
+    seat = event.get("seat")
     n = event.get("n")
     if kind == "coins":
         return _("{seat}: {n:+d} coins").format(seat=who, n=n)
@@ -306,7 +307,8 @@ def event_words(event: dict[str, Any]) -> str | None:
         return _("{seat}: {n:+d} temporary knowledge").format(seat=who, n=n)
     if kind == "place":
         return _("{seat}: worker {worker} to {location}").format(
-            seat=who, worker=_worker(event.get("worker")), location=location(event["location"]))
+            seat=who, worker=worker_name(view, seat, event.get("worker")),
+            location=location(event["location"]))
     if kind == "navigate":
         return _("{seat}: ship to {space}").format(seat=who, space=space(event["space"]))
     if kind == "explore":
@@ -319,7 +321,8 @@ def event_words(event: dict[str, Any]) -> str | None:
             seat=who, specimen=specimen(event["specimen"]))
     if kind == "seal":
         return _("{seat}: {colour} seal on worker {worker}").format(
-            seat=who, colour=colour(event["colour"]), worker=_worker(event.get("worker")))
+            seat=who, colour=colour(event["colour"]),
+            worker=worker_name(view, seat, event.get("worker")))
     if kind in ("stamp", "stamps"):
         return _("{seat}: {n} stamp(s) on envelope {envelope}").format(
             seat=who, n=n or 1, envelope=event["envelope"] + 1)
@@ -334,14 +337,20 @@ def event_words(event: dict[str, Any]) -> str | None:
                                                    phase=_phase({"phase": event.get("phase")}))
     if kind == "alfred_card":
         return _("Alfred draws action card {n}").format(n=event.get("card"))
-    if kind == "draft":
-        return _("{seat}: kept crew card {n}").format(seat=who, n=event.get("card"))
-    if kind == "drafted":
-        return _("{seat}: chose a crew card").format(seat=who)
+    if kind in ("draft", "drafted"):
+        return ""  # the move itself says which card was kept
+    if kind == "crew_revealed":
+        return _("{seat}: crew cards {cards}").format(
+            seat=who, cards=", ".join(str(c) for c in event.get("cards") or []))
     if kind == "game_over":
         return _("Game over")
     return None
 
 
-def _worker(index: Any) -> str:
-    return str(index + 1) if isinstance(index, int) else str(index)
+def worker_name(view: dict[str, Any], seat: Any, index: Any) -> str:
+    """A worker as its board shows it: 1-5 for an explorer, A-D for Alfred (the automa)."""
+    if not isinstance(index, int):
+        return str(index)
+    if str(seat) in (view.get("automa_seats") or {}):
+        return "ABCDE"[index]
+    return str(index + 1)
