@@ -84,7 +84,8 @@ PROBLEM_TYPES: dict[str, tuple[str, dict[str, Schema], str]] = {
         **_nullable("Result"), "description": "the result (null if aborted)"}},
         "the game is over; nothing changed"),
     "game-active": ("GameActiveProblem", {}, "the game is not over yet"),
-    "rematch-exists": ("RematchExistsProblem", {"rematch": {"type": "string"}},
+    "rematch-exists": ("RematchExistsProblem", {"rematch": {"type": "string", "nullable": True,
+                                                            "description": "its id"}},
                        "the game already has a rematch"),
     "seat-claimed": ("SeatClaimedProblem", {}, "another player owns the seat"),
     "too-many-webhooks": ("TooManyWebhooksProblem", {}, "the player has as many as it may"),
@@ -115,13 +116,25 @@ PROBLEM_TYPES: dict[str, tuple[str, dict[str, Schema], str]] = {
                                                              "answer; retry after Retry-After"),
 }
 
-# Responses whose status carries several problem types: a oneOf of their schemas.
+# The problem types an operation answers with at a status (a oneOf of their schemas when
+# several); other statuses fall back to PROBLEMS_BY_STATUS, else the generic Problem.
 PROBLEMS_BY_RESPONSE: dict[tuple[str, str, str], list[str]] = {
     ("post", "/v1/games/{game_id}/moves", "403"): ["not-your-turn", "resigned"],
     ("post", "/v1/games/{game_id}/moves", "409"): ["stale-version", "game-over"],
     ("post", "/v1/games/{game_id}/moves", "422"): ["illegal-move", "validation-error",
                                                    "idempotency-key-reused"],
     ("post", "/v1/games", "429"): ["rate-limited", "too-many-bot-games"],
+    ("post", "/v1/games/{game_id}/abort", "409"): ["game-over"],
+    ("post", "/v1/games/{game_id}/resign", "409"): ["game-over"],
+    ("post", "/v1/games/{game_id}/rematch", "409"): ["game-active", "rematch-exists"],
+    ("post", "/v1/games/{game_id}/seats/{seat}/claim", "409"): ["seat-claimed"],
+    ("post", "/v1/players/me/webhooks", "409"): ["too-many-webhooks"],
+    ("delete", "/v1/tournaments/{tournament_id}", "409"): ["tournament-over"],
+}
+PROBLEMS_BY_STATUS: dict[str, list[str]] = {
+    "400": ["bad-request"], "401": ["unauthorized"], "404": ["not-found"],
+    "413": ["payload-too-large"], "415": ["unsupported-media-type"],
+    "422": ["validation-error"], "503": ["service-unavailable"],
 }
 
 HEADERS: dict[str, Schema] = {
@@ -336,11 +349,13 @@ def document_operations(paths: dict[str, Any], example_move: Schema | None) -> N
                 headers.setdefault("Retry-After", HEADERS["Retry-After"])
             if not headers:
                 del response["headers"]
-            slugs = PROBLEMS_BY_RESPONSE.get((method, path, status))
+            slugs = PROBLEMS_BY_RESPONSE.get((method, path, status),
+                                             PROBLEMS_BY_STATUS.get(status))
             content = response.get("content", {})
             if slugs and PROBLEM_MIMETYPE in content:
-                content[PROBLEM_MIMETYPE]["schema"] = {"oneOf": [
-                    _ref(PROBLEM_TYPES[slug][0]) for slug in slugs]}
+                refs = [_ref(PROBLEM_TYPES[slug][0]) for slug in slugs]
+                content[PROBLEM_MIMETYPE]["schema"] = refs[0] if len(refs) == 1 else \
+                    {"oneOf": refs}
             stream = content.get("text/event-stream")
             if stream is not None:
                 stream["schema"] = {"type": "string", "description": STREAM_DOC if
