@@ -15,14 +15,18 @@ that every id is translated.
 from __future__ import annotations
 
 import functools
+import importlib
 import io
+import json
 import re
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
-from flask import has_request_context, request
+from flask import Response, has_request_context, request
 
 LOCALES_DIR = Path(__file__).parent / "locales"
 DOMAIN = "api"
@@ -119,3 +123,57 @@ def gettext(text: str, locale: str | None = None) -> str:
             values = {k: catalog.gettext(v) for k, v in matched.groupdict().items()}
             return translation.format(**values)
     return text
+
+
+# -- the engines' move labels ------------------------------------------------------------------
+
+
+@functools.cache
+def game_texts(game: str) -> ModuleType | None:
+    """A game's translation module (`core/<game>/i18n.py`: `label(move, locale)`), if any."""
+    try:
+        return importlib.import_module(f"core.{game.replace('-', '_')}.i18n")
+    except ImportError:
+        return None
+
+
+def relabel(value: Any, texts: ModuleType, locale: str) -> bool:
+    """Give every move inside `value` (a dict with a `type` and a `label`) its label in
+    `locale`, in place; whether any changed."""
+    changed = False
+    if isinstance(value, dict):
+        if isinstance(value.get("type"), str) and isinstance(value.get("label"), str):
+            text = texts.label(value, locale)
+            changed = text != value["label"]
+            value["label"] = text
+        for item in value.values():
+            changed = relabel(item, texts, locale) or changed
+    elif isinstance(value, list):
+        for item in value:
+            changed = relabel(item, texts, locale) or changed
+    return changed
+
+
+def localize_response(response: Response) -> Response:
+    """After a request about a game asked in another language than English: its move labels
+    (legal moves, the log, a stale move's current game) in that language."""
+    game_id = (request.view_args or {}).get("game_id")
+    if not game_id or response.is_streamed or not response.is_json:
+        return response
+    response.vary.add("Accept-Language")
+    locale = request_locale()
+    if locale == "en":
+        return response
+    body = response.get_json(silent=True)
+    if not isinstance(body, dict):
+        return response
+    game = body.get("game")
+    if not isinstance(game, str):
+        from api.services import services  # the app's store: only inside a request
+
+        meta = services().store.meta(str(game_id))
+        game = meta.get("game") if meta else None
+    texts = game_texts(game) if isinstance(game, str) else None
+    if texts is not None and relabel(body, texts, locale):
+        response.set_data(json.dumps(body, separators=(",", ":")))
+    return response

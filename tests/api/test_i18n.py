@@ -8,6 +8,8 @@ card text of Darwin's Journey's components, is in the client's catalog.
 from __future__ import annotations
 
 import json
+import random
+import re
 from pathlib import Path
 
 import pytest
@@ -18,14 +20,21 @@ from flask.testing import FlaskClient
 import core
 from ai_worker import bots
 from api import i18n
+from core.darwins_journey import i18n as dj_texts
 from tests.api.conftest import create, move, problem
 
 REPO = Path(__file__).resolve().parents[2]
 API_PO = REPO / "api" / "locales" / "pt_BR" / "LC_MESSAGES" / "api.po"
 CLIENT_PO = REPO / "clients" / "locales" / "pt_BR" / "LC_MESSAGES" / "bgb.po"
+DJ_PO = REPO / "core/darwins_journey/locales/pt_BR/LC_MESSAGES/darwins_journey.po"
+# English words of the engine's labels and events: none may be left in a Portuguese one.
+ENGLISH = re.compile(r"\b(Worker|worker|Take|Keep|Explorer|Ship|Stamp|Research|Deliver|Unlock|"
+                     r"Fulfil|Skip|coins|seal|onto|the|to|from|and|card|island|ocean|stack|"
+                     r"envelope|Do|Choose|explore|navigate|academy|up|tent|campsite|slot|stops|"
+                     r"points|knowledge|draws|rests|delivers|unlocks|space|round|bonus|track)\b")
 CLIENT_CODE = ["clients/board.py", "clients/board_darwins_journey.py", "clients/cli.py"]
 # Words that read the same in both languages.
-SAME_IN_BOTH = {"Total", "Envelope {n}", "Darwin's Journey", "Flotilla", "Encyclopedia",
+SAME_IN_BOTH = {"Total", "Envelope {n}", "Alfred", "Darwin's Journey", "Flotilla", "Encyclopedia",
                 "game.darwins-journey", "game.flotilla", "game.encyclopedia"}
 
 
@@ -35,7 +44,8 @@ def _messages(path: Path) -> dict[str, str]:
     return {str(m.id): str(m.string) for m in catalog if m.id}
 
 
-@pytest.mark.parametrize("path", [API_PO, CLIENT_PO], ids=["api", "clients"])
+@pytest.mark.parametrize("path", [API_PO, CLIENT_PO, DJ_PO],
+                         ids=["api", "clients", "darwins-journey"])
 def test_every_message_has_its_portuguese_text(path: Path) -> None:
     for message, text in _messages(path).items():
         assert text, f"{path.name}: no translation of {message!r}"
@@ -120,3 +130,47 @@ def test_a_text_with_values_keeps_them() -> None:
         "o jogo está terminado; nenhuma jogada é aceita")
     assert i18n.gettext("something new", "pt_BR") == "something new"
     assert i18n.normalize("pt_BR.UTF-8") == "pt_BR" and i18n.normalize("de") is None
+
+
+def test_every_darwins_journey_message_of_its_module_is_in_its_catalog() -> None:
+    messages = _messages(DJ_PO)
+    keywords = {"_": None, "_noop": None}
+    for _line, message, _comments, _context in extract_from_file(
+            "python", REPO / "core/darwins_journey/i18n.py", keywords=keywords):
+        assert message in messages, message
+
+
+def test_darwins_journey_moves_and_events_in_portuguese_through_games() -> None:
+    game = core.get_game("darwins-journey")
+    for seed, options in enumerate([{"players": 1, "alfred": "green"}, {"players": 3}]):
+        state = game.new_game(options, seed)
+        rng = random.Random(seed)
+        while game.to_act(state) is not None:
+            moves = game.legal_moves(state)
+            for legal in moves[:40]:
+                text = dj_texts.label(legal, "pt_BR")
+                assert not ENGLISH.search(text), (legal, text)
+                assert dj_texts.label(legal, "en") == legal["label"]
+            for event in game.apply(state, rng.choice(moves)):
+                for locale in ("en", "pt_BR"):
+                    described = dj_texts.describe(event, locale)
+                    assert described and described != event["type"], event
+                assert not ENGLISH.search(dj_texts.describe(event, "pt_BR")), event
+
+
+def test_the_api_gives_move_labels_in_the_asked_language(client: FlaskClient) -> None:
+    created = create(client, game="darwins-journey", players=2)
+    token = created.auth(0)
+    english = client.get(f"/v1/games/{created.id}", headers=token).get_json()
+    assert english["legal_moves"][0]["label"].startswith("Keep crew card")
+    portuguese = client.get(f"/v1/games/{created.id}?lang=pt-BR", headers=token)
+    assert portuguese.get_json()["legal_moves"][0]["label"].startswith(
+        "Ficar com a Carta de Tripulação")
+    assert "Accept-Language" in portuguese.headers["Vary"]
+    chosen = english["legal_moves"][0]
+    played = client.post(f"/v1/games/{created.id}/moves", headers=token,
+                         json={"move": chosen, "version": english["version"]})
+    assert played.status_code == 200, played.get_json()
+    log = client.get(f"/v1/games/{created.id}/moves", headers={**token,
+                                                                 "Accept-Language": "pt-BR"})
+    assert log.get_json()["moves"][0]["move"]["label"].startswith("Ficar com")
