@@ -20,6 +20,7 @@ import flask_smorest
 import core
 from api.problems import PROBLEM_BASE, PROBLEM_MIMETYPE
 from core.contract import has_json_schemas
+from core.deals import SCHEME
 
 Schema = dict[str, Any]
 
@@ -236,6 +237,33 @@ FREE_MOVE: Schema = {"type": "object", "required": ["type"], "additionalProperti
                      "description": "a move of a game without JSON Schemas"}
 
 
+EXAMPLE_SEED = 1
+
+
+def game_example(game: core.Game) -> dict[str, Any] | None:
+    """A real game read (seed EXAMPLE_SEED, default options, as the seat to act), its first
+    legal move and that move's answer: the document's examples."""
+    try:
+        state = game.new_game({}, EXAMPLE_SEED)
+        seat = game.to_act(state)
+        legal = game.legal_moves(state)
+        after = game.clone(state)
+        events = game.apply(after, legal[0])
+        seats = [{"seat": number, "kind": "human"} for number in range(game.seat_count({}))]
+    except Exception:  # an engine being changed must not break the document
+        return None
+    to_act = game.to_act(after)
+    read = {"id": "Xk3dQ9pLr2mN7vBw", "game": game.name, "options": {}, "version": 0,
+            "status": "active", "to_act": seat, "seat": seat, "seats": seats,
+            "view": game.view(state, seat), "legal_moves": legal[:5], "result": None,
+            "deal": {"commitment": "9f2c" * 16, "unranked": False, "scheme": SCHEME,
+                     "revealed": None}, "rematch_of": None, "rematch": None}
+    answer = {"version": 1, "events": [event for event in events if not isinstance(
+        event.get("to"), list) or seat in event["to"]], "status": "active" if to_act is not None
+        else "finished", "to_act": to_act, "result": None}
+    return {"read": read, "move": core.canonical(legal[0]), "answer": answer}
+
+
 def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Schema]:
     """The components describing each game's JSON, and the unions over all games."""
     add: dict[str, Schema] = {}
@@ -262,6 +290,9 @@ def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Sche
             props["result"] = {**_nullable(f"{prefix}Result"),
                                "description": "the final result once finished"}
         variant["description"] = f"a game of {game.title}, as the caller's seat sees it"
+        example = game_example(game)
+        if example is not None:
+            variant["example"] = example["read"]
         add[f"{prefix}Game"] = variant
         variants.append(_ref(f"{prefix}Game"))
         mapping[game.name] = f"#/components/schemas/{prefix}Game"
@@ -380,6 +411,12 @@ def document_operations(paths: dict[str, Any], example_move: Schema | None) -> N
             body = move.get("requestBody", {}).get("content", {}).get("application/json")
             if body is not None:
                 body["example"] = {"move": example_move, "version": 0}
+    create = paths.get("/v1/games", {}).get("post")
+    if create is not None and "darwins-journey" in core.game_names():
+        body = create.get("requestBody", {}).get("content", {}).get("application/json")
+        if body is not None:
+            body["example"] = {"game": "darwins-journey", "options": {"players": 1,
+                                                                      "alfred": "blue"}}
 
 
 def install(api: flask_smorest.Api) -> None:
@@ -399,7 +436,10 @@ def install(api: flask_smorest.Api) -> None:
             "description": "the final result once the move ended the game"}
     if "LogEntry" in components:
         components["LogEntry"]["properties"]["move"] = _ref("LoggedMove")
-    example = next((schema["examples"][0] for game in games if has_json_schemas(game)
-                    for schema in game.json_schemas()["moves"].values()
-                    if schema.get("examples")), None)
-    document_operations(api.spec._paths, example)
+    typed = [game for game in games if has_json_schemas(game)]
+    example = next((found for found in map(game_example, typed) if found), None)
+    if example is not None:
+        for name in ("MoveResult",):
+            if name in components:
+                components[name]["example"] = example["answer"]
+    document_operations(api.spec._paths, example and example["move"])

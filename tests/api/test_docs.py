@@ -195,3 +195,96 @@ def test_event_stream_ends_cleanly_when_redis_fails(client: FlaskClient, app: Fl
     finished.set()
     mover.join()
     assert b"id: 0\n" in body and calls[0] == 2
+
+
+def test_openapi_is_typed_for_code_generators(client: FlaskClient) -> None:
+    """Issue 19: readable operationIds, the headers, the event stream as text, a schema per
+    problem type, and the games' own schemas as unions discriminated by `type` / `game`."""
+    spec = client.get("/v1/openapi.json").get_json()
+    schemas = spec["components"]["schemas"]
+    operations = [(path, method, op) for path, item in spec["paths"].items()
+                  for method, op in item.items() if method != "parameters"]
+    ids = [op["operationId"] for _, _, op in operations]
+    assert len(ids) == len(set(ids)) and all(re.fullmatch(r"[a-z][A-Za-z]+", i) for i in ids)
+    assert {"createGame", "getGame", "postMove", "getMoveLog", "streamGameEvents"} <= set(ids)
+    move_post = spec["paths"]["/v1/games/{game_id}/moves"]["post"]
+    assert {"ETag", "Idempotent-Replayed"} <= set(move_post["responses"]["200"]["headers"])
+    assert "version" in schemas["MoveRequest"]["properties"]["version"]["description"] or \
+        "If-Match" in schemas["MoveRequest"]["properties"]["version"]["description"]
+    get_game = spec["paths"]["/v1/games/{game_id}"]["get"]
+    assert "If-None-Match" in {p["name"] for p in get_game["parameters"]}
+    for path, method, op in operations:
+        for status, response in op["responses"].items():
+            if status == "401":
+                assert "WWW-Authenticate" in response["headers"], (path, method)
+            if status in ("429", "503"):
+                assert "Retry-After" in response["headers"], (path, method, status)
+            stream = response.get("content", {}).get("text/event-stream")
+            if stream is not None:
+                assert stream["schema"]["type"] == "string", path
+    refs = {ref["$ref"].rsplit("/", 1)[1] for ref in
+            move_post["responses"]["409"]["content"]["application/problem+json"]["schema"]
+            ["oneOf"]}
+    assert refs == {"StaleVersionProblem", "GameOverProblem"}
+    assert "current" in schemas["StaleVersionProblem"]["required"]
+    assert "legal_moves" in schemas["IllegalMoveProblem"]["required"]
+    assert schemas["Game"]["discriminator"]["propertyName"] == "game"
+    for name in ("DarwinsJourney", "Flotilla", "Encyclopedia", "ToyPontoon"):
+        assert schemas[f"{name}Move"]["discriminator"]["propertyName"] == "type"
+        assert f"{name}View" in schemas and f"{name}Event" in schemas
+    for field in ("status",):
+        for model in ("Game", "CreatedGame", "MoveResult", "PlayerGame", "Resigned"):
+            target = schemas[model] if "properties" in schemas[model] else \
+                schemas["ToyPontoonGame"]
+            assert "enum" in target["properties"][field], model
+    assert schemas["Seat"]["properties"]["kind"]["enum"] == ["human", "bot"]
+
+
+def test_every_problem_type_the_api_answers_is_documented() -> None:
+    """Each slug of `Problem(status, "slug", ...)` in the API is in the document's list."""
+    import pathlib
+
+    from api.openapi import PROBLEM_TYPES
+    from api.problems import _BY_STATUS
+
+    used = {slug for slug, _ in _BY_STATUS.values()}
+    for source in pathlib.Path("api").glob("*.py"):
+        used |= set(re.findall(r'Problem\(\s*\d{3},\s*"([a-z-]+)"', source.read_text()))
+    used.discard("client-closed-request")  # the client is gone: nobody reads that answer
+    assert used <= set(PROBLEM_TYPES), used - set(PROBLEM_TYPES)
+
+
+def test_openapi_examples_validate_against_their_schemas(client: FlaskClient) -> None:
+    """Every example in the document (real games' reads, moves and answers) fits its schema."""
+    validator = pytest.importorskip("openapi_schema_validator").OAS30Validator
+    spec = client.get("/v1/openapi.json").get_json()
+    found = []
+
+    def walk(node: object, schema_path: str) -> None:
+        if isinstance(node, dict):
+            if "example" in node and ("type" in node or "properties" in node or
+                                      "$ref" in node):
+                found.append((schema_path, node, node["example"]))
+            for key, value in node.items():
+                if key != "example":
+                    walk(value, f"{schema_path}/{key}")
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                walk(value, f"{schema_path}/{index}")
+
+    walk(spec["components"], "#/components")
+    for path, item in spec["paths"].items():
+        for method, op in item.items():
+            if method == "parameters":
+                continue
+            body = op.get("requestBody", {}).get("content", {}).get("application/json")
+            if body and "example" in body:
+                found.append((f"{method} {path}", body["schema"], body["example"]))
+    assert len(found) >= 15, len(found)
+    names = {where.rsplit("/", 1)[-1] for where, _, _ in found}
+    assert {"DarwinsJourneyGame", "FlotillaGame", "EncyclopediaGame", "MoveResult"} <= names
+    for where, schema, example in found:
+        document = {k: v for k, v in schema.items() if k != "example"}
+        errors = [e.message for e in validator({**document, "components": spec["components"]})
+                  .iter_errors(example)]
+        assert not errors, (where, errors[:3])
