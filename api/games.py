@@ -378,7 +378,8 @@ class Moves(MethodView):
     @blp.unavailable()
     @blp.doc(security=SEAT_AUTH, parameters=[
         {"in": "header", "name": "If-Match", "schema": {"type": "string"},
-         "description": 'the version as "<version>" (instead of the version field)'},
+         "description": 'the version as "<version>": required when the body has no '
+                        "`version` (both given: they must agree)"},
         {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"},
          "description": "a retry with the same key replays the first answer"}])
     def post(self, body: dict[str, Any], game_id: str) -> Response:
@@ -537,7 +538,7 @@ class GameEvents(MethodView):
                      "description": "resume after this version"}],
         responses={"200": {"description": "`id: <version>`, `event: version`, `data: "
                                           '{"version", "status", "to_act"}` per new version; '
-                                          "comment heartbeats. The schema describes one event.",
+                                          "comment heartbeats. Text: read it line by line.",
                            "content": {"text/event-stream": {"schema": SSE_EVENT_SCHEMA}}},
                    "404": _problem_doc("no such game"),
                    "429": _problem_doc("too-many-streams: this client holds as many long "

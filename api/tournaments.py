@@ -483,7 +483,7 @@ class TournamentEvents(MethodView):
     @blp.doc(responses={
         "200": {"description": "`event: progress` with the progress as JSON each time it "
                                "changes (first the current one); ends when the tournament "
-                               "does. The schema describes one event.",
+                               "does. Text: read it line by line.",
                 "content": {"text/event-stream": {"schema": SSE_PROGRESS_SCHEMA}}},
         "404": {"description": "no such tournament", "content": {"application/problem+json": {
             "schema": {"$ref": "#/components/schemas/Problem"}}}},
