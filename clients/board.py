@@ -85,6 +85,14 @@ def bot_name(bot: str) -> str:
     return bot[:1].upper() + bot[1:]
 
 
+def automa_name(game: Any, bot: str) -> str:
+    """A game's own automa by its rulebook's name: Alfred (Darwin's Journey), the AI
+    (Encyclopedia), else the relaying bot's name."""
+    if game == "encyclopedia":
+        return _("AI")
+    return bot_name(bot)
+
+
 def name_seats(body: dict[str, Any]) -> dict[int, str]:
     """Name every seat of a game read body (and use these names from now on)."""
     view = body.get("view") or {}
@@ -95,7 +103,7 @@ def name_seats(body: dict[str, Any]) -> dict[int, str]:
         if seat == body.get("seat"):
             names[seat] = _("You")
         elif str(seat) in automa:
-            names[seat] = bot_name(str(automa[str(seat)]))
+            names[seat] = automa_name(body.get("game"), str(automa[str(seat)]))
         elif entry.get("kind") == "bot":
             names[seat] = _("Player {n} ({bot})").format(n=seat + 1, bot=entry.get("bot"))
         else:
@@ -114,7 +122,7 @@ def seat_name(seat: Any, view: dict[str, Any] | None = None) -> str:
     view = view or {}
     automa = view.get("automa_seats") or {}
     if str(seat) in automa:
-        return bot_name(str(automa[str(seat)]))
+        return automa_name(view.get("game"), str(automa[str(seat)]))
     if view.get("seat") == seat:
         return _("You")
     return _("Player {n}").format(n=seat + 1)

@@ -9,7 +9,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from clients.board import renderer
+from clients.board import renderer, seat_name
 
 AREAS = ("Bank", "Embassy", "University", "Academy")
 
@@ -36,9 +36,7 @@ def _expert(view: dict[str, Any], card: int) -> str:
 
 
 def _seat_name(view: dict[str, Any], seat: int) -> str:
-    if str(seat) in (view.get("automa_seats") or {}):
-        return f"AI (seat {seat})"
-    return f"Seat {seat}" + (" (you)" if view.get("seat") == seat else "")
+    return seat_name(seat, view)  # the AI by its name, whatever bot relays its moves
 
 
 @renderer("encyclopedia")
@@ -46,7 +44,8 @@ def encyclopedia_view(view: dict[str, Any]) -> RenderableType:
     """Round and tile, the main board, then each seat's board."""
     cat = view["catalog"]
     head = Text(f"Round {view['round']} of 6 · phase {view['phase']} · first player "
-                f"seat {view['first']} · to act: {view['to_act']}")
+                f"{_seat_name(view, view['first'])} · to act: "
+                f"{_seat_name(view, view['to_act']) if view['to_act'] is not None else '—'}")
     if cat.get("tile"):
         head.append(f"\nRound tile: {cat['tile']}")
     board = Table(title="Main board", title_justify="left", show_header=False)
@@ -64,22 +63,27 @@ def encyclopedia_view(view: dict[str, Any]) -> RenderableType:
     board.add_row("Decks", f"experts {view['xdeck']}, animals {view['adeck']}")
     if view.get("to_place"):
         board.add_row("To place", ", ".join(_die(view, d) for d in view["to_place"]))
-    seats = Table(title="Players", title_justify="left", show_lines=True)
-    for column in ("seat", "coins", "tokens", "seals", "VP", "rep", "dice", "experts",
-                   "animals", "published"):
-        seats.add_column(column)
+    # One block per player (a 10-column table does not fit 80 columns).
+    seats: list[RenderableType] = []
     for p in range(view["seat_count"]):
         dice = "\n".join(f"{cat['spaces'][i]}: " + ", ".join(_die(view, d) for d in space)
                          for i, space in enumerate(view["spaces"][p]) if space)
         experts = "\n".join(_expert(view, stack[-1]) + (f" (+{len(stack) - 1} under)"
                                                         if len(stack) > 1 else "")
                             for stack in view["experts"][p] if stack)
-        seats.add_row(_seat_name(view, p), str(view["coins"][p]), str(view["tokens"][p]),
-                      str(view["seals"][p]), str(view["vp"][p]), str(view["rep"][p]),
-                      dice or "—", experts or "—",
-                      "\n".join(_animal(view, c) for c in view["hand"][p]) or "—",
-                      str(len(view["published"][p])))
-    parts: list[RenderableType] = [Panel(head, title="Encyclopedia"), board, seats]
+        rows = Table.grid(padding=(0, 1))
+        rows.add_column(style="cyan", no_wrap=True)
+        rows.add_column(overflow="fold")
+        mark = "▶ " if p == view.get("to_act") else ""
+        rows.add_row(Text(mark + _seat_name(view, p), style="bold"),
+                     f"{view['coins'][p]} coins · {view['tokens'][p]} tokens · "
+                     f"{view['seals'][p]} seals · {view['vp'][p]} VP · "
+                     f"reputation {view['rep'][p]} · {len(view['published'][p])} published")
+        rows.add_row("dice", dice or "—")
+        rows.add_row("experts", experts or "—")
+        rows.add_row("animals", ", ".join(_animal(view, c) for c in view["hand"][p]) or "—")
+        seats.append(rows)
+    parts: list[RenderableType] = [Panel(head, title="Encyclopedia"), board, *seats]
     ai = view.get("ai")
     if ai:
         order = " > ".join(cat["colours"][c] for c in ai["priority"])

@@ -13,7 +13,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from clients.board import renderer
+from clients.board import renderer, seat_name
 
 _SEAT_STYLE = ["cyan", "magenta", "green", "yellow", "red"]
 
@@ -63,7 +63,7 @@ def flotilla_view(view: dict[str, Any]) -> RenderableType:
     cat = view["catalog"]
     head = Table.grid(padding=(0, 2))
     end = f", last round {view['end_round']}" if view["end_round"] is not None else ""
-    head.add_row(f"round {view['round']}{end}", f"to act: seat {view['to_act']}",
+    head.add_row(f"round {view['round']}{end}", f"to act: {seat_name(view['to_act'], view)}",
                  f"VP supply {view['vp_supply']}", f"sonar S{view['sonar'] + 1}",
                  f"survivor space {view['survivor']}")
     head.add_row("dials " + " ".join(f"{g[:4]} {d}" for g, d in zip(cat["guilds"], view["dials"],
@@ -71,30 +71,35 @@ def flotilla_view(view: dict[str, Any]) -> RenderableType:
                  "market " + " ".join(f"{c} {cat['market_prices'][i]}"
                                       for c, i in zip(cat["colours"], view["market"], strict=True)),
                  "crew tops " + ", ".join(_card(view, c, False) for c in view["crew_top"]))
-    players = Table(title="players", expand=False)
-    for col in ("seat", "side", "VP", "coins", "tox", "reserve", "seals", "wheels", "hand",
-                "discard top", "skiffs", "tiles"):
-        players.add_column(col)
+    # One block per player (a 12-column table does not fit 80 columns).
+    players: list[RenderableType] = []
     for p in range(view["n"]):
         sky = bool(view["sky"][p])
         skiffs = [c for c in view["skiffs"][p] if c >= 0]
-        players.add_row(
-            Text(str(p), style=_SEAT_STYLE[p % len(_SEAT_STYLE)]),
-            "Skyside" if sky else "Sinkside", str(view["vp"][p]), str(view["coins"][p]),
-            f"{view['tox'][p]}/{view['penalty'][p]}",
-            " ".join(f"{c[0]}{k}" for c, k in zip(cat["colours"], view["reserve"][p], strict=True)),
-            " ".join(str(k) for k in view["seals"][p]),
-            " ".join(str(k % cat["wheel_spaces"]) for k in view["wheel"][p]),
-            (", ".join(_card(view, c, sky) for c in view["hand"][p]) if view["hand"][p]
-             else f"({view['hand_sizes'][p]} cards)"),
-            _card(view, view["discard"][p][-1] if view["discard"][p] else None, sky),
-            f"{len(skiffs)} ({sum(map(sum, view['cargo'][p]))} cargo)",
-            str(len(view["tiles"][p])),
-        )
+        rows = Table.grid(padding=(0, 1))
+        rows.add_column(style="cyan", no_wrap=True)
+        rows.add_column(overflow="fold")
+        mark = "▶ " if p == view["to_act"] else ""
+        rows.add_row(Text(mark + seat_name(p, view), style=f"bold {_SEAT_STYLE[p % 5]}"),
+                     f"{'Skyside' if sky else 'Sinkside'} · {view['vp'][p]} VP · "
+                     f"{view['coins'][p]} coins · toxicity {view['tox'][p]}/"
+                     f"{view['penalty'][p]}")
+        rows.add_row("reserve", " ".join(
+            f"{c} {k}" for c, k in zip(cat["colours"], view["reserve"][p], strict=True)))
+        rows.add_row("seals, wheels", " ".join(str(k) for k in view["seals"][p]) + " · " +
+                     " ".join(str(k % cat["wheel_spaces"]) for k in view["wheel"][p]))
+        rows.add_row("hand", ", ".join(_card(view, c, sky) for c in view["hand"][p])
+                     if view["hand"][p] else f"({view['hand_sizes'][p]} cards)")
+        rows.add_row("discard top", _card(view, view["discard"][p][-1]
+                                          if view["discard"][p] else None, sky))
+        rows.add_row("skiffs, tiles", f"{len(skiffs)} skiffs "
+                     f"({sum(map(sum, view['cargo'][p]))} cargo) · "
+                     f"{len(view['tiles'][p])} tiles")
+        players.append(rows)
     objectives = Table.grid(padding=(0, 2))
     for k, side in enumerate(("sinkside", "skyside")):
         tops = [f"{cat['objectives'][str(pile[-1])][side]} ({len(pile)})"
                 for pile in view["obj_stacks"][k] if pile]
         objectives.add_row(f"{side} objectives", " · ".join(tops) or "—")
     return Group(Panel(head, title="Flotilla"), Panel(_hex_map(view), title="table"),
-                 objectives, players)
+                 objectives, *players)
