@@ -166,7 +166,10 @@ def test_portuguese_from_the_option_or_the_locale(run) -> None:
     term = run("--lang", "pt-BR", "play", "darwins-journey", "--vs", "alfred", "--seed", "2")
     screen = term.expect(PROMPT_PT)
     assert "Sua vez" in screen and "Tabuleiro Central" in screen and "Rodada 1 de 5" in screen
+    # the move labels too, from the API (Accept-Language), with the cards' texts
+    assert "Ficar com a Carta de Tripulação" in screen and "Ganhe" in screen
     assert "Your turn" not in screen and "Main board" not in screen
+    assert "Keep crew card" not in screen
     assert_readable(screen)
     term.send("q")
     term.finish()
