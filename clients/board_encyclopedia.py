@@ -83,7 +83,8 @@ def encyclopedia_view(view: dict[str, Any]) -> RenderableType:
         rows.add_row("experts", experts or "—")
         rows.add_row("animals", ", ".join(_animal(view, c) for c in view["hand"][p]) or "—")
         seats.append(rows)
-    parts: list[RenderableType] = [Panel(head, title="Encyclopedia"), board, *seats]
+    parts: list[RenderableType] = [Panel(head, title="Encyclopedia"), board,
+                                   Text("Players", style="bold"), *seats]
     ai = view.get("ai")
     if ai:
         order = " > ".join(cat["colours"][c] for c in ai["priority"])

@@ -102,4 +102,4 @@ def flotilla_view(view: dict[str, Any]) -> RenderableType:
                 for pile in view["obj_stacks"][k] if pile]
         objectives.add_row(f"{side} objectives", " · ".join(tops) or "—")
     return Group(Panel(head, title="Flotilla"), Panel(_hex_map(view), title="table"),
-                 objectives, *players)
+                 objectives, Text("players", style="bold"), *players)
