@@ -18,6 +18,7 @@ from typing import Any
 import flask_smorest
 
 import core
+from api import tournament_store
 from api.problems import PROBLEM_BASE, PROBLEM_MIMETYPE
 from core.contract import has_json_schemas
 from core.deals import SCHEME
@@ -419,9 +420,24 @@ def document_operations(paths: dict[str, Any], example_move: Schema | None) -> N
                                                                       "alfred": "blue"}}
 
 
+# Status enums of models whose marshmallow schemas leave them open (their values come from
+# the stores that write them).
+STATUS_ENUMS: dict[str, list[str]] = {
+    "Tournament": [tournament_store.ACTIVE, *tournament_store.ENDED],
+    "CreatedTournament": [tournament_store.ACTIVE, *tournament_store.ENDED],
+    "Progress": [tournament_store.ACTIVE, *tournament_store.ENDED],
+    "Cancelled": ["cancelled"],
+    "Health": ["ok"],
+}
+
+
 def install(api: flask_smorest.Api) -> None:
     """Type the document of `api` (call once every blueprint is registered)."""
     components = api.spec.components.schemas
+    for name, values in STATUS_ENUMS.items():
+        status = components.get(name, {}).get("properties", {}).get("status")
+        if status is not None and "enum" not in status:
+            status["enum"] = list(values)
     games = [core.get_game(name) for name in core.game_names()]
     if "Game" in components:
         components.update(game_components(games, components["Game"]))
@@ -436,6 +452,10 @@ def install(api: flask_smorest.Api) -> None:
             "description": "the final result once the move ended the game"}
     if "LogEntry" in components:
         components["LogEntry"]["properties"]["move"] = _ref("LoggedMove")
+    if "CreateGame" in components:
+        components["CreateGame"]["properties"]["options"]["description"] = (
+            "the game's options, each game's in its <Game>Options schema (e.g. "
+            "DarwinsJourneyOptions); see also /v1/games-catalog")
     typed = [game for game in games if has_json_schemas(game)]
     example = next((found for found in map(game_example, typed) if found), None)
     if example is not None:

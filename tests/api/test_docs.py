@@ -233,7 +233,8 @@ def test_openapi_is_typed_for_code_generators(client: FlaskClient) -> None:
         assert schemas[f"{name}Move"]["discriminator"]["propertyName"] == "type"
         assert f"{name}View" in schemas and f"{name}Event" in schemas
     for field in ("status",):
-        for model in ("Game", "CreatedGame", "MoveResult", "PlayerGame", "Resigned"):
+        for model in ("Game", "CreatedGame", "MoveResult", "PlayerGame", "Resigned",
+                      "Tournament", "Health"):
             target = schemas[model] if "properties" in schemas[model] else \
                 schemas["ToyPontoonGame"]
             assert "enum" in target["properties"][field], model
