@@ -20,6 +20,7 @@ import flask_smorest
 import core
 from api import tournament_store
 from api.problems import PROBLEM_BASE, PROBLEM_MIMETYPE
+from api.schemas import STATUSES
 from core.contract import has_json_schemas
 from core.deals import SCHEME
 
@@ -96,7 +97,8 @@ PROBLEM_TYPES: dict[str, tuple[str, dict[str, Schema], str]] = {
     "payload-too-large": ("PayloadTooLargeProblem", {}, "the body is larger than allowed"),
     "unsupported-media-type": ("UnsupportedMediaTypeProblem", {}, "send application/json"),
     "validation-error": ("ValidationProblem", {"errors": {
-        "type": "object", "description": "the bad fields, by location (json, query, headers)"}},
+        "type": "object", "additionalProperties": True,
+        "description": "the bad fields, by location (json, query, headers)"}},
         "the request does not match the schema or the game"),
     "illegal-move": ("IllegalMoveProblem", {"legal_moves": {
         "type": "array", "items": {"$ref": "#/components/schemas/Move"},
@@ -156,7 +158,7 @@ STREAM_VERSION: Schema = {
     "description": "the JSON `data` of each `version` event of a game's event stream",
     "properties": {
         "version": {"type": "integer"},
-        "status": {"type": "string", "enum": ["active", "finished", "aborted", "abandoned"]},
+        "status": {"type": "string", "enum": list(STATUSES)},
         "to_act": {"type": "integer", "nullable": True},
     },
 }
@@ -204,6 +206,9 @@ def to_openapi(schema: Any) -> Any:
             out[key] = to_openapi(value)
         else:
             out[key] = value
+    if out.get("type") == "object" and "properties" not in out and \
+            "additionalProperties" not in out:
+        out["additionalProperties"] = True  # any members (TypeScript generators say never)
     return out
 
 
@@ -274,6 +279,8 @@ def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Sche
         variant = copy.deepcopy(base_game)
         props = variant["properties"]
         props["game"] = {"type": "string", "enum": [game.name]}
+        props["deal"] = {**_nullable("Deal"), "description": "the commitment to the deal "
+                                                            "(null for games older than deals)"}
         if has_json_schemas(game):
             schemas = game.json_schemas()
             add[f"{prefix}Move"] = _union("Move", schemas["moves"], prefix, add)
