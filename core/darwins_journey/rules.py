@@ -153,9 +153,10 @@ def _need_check(need: tuple[Any, ...]) -> Callable[[State, int], bool]:
 
 
 # objective tile -> its requirements as tests (compiled once: fulfil_moves runs at almost every
-# decision of every rollout, and interpreting the requirement tuples each time was a hot spot)
+# decision of every rollout, and interpreting the requirement tuples each time was a hot spot);
+# seal counts, which scan every worker row, are tested last, after the one-lookup requirements
 _OBJECTIVE_CHECKS: dict[int, tuple[Callable[[State, int], bool], ...]] = {
-    tile: tuple(_need_check(need) for need in obj.needs)
+    tile: tuple(_need_check(need) for need in sorted(obj.needs, key=lambda n: n[0] == "seals"))
     for tile, obj in DATA.objectives.items()
 }
 
