@@ -78,8 +78,11 @@ def _patterns(locale: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     """(regex of the English text, translation) for each message id with placeholders."""
     found = []
     catalog = translations(locale)
-    for message in getattr(catalog, "_catalog", {}):
-        if not isinstance(message, str) or not _PLACEHOLDER.search(message) or " " not in message:
+    path = LOCALES_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
+    with path.open("rb") as source:
+        ids = [m.id for m in read_po(source, locale=locale, domain=DOMAIN) if m.id]
+    for message in ids:
+        if not isinstance(message, str) or not _PLACEHOLDER.search(message):
             continue
         parts = _PLACEHOLDER.split(message)
         regex = "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)"
