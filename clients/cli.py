@@ -612,13 +612,15 @@ def watch(args: argparse.Namespace, console: Console) -> int:
         try:
             for event in client.events(args.game_id, last_event_id=last_version):
                 last_version = int(event.get("version", last_version))
-                logged = _print_moves(console, client, args.game_id, args.token, logged, game)
+                logged = _print_moves(console, client, args.game_id, args.token, logged, game,
+                                      body.get("view"))
                 if event.get("status") in ("finished", "aborted"):
                     break
         except (ApiError, TransportError):
             body = client.wait_for_version(args.game_id, last_version, args.token)
             last_version = int(body["version"])
-            logged = _print_moves(console, client, args.game_id, args.token, logged, game)
+            logged = _print_moves(console, client, args.game_id, args.token, logged, game,
+                                  body.get("view"))
         body = client.get_game(args.game_id, args.token)
     console.print(board.result_table(body.get("result") or {}))
     return 0
