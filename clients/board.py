@@ -314,7 +314,7 @@ def log_lines(game: str, entry: dict[str, Any], view: dict[str, Any] | None = No
     lines = [what if what.startswith(who) else f"{who}: {what}"]
     for event in entry.get("events") or []:
         described = event_text(game, event, view)
-        if described:
+        if described and described != lines[0]:  # an event saying what the move said
             lines.append(f"    · {described}")
     return lines
 

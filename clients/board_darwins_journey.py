@@ -344,7 +344,60 @@ def event_words(event: dict[str, Any], view: dict[str, Any]) -> str | None:
             seat=who, cards=", ".join(str(c) for c in event.get("cards") or []))
     if kind == "game_over":
         return _("Game over")
-    return None
+    return _more_event_words(kind, event, who)
+
+
+def _more_event_words(kind: Any, event: dict[str, Any], who: str) -> str | None:
+    """The events of scoring, objectives and Alfred's own procedure."""
+    writers: dict[str, Any] = {
+        "explorer": lambda: _("{seat}: a new explorer on island {island}").format(
+            seat=who, island=event["island"]),
+        "stamps_discarded": lambda: _("{seat}: {n} stamps discarded from envelope "
+                                      "{envelope}").format(seat=who, n=event["n"],
+                                                           envelope=event["envelope"] + 1),
+        "stack_emptied": lambda: _("{seat}: stamp stack {stack} emptied").format(
+            seat=who, stack=event["stack"] + 1),
+        "locked_performed": lambda: _("{seat}: performed the locked location "
+                                      "{location}").format(seat=who,
+                                                           location=location(event["location"])),
+        "tent_reactivated": lambda: _("{seat}: a tent re-activated").format(seat=who),
+        "ribbon": lambda: _("{seat}: golden ribbon at {space}").format(
+            seat=who, space=space(event["space"])),
+        "beagle_goal": lambda: _("{seat}: Beagle goal, {points} points (delay {delay})").format(
+            seat=who, points=event["points"], delay=event["delay"]),
+        "crew_fulfilled": lambda: _("{seat}: crew card {card} fulfilled").format(
+            seat=who, card=event["card"]),
+        "starting_objectives": lambda: _("{seat}: starting objectives {silver} and "
+                                         "{gold}").format(seat=who, silver=event["silver"],
+                                                          gold=event["gold"]),
+        "objective_taken": lambda: _("{seat}: took objective {tile}").format(
+            seat=who, tile=event["tile"]),
+        "objective_fulfilled": lambda: _("{seat}: fulfilled objective {tile}").format(
+            seat=who, tile=event["tile"]),
+        "worker5": lambda: _("{seat}: gains the fifth worker").format(seat=who),
+        "majority": lambda: _("Envelope {envelope}: first {first}, second {second}").format(
+            envelope=event["envelope"] + 1, first=_seats(event["first"]),
+            second=_seats(event["second"])),
+        "turn_order": lambda: _("Turn order: {order}").format(order=_seats(event["order"])),
+        "alfred_rest": lambda: _("Alfred rests worker {worker}").format(
+            worker="ABCD"[event["worker"]]),
+        "alfred_bonus": lambda: _("Alfred: bonus track +{steps} (space {space})").format(
+            steps=event["steps"], space=event["space"]),
+        "alfred_bonus_card": lambda: _("Alfred: bonus card {card} (round {round})").format(
+            card=event["card"], round=event["round"]),
+        "alfred_lap": lambda: _("Alfred completes a lap of the bonus track"),
+        "alfred_reshuffle": lambda: _("Alfred shuffles his action cards"),
+        "alfred_discard_objective": lambda: _("Alfred discards objective {tile}").format(
+            tile=event["objective"]),
+        "alfred_effect": lambda: _("Alfred: bonus effect {effect}").format(
+            effect=event["effect"]),
+    }
+    write = writers.get(str(kind))
+    return write() if write else None
+
+
+def _seats(seats: list[int]) -> str:
+    return ", ".join(seat_name(s) for s in seats) or _("nobody")
 
 
 def worker_name(view: dict[str, Any], seat: Any, index: Any) -> str:

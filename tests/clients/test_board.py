@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 
 import core
-from clients import board, i18n
+from clients import board, board_darwins_journey, i18n
 
 # What raw JSON looks like on screen: a quoted key, an object or a nested list.
 RAW_JSON = re.compile(r'"\w+"\s*:|\{"|\[\[|\{\}|":\s*[\[{0-9"]')
@@ -90,7 +90,9 @@ def test_darwins_journey_views_render_through_a_game(options: dict) -> None:
             assert "Main board" in text and "Worker 1" in text  # the game's own renderer
             assert_readable(text + _text(board.moves_table(moves, game=game.name, view=view)))
         for event in game.apply(state, rng.choice(moves)):
-            assert_readable(board.event_text(game.name, event))
+            assert_readable(board.event_text(game.name, event, view))
+            # every event in the game's own words, none left to the generic fallback
+            assert board_darwins_journey.event_words(event, view) is not None, event
     assert "Total" in _text(board.result_table(game.result(state)))
 
 
