@@ -41,10 +41,11 @@ def seals_text(seals: dict[str, int] | list[str]) -> str:
 
 
 def specimen(k: int) -> str:
-    """Specimen 0..15 in words: its colour (museum row) and kind (museum column)."""
-    colours = (_("green"), _("blue"), _("red"), _("yellow"))
-    kinds = (_("reptile"), _("plant"), _("bird"), _("fossil"))
-    return _("{colour} {kind}").format(colour=colours[k // 4], kind=kinds[k % 4])
+    """Specimen 0..15 in words: its colour (museum row k // 4) and kind (column k % 4)."""
+    return (_("green reptile"), _("green plant"), _("green bird"), _("green fossil"),
+            _("blue reptile"), _("blue plant"), _("blue bird"), _("blue fossil"),
+            _("red reptile"), _("red plant"), _("red bird"), _("red fossil"),
+            _("yellow reptile"), _("yellow plant"), _("yellow bird"), _("yellow fossil"))[k]
 
 
 def location(place: str) -> str:

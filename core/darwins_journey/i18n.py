@@ -59,10 +59,12 @@ def colour(code: str, _: Gettext) -> str:
 
 
 def specimen(k: int, _: Gettext) -> str:
-    """Specimen 0..15: its colour (museum row) and kind (museum column)."""
-    colours = (_("green"), _("blue"), _("red"), _("yellow"))
-    kinds = (_("reptile"), _("plant"), _("bird"), _("fossil"))
-    return _("{colour} {kind}").format(colour=colours[k // 4], kind=kinds[k % 4])
+    """Specimen 0..15 (colour k // 4, kind k % 4): a message each, so that the colour
+    agrees with the kind in Portuguese ("planta vermelha", "réptil vermelho")."""
+    return (_("green reptile"), _("green plant"), _("green bird"), _("green fossil"),
+            _("blue reptile"), _("blue plant"), _("blue bird"), _("blue fossil"),
+            _("red reptile"), _("red plant"), _("red bird"), _("red fossil"),
+            _("yellow reptile"), _("yellow plant"), _("yellow bird"), _("yellow fossil"))[k]
 
 
 def location(place: str, _: Gettext) -> str:
