@@ -55,7 +55,8 @@ class Stack:
 
     def start_api(self) -> None:
         """Start gunicorn and wait for /healthz."""
-        self.api = self._spawn(gunicorn_command("127.0.0.1", self.port, workers=2, threads=8),
+        # gevent workers, as `bgb serve` and compose run the API.
+        self.api = self._spawn(gunicorn_command("127.0.0.1", self.port, workers=2),
                                "api")
         deadline = time.monotonic() + 30
         while not self.client.health():
