@@ -272,11 +272,18 @@ class GameResource(MethodView):
         a long poll answering once the version is greater (or after `timeout` seconds)."""
         svc = services()
         meta = _game_meta(svc, game_id)
-        seat = _caller_seat(svc, game_id, meta)
         game = _rules(meta)
         if "wait_version" in query:
+            seat = _caller_seat(svc, game_id, meta)  # a wrong token never waits
             long_poll(game_id, query["wait_version"], query["timeout"])
-        head, state, _, states = _state(svc, game, game_id)
+            head, state, _, states = _state(svc, game, game_id)
+        else:
+            # One read brings the seats' changes with the state: the token is checked
+            # against them without a read of its own.
+            head, state, _, states = _state(svc, game, game_id)
+            token = bearer_token()
+            seat = None if token is None else seat_of(token, game_id, meta, svc.bot_tokens,
+                                                      states)
         etag = f'"{head.version}"'
         headers = {"ETag": etag, "Vary": "Authorization"}
         if _none_match(request.headers.get("If-None-Match", ""), head.version):
@@ -352,6 +359,14 @@ def _fingerprint(move: Any, expected: int) -> str:
     return hashlib.sha256(request_text.encode("utf-8")).hexdigest()
 
 
+class ReplayFound(Exception):
+    """A refused request turned out to be the retry of a stored move: its first answer."""
+
+    def __init__(self, response: Response) -> None:
+        super().__init__("replay")
+        self.response = response
+
+
 def _replay(record: dict[str, Any], fingerprint: str) -> Response:
     """The first answer of an Idempotency-Key, if this request is the one it was for."""
     if record.get("fingerprint", fingerprint) != fingerprint:
@@ -392,31 +407,43 @@ class Moves(MethodView):
             raise Problem(401, "unauthorized", "Unauthorized",
                           "a move needs 'Authorization: Bearer <seat token>'",
                           headers={"WWW-Authenticate": 'Bearer realm="boardgamesbot"'})
-        changes = seat_states(svc.redis, game_id)
-        seat = seat_of(token, game_id, meta, svc.bot_tokens, changes)
-        if changes.get(seat, {}).get("resigned") and \
+        game = _rules(meta)
+        # One read brings the state and the seats' changes (rotated tokens, resignations).
+        head, state, _, states = _state(svc, game, game_id)
+        seat = seat_of(token, game_id, meta, svc.bot_tokens, states)
+        if states.get(seat, {}).get("resigned") and \
                 svc.bot_tokens.seat_of(token, game_id, [seat]) is None:
             raise Problem(403, "resigned", "Resigned",
                           f"seat {seat} resigned: a bot plays its turns now")
         expected = _expected_version(body)
         key = _idempotency_key()
         idempotency = (seat, key) if key is not None else None
-        game = _rules(meta)
         fingerprint = _fingerprint(body["move"], expected)
-        head, state, record, states = _state(svc, game, game_id, idempotency)
-        if record is not None:
-            return _replay(record, fingerprint)
-        if head.status in OVER:
-            body_now = game_body(game, game_id, meta, head.version, state, seat, head.status,
-                                 states)
-            raise Problem(409, "game-over", "Game over",
-                          f"the game is {head.status}; no move is taken",
-                          result=body_now["result"])
-        if expected != head.version:
-            raise _stale(game, game_id, meta, seat, head, state, expected, states)
-        if head.to_act != seat:
-            raise Problem(403, "not-your-turn", "Not your turn",
-                          f"seat {head.to_act} is to act, not seat {seat}", to_act=head.to_act)
+
+        def refuse(problem: Problem) -> Problem:
+            """`problem`, unless this request is a retry of a stored move: a stored move
+            moved the game on, so only a refused request can be one (the commit checks the
+            key again, atomically, for a retry that races its first attempt)."""
+            record = svc.store.record(game_id, idempotency) if idempotency else None
+            if record is not None:
+                raise ReplayFound(_replay(record, fingerprint))
+            return problem
+
+        try:
+            if head.status in OVER:
+                body_now = game_body(game, game_id, meta, head.version, state, seat,
+                                     head.status, states)
+                raise refuse(Problem(409, "game-over", "Game over",
+                                     f"the game is {head.status}; no move is taken",
+                                     result=body_now["result"]))
+            if expected != head.version:
+                raise refuse(_stale(game, game_id, meta, seat, head, state, expected, states))
+            if head.to_act != seat:
+                raise refuse(Problem(403, "not-your-turn", "Not your turn",
+                                     f"seat {head.to_act} is to act, not seat {seat}",
+                                     to_act=head.to_act))
+        except ReplayFound as found:
+            return found.response
         legal = game.legal_moves(state)
         chosen = core.find_move(legal, body["move"])
         if chosen is None:

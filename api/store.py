@@ -265,6 +265,11 @@ class Store:
         return Read(head, _text(snapshot) if snapshot else None,
                     json.loads(record) if record else None, _text(epoch) or "", seats)
 
+    def record(self, game_id: str, idempotency: tuple[int, str]) -> dict[str, Any] | None:
+        """The first answer stored for an Idempotency-Key of a seat, if any."""
+        raw = self.client.get(keys.idempotency(game_id, *idempotency))
+        return json.loads(raw) if raw else None
+
     def commit_move(self, game_id: str, expected: int, head: Head, snapshot: str,
                     entry: dict[str, Any], record: dict[str, Any] | None,
                     idempotency: tuple[int, str] | None, bot_to_act: bool,
