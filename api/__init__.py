@@ -18,6 +18,7 @@ import core
 from api import (
     catalog,
     games,
+    i18n,
     lifecycle,
     limits,
     metrics,
@@ -159,6 +160,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     metrics.install(app)
     limits.install(app)
     _install_cors(app)
+    # Answers in the asked language (?lang=, Accept-Language): move labels and logs.
+    app.after_request(i18n.localize_response)
     api = Api(app)
     api.register_blueprint(games.blp)
     api.register_blueprint(lifecycle.blp)

@@ -14,8 +14,6 @@ from api.schemas import BotsSchema, CatalogSchema
 
 blp = Blueprint("catalog", __name__, url_prefix="/v1",
                 description="The games this server plays and the bots that can take a seat.")
-# The engines' move labels in the asked language, on every game answer: the texts' area.
-blp.after_app_request(i18n.localize_response)
 
 
 @blp.route("/games-catalog")
