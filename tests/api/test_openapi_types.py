@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import core
+from api import botauth
 from core.contract import has_json_schemas
 
 jsonschema = pytest.importorskip("jsonschema")
@@ -220,10 +221,11 @@ def _generated_client(spec: dict[str, Any], where: Any) -> Any:
         sys.path.remove(str(where))
 
 
-def test_a_generated_python_client_plays_games(app: Any, client: Any, tmp_path: Any) -> None:
-    """Issue 19: a client generated from the live document alone plays a game to its end,
-    reads typed games (a union by `game`, typed views and legal moves) and handles 409 and
-    422 as typed problems."""
+def test_a_generated_python_client_plays_games(app: Any, client: Any, tmp_path: Any,
+                                               redis_client: Any) -> None:
+    """Issue 19: a client generated from the live document alone plays games to their end
+    (toy-pontoon; Darwin's Journey solo against Alfred), reads typed games (a union by `game`,
+    typed views, legal moves and results) and handles 409 and 422 as typed problems."""
     httpx = pytest.importorskip("httpx")
     generated = _generated_client(client.get("/v1/openapi.json").get_json(), tmp_path)
     import importlib
@@ -279,20 +281,29 @@ def test_a_generated_python_client_plays_games(app: Any, client: Any, tmp_path: 
         over = post_move.sync(created.id, client=seats[0], body=body)
         assert isinstance(over, models.GameOverProblem), over
 
-        # A real game when registered: typed views and moves of Darwin's Journey.
+        # Darwin's Journey solo against Alfred, to the end: typed views and moves. Alfred's
+        # turns are posted as the worker would, with his seat's derived bot token.
         if "darwins-journey" in core.game_names():
-            created, seats = create("darwins-journey", 2)
-            for _ in range(8):
+            created, seats = create("darwins-journey", 1)
+            seats[1] = seat(botauth.bot_token(redis_client, created.id, 1))
+            rng = random.Random(5)
+            for _ in range(600):
                 game = get_game.sync(created.id, client=seats[created.to_act])
                 assert isinstance(game, models.DarwinsJourneyGame), game
                 assert isinstance(game.view.coins, list)
-                move = game.legal_moves[0]
+                move = rng.choice(game.legal_moves)
                 answer = post_move.sync(created.id, client=seats[game.to_act],
                                         body=models.MoveRequest(
                                             move=models.MoveRequestMove.from_dict(move.to_dict()),
                                             version=game.version))
                 assert isinstance(answer, models.MoveResult), answer
                 created.to_act = answer.to_act
+                if answer.to_act is None:
+                    break
+            assert answer.status == models.MoveResultStatus.FINISHED
+            final = get_game.sync(created.id, client=seats[0])
+            assert isinstance(final.result, models.DarwinsJourneyResult)
+            assert len(final.result.scores) == 2
         stream = module("api.games.stream_game_events")
         assert "str" in repr(stream.sync.__annotations__.get("return"))
     finally:
