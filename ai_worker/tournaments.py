@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 # A run takes milliseconds; a scheduler killed while holding the lock delays the next run
 # by this much at most.
 LOCK_MS = 10_000
+LOCK_WAIT_SECONDS = 3.0
 # A claim older than this belongs to a scheduler that died between claiming and settling
 # (creating a game takes milliseconds).
 CLAIM_STALE_SECONDS = 15.0
@@ -78,8 +79,13 @@ def advance(tournament_id: str, connection: redis.Redis | None = None) -> str:
     connection.delete(keys.tournament_kick(tournament_id))
     token = uuid.uuid4().hex
     lock = keys.tournament_lock(tournament_id)
-    if not connection.set(lock, token, nx=True, px=LOCK_MS):
-        return "busy"  # the holder's run or the next poll does the work
+    # Another run holds the lock for milliseconds: wait for it rather than leave the game
+    # that just ended to the next poll (a second later).
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    while not connection.set(lock, token, nx=True, px=LOCK_MS):
+        if time.monotonic() > deadline:
+            return "busy"  # the next poll does the work
+        time.sleep(0.02)
     try:
         return _advance(TournamentStore(connection), connection, tournament_id)
     finally:
