@@ -13,10 +13,13 @@ import hmac
 import json
 import logging
 import math
+import os
 import re
 import secrets
+import threading
 import time
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import marshmallow as ma
@@ -279,8 +282,30 @@ def _body(tournament_id: str, info: dict[str, Any], progress: dict[str, Any],
             "max_parallel": spec["max_parallel"], "automa": spec.get("automa"),
             "entrants": [_public_entrant(e) for e in spec["entrants"]],
             "status": info["status"], "progress": progress,
-            "standings": standings(standings_names(spec), _finished_games(spec, results)),
+            "standings": _cached("standings", tournament_id, len(results), lambda: standings(
+                standings_names(spec), _finished_games(spec, results))),
             "created": info["created"], "finished_at": info["finished_at"]}
+
+
+_CACHE: OrderedDict[tuple[str, str, int], Any] = OrderedDict()
+_CACHE_SIZE = 64
+_CACHE_LOCK = threading.Lock()
+
+
+def _cached(kind: str, tournament_id: str, recorded: int, compute: Callable[[], Any]) -> Any:
+    """A tournament's standings or chart, computed once per number of recorded games (a
+    recorded game never changes, so that number identifies the input)."""
+    key = (kind, tournament_id, recorded)
+    with _CACHE_LOCK:
+        if key in _CACHE:
+            _CACHE.move_to_end(key)
+            return _CACHE[key]
+    value = compute()
+    with _CACHE_LOCK:
+        _CACHE[key] = value
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return value
 
 
 def _tournament(svc: Services, tournament_id: str) -> dict[str, Any]:
@@ -313,7 +338,8 @@ class Tournaments(MethodView):
         if total > MAX_GAMES:
             raise _refuse("deals", f"{total} games; a tournament plays at most {MAX_GAMES}")
         store = _store(svc)
-        ceiling = int(svc.config.get("MAX_TOURNAMENTS", DEFAULT_MAX_ACTIVE))
+        ceiling = int(svc.config.get("MAX_TOURNAMENTS") or os.environ.get("BGB_MAX_TOURNAMENTS")
+                      or DEFAULT_MAX_ACTIVE)
         if len(store.active()) >= ceiling:
             raise Problem(429, "too-many-tournaments", "Too many tournaments",
                           f"this server plays {ceiling} tournaments at once; retry later",
@@ -457,10 +483,15 @@ class TournamentChart(MethodView):
         svc = services()
         info = _tournament(svc, tournament_id)
         spec = info["spec"]
-        games = _finished_games(spec, _store(svc).results(tournament_id))
-        scores = {name: [] for name in standings_names(spec)}
-        scores.update(score_lists(games))
-        png = chart_png(f"{spec['game']}: {len(games)} games", scores)
+        results = _store(svc).results(tournament_id)
+
+        def draw() -> bytes:
+            games = _finished_games(spec, results)
+            scores: dict[str, list[float]] = {name: [] for name in standings_names(spec)}
+            scores.update(score_lists(games))
+            return chart_png(f"{spec['game']}: {len(games)} games", scores)
+
+        png = _cached("chart", tournament_id, len(results), draw)
         return Response(png, mimetype="image/png", headers={"Cache-Control": "no-cache"})
 
 
