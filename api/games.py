@@ -508,7 +508,7 @@ class Moves(MethodView):
 class Abort(MethodView):
     """Stopping a game for good."""
 
-    @blp.response(200, AbortedSchema)
+    @blp.response(200, AbortedSchema, example={"version": 7, "status": "aborted"})
     @blp.problem(401, "no creator token, or not this game's")
     @blp.problem(404, "no such game")
     @blp.problem(409, "game-over: the game is already finished or aborted")

@@ -67,8 +67,8 @@ def _head(game_id: str) -> Head:
 class Claim(MethodView):
     """A player taking a seat it was given."""
 
-    @blp.arguments(ClaimSchema())
-    @blp.response(200, ClaimedSchema)
+    @blp.arguments(ClaimSchema(), example={"token": "SS4vtftMzt2T9nq1hVQ0cB3yG1dQ8eYJ3sOe2iVx5Wk"})
+    @blp.response(200, ClaimedSchema, example={"seat": 0, "player": "Xq3f9LmQ2aZk7WcP"})
     @blp.problem(401, "no or a wrong player key")
     @blp.problem(403, "the token is not this seat's")
     @blp.problem(404, "no such game or seat")
@@ -106,7 +106,8 @@ class Claim(MethodView):
 class SeatToken(MethodView):
     """A seat's token, issued again to its owner."""
 
-    @blp.response(200, SeatTokenSchema)
+    @blp.response(200, SeatTokenSchema, example={
+        "seat": 0, "token": "t7Jx0Qm4b8Kd2Yp6Vn1Rs5Wc9Hz3Lg7Fa2Ue6Io0Py4"})
     @blp.problem(401, "no or a wrong player key")
     @blp.problem(403, "not-your-seat")
     @blp.problem(404, "no such game or seat")
@@ -129,8 +130,8 @@ class SeatToken(MethodView):
 class Resign(MethodView):
     """A seat giving up."""
 
-    @blp.arguments(ResignSchema())
-    @blp.response(200, ResignedSchema)
+    @blp.arguments(ResignSchema(), example={"bot": "greedy"})
+    @blp.response(200, ResignedSchema, example={"version": 41, "status": "active", "seat": 2})
     @blp.problem(401, "no or a wrong seat token")
     @blp.problem(403, "not a human seat")
     @blp.problem(404, "no such game")

@@ -105,7 +105,7 @@ def _json(body: Any, status: int = 200) -> Response:
 class Players(MethodView):
     """Creating players."""
 
-    @blp.arguments(NewPlayerSchema())
+    @blp.arguments(NewPlayerSchema(), example={"name": "Ada"})
     @blp.response(201, CreatedPlayerSchema, example={
         "id": "Xq3f9LmQ2aZk7WcP", "name": "Ada", "created": 1796100000.0,
         "key": "bgbp_Xq3f9LmQ2aZk7WcP_8dGk…"})
@@ -129,7 +129,8 @@ class Players(MethodView):
 class Me(MethodView):
     """The calling player."""
 
-    @blp.response(200, PlayerSchema)
+    @blp.response(200, PlayerSchema, example={"id": "Xq3f9LmQ2aZk7WcP", "name": "Ada",
+                                             "created": 1796100000.0})
     @blp.problem(401, "no or a wrong player key")
     @blp.unavailable()
     @blp.doc(security=PLAYER_AUTH)
@@ -146,7 +147,10 @@ class MyGames(MethodView):
     """The calling player's games."""
 
     @blp.arguments(PlayerGamesQuerySchema(), location="query")
-    @blp.response(200, PlayerGamesSchema)
+    @blp.response(200, PlayerGamesSchema, example={"games": [{
+        "id": "eXknnuBu1J0EBrVv", "game": "darwins-journey", "options": {"players": 2},
+        "created": 1796100000.0, "version": 12, "status": "active", "to_act": 0, "seats": [0],
+        "my_turn": True}], "next": None})
     @blp.problem(401, "no or a wrong player key")
     @blp.unavailable()
     @blp.doc(security=PLAYER_AUTH)
@@ -203,8 +207,12 @@ class MyGames(MethodView):
 class Webhooks(MethodView):
     """The calling player's webhooks."""
 
-    @blp.arguments(NewWebhookSchema())
-    @blp.response(201, CreatedWebhookSchema)
+    @blp.arguments(NewWebhookSchema(), example={"url": "https://push.example.com/bgb",
+                                                "events": ["your_turn", "game_over"]})
+    @blp.response(201, CreatedWebhookSchema, example={
+        "id": "wh_3kQ9x7LmZp2V", "url": "https://push.example.com/bgb",
+        "events": ["game_over", "your_turn"], "created": 1796100000.0,
+        "secret": "whsec_MfKQ9r8GKYqXJ0y7Z1s2Wm3bq5c6d7e8"})
     @blp.problem(401, "no or a wrong player key")
     @blp.problem(409, "too-many-webhooks")
     @blp.body_problems()
@@ -225,7 +233,9 @@ class Webhooks(MethodView):
         svc.redis.hset(keys.player_webhooks(player_id), webhook_id, json.dumps(hook))
         return _json(hook, 201)
 
-    @blp.response(200, WebhooksSchema)
+    @blp.response(200, WebhooksSchema, example={"webhooks": [{
+        "id": "wh_3kQ9x7LmZp2V", "url": "https://push.example.com/bgb",
+        "events": ["game_over", "your_turn"], "created": 1796100000.0}]})
     @blp.problem(401, "no or a wrong player key")
     @blp.unavailable()
     @blp.doc(security=PLAYER_AUTH)
@@ -269,7 +279,11 @@ class Webhook(MethodView):
 class Deliveries(MethodView):
     """A webhook's delivery log."""
 
-    @blp.response(200, DeliveriesSchema)
+    @blp.response(200, DeliveriesSchema, example={"deliveries": [
+        {"message_id": "msg_f3Kq9x7LmZp2Vb1c", "at": 1796100012, "event": "your_turn",
+         "status": 204, "ok": True, "ms": 41},
+        {"message_id": "msg_f3Kq9x7LmZp2Vb1c", "at": 1796100002, "event": "your_turn",
+         "status": 503, "ok": False, "ms": 12}]})
     @blp.problem(401, "no or a wrong player key")
     @blp.problem(404, "no such webhook")
     @blp.unavailable()
@@ -286,7 +300,7 @@ class Deliveries(MethodView):
 class TestDelivery(MethodView):
     """A test delivery."""
 
-    @blp.response(202, QueuedDeliverySchema)
+    @blp.response(202, QueuedDeliverySchema, example={"message_id": "msg_f3Kq9x7LmZp2Vb1c"})
     @blp.problem(401, "no or a wrong player key")
     @blp.problem(404, "no such webhook")
     @blp.unavailable()
