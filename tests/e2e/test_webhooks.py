@@ -144,7 +144,9 @@ def test_one_signed_your_turn_per_turn_change_and_one_game_over(
     seats = [entry["seat"] for entry in log]
     handed = 1 + sum(1 for before, after in zip(seats, seats[1:], strict=False)
                      if before == 1 and after == 0)
-    _wait(lambda: len(receiver.events("game_over")) == 1)
+    # Two workers may deliver out of order: wait for all, then for anything extra.
+    _wait(lambda: len(receiver.events("game_over")) == 1
+          and len(receiver.events("your_turn")) >= handed, timeout=60)
     time.sleep(1.0)  # nothing more arrives
     turns = receiver.events("your_turn")
     assert len(turns) == handed, (len(turns), handed)
@@ -198,4 +200,5 @@ def test_a_hanging_receiver_never_holds_a_move(webhook_stack: Stack,
                            json={"move": {"type": "stop"}, "version": 1})
     assert second.status_code == 200 and receiver.in_flight == 1
     receiver.release.set()
-    _wait(lambda: len(receiver.events("your_turn")) == 1)
+    # (A delivery held past the worker's 5 s timeout would be retried: at least one.)
+    _wait(lambda: len(receiver.events("your_turn")) >= 1)
