@@ -154,10 +154,6 @@ class Resign(MethodView):
         seat = seat_of(token, game_id, meta, svc.bot_tokens, states)
         if effective_seat(meta, states, seat)["kind"] != "human":
             raise Problem(403, "forbidden", "Forbidden", "only a human seat can resign")
-        head = _head(game_id)
-        if head.status in OVER:
-            raise Problem(409, "game-over", "Game over", f"the game is {head.status}",
-                          result=None)
         bot = body.get("bot", "random")
         if bot not in known_bot_names() or automa_only(bot):
             raise validation_error({"json": {"bot": [f"not a bot that can take a seat: {bot!r}"]}},
@@ -165,23 +161,29 @@ class Resign(MethodView):
         entry = {"seat": seat, "system": True, "move": {"type": "resign"},
                  "events": [{"type": "resigned", "seat": seat}]}
         ends = len(meta["seats"]) <= 2
-        if ends:
-            update_seat(svc.redis, game_id, seat, resigned=True)
-            done, outcome = svc.store.mark(game_id, entry, new_epoch(), "finished")
-        else:
-            update_seat(svc.redis, game_id, seat, resigned=True, bot={"bot": bot, "params": {}})
-            to_act = head.to_act
-            now = seat_states(svc.redis, game_id)
-            acting = None if to_act is None else effective_seat(meta, now, to_act)
+        # The seat is handed over first (so its bot's first job finds it), then the game's
+        # new version is written if nothing moved meanwhile (else: again, on the new head);
+        # a refusal hands the seat back, so that it changes nothing.
+        update_seat(svc.redis, game_id, seat, resigned=True,
+                    bot=None if ends else {"bot": bot, "params": {}})
+        while True:
+            head = _head(game_id)
+            acting = None if ends or head.to_act is None else \
+                effective_seat(meta, seat_states(svc.redis, game_id), head.to_act)
             bot_acts = acting is not None and acting["kind"] == "bot"
-            done, outcome = svc.store.mark(game_id, entry, new_epoch(), "active", to_act,
-                                           bot_to_act=bot_acts)
-            if done and acting is not None and bot_acts:
-                # The resigned seat's substitute, or a bot whose queued turn the new version
-                # supersedes: its turn is queued at the new version.
-                svc.bot_queue.enqueue(game_id, to_act, int(outcome), acting["bot"])
+            done, outcome = svc.store.mark(game_id, entry, new_epoch(),
+                                           "finished" if ends else "active",
+                                           None if ends else head.to_act, bot_to_act=bot_acts,
+                                           expected=head.version)
+            if outcome != "stale":
+                break
         if not done:
+            update_seat(svc.redis, game_id, seat, resigned=False, bot=None)
             raise Problem(409, "game-over", "Game over", f"the game is {outcome}", result=None)
+        if acting is not None and bot_acts and head.to_act is not None:
+            # The resigned seat's substitute, or a bot whose queued turn the new version
+            # supersedes: its turn is queued at the new version.
+            svc.bot_queue.enqueue(game_id, head.to_act, int(outcome), acting["bot"])
         status = "finished" if ends else "active"
         notify_players(svc, game_id, meta, seat_states(svc.redis, game_id), head.to_act,
                        Head(int(outcome), None if ends else head.to_act, status))

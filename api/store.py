@@ -92,12 +92,13 @@ return {'ok'}
 # KEYS: state hash, move log, bot turns zset, version channel, then meta and seats
 # ARGV: game id, log entry (its index and version filled in here), new epoch, new status,
 #       seat to act ("" for none), "1" if a bot acts next, now (ms), expiry if active (ms),
-#       expiry if over (ms)
-# -> {"ok", new version} | {"over", status}
+#       expiry if over (ms), the version the caller read ("" for any)
+# -> {"ok", new version} | {"over", status} | {"stale", current version}
 _MARK = _EXPIRE + """
 local head = redis.call('HMGET', KEYS[1], 'version', 'status')
 if not head[1] then return {'over', ''} end
 if head[2] ~= 'active' then return {'over', head[2]} end
+if ARGV[10] ~= '' and head[1] ~= ARGV[10] then return {'stale', head[1]} end
 local version = tonumber(head[1]) + 1
 local entry = cjson.decode(ARGV[2])
 entry['index'] = version - 1
@@ -307,10 +308,12 @@ class Store:
                 else self.retention.retain_finished_ms)
 
     def mark(self, game_id: str, entry: dict[str, Any], epoch: str, status: str,
-             to_act: int | None = None, bot_to_act: bool = False) -> tuple[bool, str | int]:
+             to_act: int | None = None, bot_to_act: bool = False,
+             expected: int | None = None) -> tuple[bool, str | int]:
         """A new version of an active game that is no move of its rules (its log entry is
-        `entry`): now `status` with `to_act`. (True, new version), or (False, the status that
-        prevented it: the game was over already)."""
+        `entry`): now `status` with `to_act`, if the game is still active (and at version
+        `expected`, when given). (True, new version), or (False, the status that prevented
+        it, or "stale" when another version came first)."""
         outcome = self._mark(
             keys=[keys.game_state(game_id), keys.move_log(game_id), keys.bot_turns(),
                   keys.version_channel(game_id), keys.game_meta(game_id),
@@ -318,9 +321,12 @@ class Store:
             args=[game_id, json.dumps(entry, separators=(",", ":")), epoch, status,
                   "" if to_act is None else to_act, "1" if bot_to_act else "0",
                   int(time.time() * 1000), self.retention.active_ttl_ms,
-                  self.retention.retain_finished_ms])
-        if _text(outcome[0]) == "ok":
+                  self.retention.retain_finished_ms, "" if expected is None else expected])
+        kind = _text(outcome[0])
+        if kind == "ok":
             return True, int(outcome[1])
+        if kind == "stale":
+            return False, "stale"
         return False, _text(outcome[1]) or ""
 
     def abort(self, game_id: str, entry: dict[str, Any], epoch: str) -> tuple[bool, str | int]:

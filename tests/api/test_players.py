@@ -213,3 +213,18 @@ def test_cors_preflight_and_answers(client: FlaskClient,
     assert ok.headers["Access-Control-Allow-Origin"] == "https://app.example"
     other = strict.get("/v1/games-catalog", headers={"Origin": "https://evil.example"})
     assert "Access-Control-Allow-Origin" not in other.headers
+
+
+def test_a_refused_resignation_changes_nothing(app: Flask, client: FlaskClient) -> None:
+    created = create(client, players=3)
+    creator = {"Authorization": f"Bearer {created.body['creator_token']}"}
+    assert client.post(f"/v1/games/{created.id}/abort", headers=creator).status_code == 200
+    problem(_resign(client, created.id, created.tokens[1]), 409, "game-over")
+    seats = client.get(f"/v1/games/{created.id}").get_json()["seats"]
+    assert seats[1] == {"seat": 1, "kind": "human"}
+    # A resignation is written only on the version it was decided on (else tried again).
+    store = app.extensions["bgb"].store
+    other = create(client, players=3)
+    entry = {"seat": 0, "system": True, "move": {"type": "resign"}, "events": []}
+    assert store.mark(other.id, entry, "e", "active", 0, expected=5) == (False, "stale")
+    assert client.get(f"/v1/games/{other.id}").get_json()["version"] == 0
