@@ -1,10 +1,12 @@
-"""Benchmark of the Darwin's Journey engine: random full games through the public contract.
+"""Benchmark of a rules engine (default Darwin's Journey): random full games through the contract.
 
-Prints, for 2, 3 and 4 players: full random games per second and decisions per second on one
-core (process CPU time, median of several runs), peak traced memory of one game, and the size of
-`dump` in bytes mid-game. Policy "uniform" picks any legal move; "active" avoids skips 90% of the
-time (longer games that use more rules).
-Usage: python3 bench/engine.py [--games N] [--runs R] [--policy uniform|active] [--profile]
+Prints, for each multiplayer count the game allows (Darwin's Journey 2-4, Flotilla 3-5): full
+random games per second and decisions per second on one core (process CPU time, median of
+several runs), peak traced memory of one game, and the size of `dump` in bytes mid-game. Policy
+"uniform" picks any legal move; "active" avoids skips 90% of the time (longer games that use
+more rules).
+Usage: python3 bench/engine.py [--game NAME] [--games N] [--runs R] [--policy uniform|active]
+       [--profile]
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 
 from core import get_game
 
-GAME = get_game("darwins-journey")
+GAME = get_game("darwins-journey")  # --game chooses another
 
 
 PASSIVE = {"skip", "done", "end_turn", "pass"}
@@ -62,21 +64,29 @@ def run(players: int, games: int, seed0: int) -> tuple[float, float]:
 def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--game", default="darwins-journey",
+                        help="registered game (default darwins-journey; e.g. flotilla)")
     parser.add_argument("--games", type=int, default=100, help="games per run")
     parser.add_argument("--runs", type=int, default=5, help="runs per player count (median)")
     parser.add_argument("--policy", choices=["uniform", "active"], default="uniform")
-    parser.add_argument("--profile", action="store_true", help="profile 2-player games")
+    parser.add_argument("--profile", action="store_true",
+                        help="profile games at the smallest player count")
     args = parser.parse_args()
+    global GAME
+    GAME = get_game(args.game)
     POLICY["name"] = args.policy
+    # Multiplayer counts only: solo games pit the engine against its automa.
+    counts = range(max(2, GAME.min_players), GAME.max_players + 1)
     if args.profile:
-        cProfile.runctx("run(2, games, 0)", globals(), {"games": args.games}, "/tmp/dj.prof")
-        pstats.Stats("/tmp/dj.prof").sort_stats("tottime").print_stats(25)
+        cProfile.runctx("run(players, games, 0)", globals(),
+                        {"games": args.games, "players": counts[0]}, "/tmp/engine.prof")
+        pstats.Stats("/tmp/engine.prof").sort_stats("tottime").print_stats(25)
         return
-    print(f"darwins-journey engine, {args.games} {args.policy} random games x {args.runs} runs"
+    print(f"{GAME.name} engine, {args.games} {args.policy} random games x {args.runs} runs"
           " per player count (CPU time of this process)")
     print(f"{'players':>7} {'games/s':>9} {'decisions/s':>12} {'decisions/game':>15}"
           f" {'peak KiB':>9} {'dump bytes':>11}")
-    for players in (2, 3, 4):
+    for players in counts:
         figures = [run(players, args.games, 10_000 * r) for r in range(args.runs)]
         gps = statistics.median(f[0] for f in figures)
         dps = statistics.median(f[1] for f in figures)
