@@ -4,9 +4,8 @@ Default: full uniform-random games per second and decisions per second on one co
 CPU time, median of several runs) for 1-4 players, and the size of `dump` mid-game.
 `--ai`: the solo AI's mean final score and spread for each behaviour x scoring card, against
 a `random` and a `greedy` human (and the human's win rate).
-`--strength MS`: `mcts` at MS ms a decision against the hardest AI (behaviour 3, scoring 3)
-and against `greedy` in 2-player games (seats alternated): win rate and mean margin.
-Usage: python3 bench/engine_encyclopedia.py [--games N] [--runs R] [--ai] [--strength MS]
+Bot strength is `bench/strength.py --game encyclopedia` (resumable, sharded).
+Usage: python3 bench/engine_encyclopedia.py [--games N] [--runs R] [--ai]
 """
 
 from __future__ import annotations
@@ -113,43 +112,17 @@ def duel(options: dict[str, Any], bots: list[tuple[str, dict[str, Any]]],
     return list(GAME.result(state)["scores"])
 
 
-def strength(ms: int, games: int) -> None:
-    """Print mcts's win rate and margin against the hardest AI and against greedy."""
-    mcts = ("mcts", {"ms": ms})
-    print(f"encyclopedia strength: mcts at {ms} ms a decision, {games} games per matchup")
-    solo = {"players": 1, "behaviour": 3, "scoring": 3}
-    margins = []
-    for seed in range(games):
-        scores = duel(solo, [mcts, ("alfred", {})], seed)
-        margins.append(scores[0] - scores[1])
-        print(f"  solo seed {seed}: {scores}", flush=True)
-    wins = sum(1 for m in margins if m > 0)  # a tie is the AI's (E21.3.8)
-    print(f"mcts vs AI 3/3: {wins}/{games} wins, mean margin {statistics.mean(margins):+.1f}")
-    margins = []
-    for seed in range(games):
-        seat = seed % 2
-        bots = [mcts, ("greedy", {})] if seat == 0 else [("greedy", {}), mcts]
-        scores = duel({"players": 2}, bots, 500 + seed)
-        margins.append(scores[seat] - scores[1 - seat])
-        print(f"  2p seed {seed}: mcts seat {seat} {scores}", flush=True)
-    wins = sum(1 for m in margins if m > 0)
-    print(f"mcts vs greedy: {wins}/{games} wins, mean margin {statistics.mean(margins):+.1f}")
-
-
 def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=100, help="games per run (per AI cell)")
     parser.add_argument("--runs", type=int, default=3, help="runs per player count (median)")
     parser.add_argument("--ai", action="store_true", help="the solo AI table instead")
-    parser.add_argument("--strength", type=int, metavar="MS", help="mcts strength at MS ms")
     parser.add_argument("--profile", action="store_true", help="profile 2-player games")
     args = parser.parse_args()
     if args.profile:
         cProfile.runctx("run(2, games, 0)", globals(), {"games": args.games}, "/tmp/enc.prof")
         pstats.Stats("/tmp/enc.prof").sort_stats("tottime").print_stats(25)
-    elif args.strength:
-        strength(args.strength, args.games)
     elif args.ai:
         ai_table(args.games)
     else:

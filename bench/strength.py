@@ -1,8 +1,11 @@
 """How strong are the bots? Plays games in-process through the core contract (no HTTP).
 
-Prints, per difficulty of the game's automa (Alfred), the solo win rate and mean margin
-of `mcts` at 250 ms and 1 s per decision and of `greedy`; for 2 players `mcts` vs
-`greedy` and `greedy` vs `random` with seats alternated; MCTS simulations per second
+Prints, per difficulty of the game's automa (Alfred's colours, or the configuration
+`--solo-options` names), the solo win rate and mean margin of `mcts` at 250 ms and 1 s per
+decision and of `greedy`; at the table, `mcts` vs `greedy` and `greedy` vs `random` in
+2-player games with seats alternated, or, for a game of 3 or more, the subject against
+`greedy`/`random` in every other seat with each deal played once from every seat (the
+same deal in every seat rotation cancels its luck); MCTS simulations per second
 and the mean time a search took (less than the budget when it stopped early). Every
 finished game is appended to a JSON-lines file under bench/.state/, so an interrupted
 run resumes where it stopped (same seeds, same games).
@@ -11,6 +14,9 @@ run resumes where it stopped (same seeds, same games).
     python3 bench/strength.py --games 4 --only solo-mcts-250,greedy-vs-random
     python3 bench/strength.py --shard 1/2 --state bench/.state/b.jsonl   # second core
     BGB_GAME_MODULES=tests.toygame python3 bench/strength.py --game toy-pontoon --games 20
+    python3 bench/strength.py --game flotilla --only mcts-vs-greedy --games 60
+    python3 bench/strength.py --game encyclopedia --only solo-mcts-1000,mcts-vs-greedy \
+        --solo-options '{"behaviour": 3, "scoring": 3}' --games 50   # the hardest AI
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -66,6 +72,8 @@ class Matchup:
     seats_for: Any  # game index -> list of (bot, params) per seat, subject's seat
     games: int
     records: list[dict[str, Any]] = field(default_factory=list)
+    # game index -> its deal's seed; the same deals for every matchup: paired comparisons
+    deal_for: Callable[[int], int] = lambda index: 1000 + index
 
 
 def with_mcts_params(bot: str, params: dict[str, Any], ms: int | None,
@@ -82,17 +90,29 @@ def variant_label(ms: int | None, extra: dict[str, Any]) -> str:
                                                       if extra else "")
 
 
+def solo_configurations(game: core.Game, solo_options: dict[str, Any] | None
+                        ) -> list[tuple[str, dict[str, Any]]]:
+    """(label, options) of each solo set-up to play: the named one, else each of Alfred's
+    colours when the game has that option, else the game's defaults."""
+    if solo_options is not None:
+        label = ",".join(f"{k}={v}" for k, v in sorted(solo_options.items())) or "default"
+        return [(label, {"players": 1, **solo_options})]
+    schema = game.options_schema().get("alfred")
+    if schema is None:
+        return [("default", {"players": 1})]
+    return [(d, {"players": 1, "alfred": d})
+            for d in schema.get("choices", DEFAULT_DIFFICULTIES) if d]
+
+
 def solo_matchups(game: core.Game, only: set[str], games: int | None, ms: int | None,
-                  console: Console, extra: dict[str, Any]) -> list[Matchup]:
+                  console: Console, extra: dict[str, Any],
+                  solo_options: dict[str, Any] | None = None) -> list[Matchup]:
     """Subject bots alone against each difficulty of the automa (skipped if none)."""
     kinds = [k for k in SOLO if not only or k in only]
-    if not kinds:
+    if not kinds or game.min_players > 1:
         return []
-    schema = game.options_schema().get("alfred") or {}
-    difficulties = [d for d in schema.get("choices", DEFAULT_DIFFICULTIES) if d]
     out = []
-    for difficulty in difficulties:
-        options = {"players": 1, "alfred": difficulty}
+    for difficulty, options in solo_configurations(game, solo_options):
         try:
             game.new_game(options, seed=0)
             automa = game.automa_seats(options)
@@ -125,9 +145,12 @@ def solo_matchups(game: core.Game, only: set[str], games: int | None, ms: int | 
     return out
 
 
-def duel_matchups(game: core.Game, only: set[str], games: int | None,
-                  ms: int | None, extra: dict[str, Any]) -> list[Matchup]:
-    """Two bots face to face, seats alternated game by game."""
+def table_matchups(game: core.Game, only: set[str], games: int | None,
+                   ms: int | None, extra: dict[str, Any]) -> list[Matchup]:
+    """The subject against its opponent at the table: two bots face to face with seats
+    alternated game by game, or, where the game needs 3 or more, the subject against the
+    opponent bot in every other seat, each deal played from every seat in turn."""
+    players = 2 if game.min_players <= 2 <= game.max_players else game.min_players
     out = []
     for kind, (subject, opponent) in DUEL.items():
         if only and kind not in only:
@@ -136,17 +159,21 @@ def duel_matchups(game: core.Game, only: set[str], games: int | None,
 
         def seats(i: int, subject: tuple = subject, opponent: tuple = opponent
                   ) -> tuple[list[tuple[str, dict]], int]:
-            return ([subject, opponent], 0) if i % 2 == 0 else ([opponent, subject], 1)
+            seat = i % players
+            return [subject if s == seat else opponent for s in range(players)], seat
 
         label = kind + (variant_label(ms, extra) if subject[0] == "mcts" else "")
-        out.append(Matchup(f"{game.name}/2p/{label}", {"players": 2}, seats,
-                           games or DEFAULT_GAMES["duel"]))
+        matchup = Matchup(f"{game.name}/{players}p/{label}", {"players": players}, seats,
+                          games or DEFAULT_GAMES["duel"])
+        if players > 2:  # one deal per seat rotation (2 players keep their old deals)
+            matchup.deal_for = lambda index, n=players: 1000 + index // n
+        out.append(matchup)
     return out
 
 
 def play_one(game: core.Game, matchup: Matchup, index: int) -> dict[str, Any]:
     """Play game `index` of `matchup` to the end and return its record."""
-    seed = 1000 + index  # the same deals for every matchup: paired comparisons
+    seed = matchup.deal_for(index)
     table, subject = matchup.seats_for(index)
     state = game.new_game(matchup.options, seed)
     mcts = MCTSBot()
@@ -209,6 +236,12 @@ def games_to_play(matchups: list[Matchup], path: Path, shard: int,
     return todo
 
 
+def per_game(records: list[dict[str, Any]]) -> str:
+    """Mean seconds a game took, over the records that timed themselves."""
+    timed = [r["seconds"] for r in records if r.get("seconds") is not None]
+    return f"{sum(timed) / len(timed):.1f}" if timed else "-"
+
+
 def report(console: Console, matchups: list[Matchup]) -> None:
     """The figures: win rate, mean margin, games, and MCTS simulations per second."""
     table = Table(title="Bot strength (subject bot's point of view)")
@@ -228,7 +261,7 @@ def report(console: Console, matchups: list[Matchup]) -> None:
         per_search = f"{1000 * seconds / searches:.0f}" if searches else "-"
         table.add_row(m.key, str(len(rs)), f"{sum(r['win'] for r in rs) / len(rs):.0%}",
                       f"{sum(r['margin'] for r in rs) / len(rs):+.1f}", sims, per_search,
-                      f"{sum(r['seconds'] for r in rs) / len(rs):.1f}")
+                      per_game(rs))
     console.print(table)
 
 
@@ -240,6 +273,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="comma-separated matchups: "
                         + ", ".join([*SOLO, *DUEL]))
     parser.add_argument("--difficulties", default="", help="comma-separated Alfred colours")
+    parser.add_argument("--solo-options", help="JSON object: the solo set-up to play "
+                        "instead of each Alfred colour, e.g. "
+                        "'{\"behaviour\": 3, \"scoring\": 3}'")
     parser.add_argument("--ms", type=int, help="override mcts ms per decision (all matchups)")
     parser.add_argument("--mcts-params", default="{}", help="JSON object merged into every "
                         "mcts subject's params, e.g. '{\"c\": 0.35}'; it names the matchups "
@@ -273,15 +309,17 @@ def main(argv: list[str] | None = None) -> int:
     except core.UnknownGame as exc:
         console.print(f"[yellow]skip everything: {exc}")
         return 0
-    matchups = solo_matchups(game, only, args.games, args.ms, console, extra)
+    try:
+        solo_options = None if args.solo_options is None else json.loads(args.solo_options)
+        assert solo_options is None or isinstance(solo_options, dict)
+    except (ValueError, AssertionError):
+        parser.error(f"--solo-options must be a JSON object, not {args.solo_options!r}")
+    matchups = solo_matchups(game, only, args.games, args.ms, console, extra, solo_options)
     if args.difficulties:
         wanted = {d.strip() for d in args.difficulties.split(",")}
         matchups = [m for m in matchups if m.options.get("alfred") in wanted]
-    players = range(game.min_players, game.max_players + 1)
-    if 2 in players:
-        matchups += duel_matchups(game, only, args.games, args.ms, extra)
-    else:
-        console.print(f"[yellow]skip 2-player matchups: {game.name} has no 2-player game")
+    if game.max_players >= 2:
+        matchups += table_matchups(game, only, args.games, args.ms, extra)
     path = args.state or STATE_DIR / f"strength-{game.name}.jsonl"
     todo = games_to_play(matchups, path, shard, shards)
     if todo and not args.report_only:

@@ -50,3 +50,32 @@ def test_strength_bench_names_mcts_settings_apart(tmp_path: Path) -> None:
     assert record["iterations"] == 3 * record["searched"]  # the budget came from the params
     with pytest.raises(SystemExit):
         bench.main([*args[:-4], "--mcts-params", "[1]", "--state", str(state)])
+
+
+def test_strength_bench_rotates_every_deal_through_every_seat(tmp_path: Path) -> None:
+    """A game of 3 or more plays each deal once from every seat (F1.8: Flotilla is 3-5)."""
+    bench = _bench()
+    state = tmp_path / "strength.jsonl"
+    assert bench.main(["--game", "flotilla", "--games", "3", "--only", "greedy-vs-random",
+                       "--state", str(state)]) == 0
+    records = [json.loads(line) for line in state.read_text().splitlines()]
+    assert [r["matchup"] for r in records] == ["flotilla/3p/greedy-vs-random"] * 3
+    assert [r["seed"] for r in records] == [1000, 1000, 1000]  # one deal ...
+    assert [r["subject"] for r in records] == [0, 1, 2]  # ... from each seat
+    for r in records:
+        assert r["bots"][r["subject"]] == "greedy"
+        assert r["bots"].count("random") == 2
+
+
+def test_strength_bench_plays_the_named_solo_set_up(tmp_path: Path) -> None:
+    """--solo-options picks the automa's configuration (Encyclopedia's AI cards, E4)."""
+    bench = _bench()
+    state = tmp_path / "strength.jsonl"
+    assert bench.main(["--game", "encyclopedia", "--games", "1", "--only", "solo-greedy",
+                       "--solo-options", '{"behaviour": 3, "scoring": 3}',
+                       "--state", str(state)]) == 0
+    [record] = [json.loads(line) for line in state.read_text().splitlines()]
+    assert record["matchup"] == "encyclopedia/behaviour=3,scoring=3/solo-greedy"
+    assert record["bots"][record["subject"]] == "greedy"
+    with pytest.raises(SystemExit):
+        bench.main(["--game", "encyclopedia", "--solo-options", "[3]", "--state", str(state)])
