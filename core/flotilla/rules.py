@@ -905,18 +905,34 @@ def legal_moves(s: S) -> list[Move]:
     return moves_for(s)
 
 
+def _matching_move(legal: list[Move], move: Move) -> Move | None:
+    """The legal move `move` names (labels ignored), or None.
+
+    Quick `==` tests on each field pick the candidates (an apply's hottest loop, so plain
+    loops rather than `all()` over a generator); `find_move` then checks strict JSON
+    equality, so a client's `true` still never stands for 1."""
+    wanted = [(k, v) for k, v in move.items() if k != "label"]
+    kind = move.get("type")
+    size = len(wanted) + 1  # every legal move carries a label
+    for m in legal:
+        if m["type"] != kind or len(m) != size:
+            continue
+        for k, v in wanted:
+            if m.get(k, _MISSING) != v:
+                break
+        else:
+            if find_move([m], move) is not None:
+                return m
+    return None
+
+
 def apply_move(s: S, move: Move) -> Events:
     """Play one legal move, then run everything automatic that follows."""
     if s["over"]:
         raise IllegalMove(move, "the game is over")
     if not isinstance(move, dict):
         raise IllegalMove(move, "a move is a JSON object")
-    # quick `==` tests pick the candidate; find_move then checks strict JSON equality
-    wanted = [(k, v) for k, v in move.items() if k != "label"]
-    kind = move.get("type")
-    size = len(wanted) + 1
-    found = find_move([m for m in moves_for(s) if m["type"] == kind and len(m) == size
-                       and all(m.get(k, _MISSING) == v for k, v in wanted)], move)
+    found = _matching_move(moves_for(s), move)
     if found is None:
         raise IllegalMove(move, "not a legal move now")
     p = s["turn"]
