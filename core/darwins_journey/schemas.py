@@ -75,6 +75,16 @@ MOVES = moves(
          optional={"location": LOCATION, "knowledge": integer(), "penalty": integer(),
                    "unlock": LOCATION}),
     move("purple", "put the purple seal onto a worker", worker=integer("the worker", 0)),
+    move("pass", "fulfil no more objectives or crew cards now"),
+    move("fulfil_crew", "fulfil a crew card with a worker's seals", card=TILE,
+         worker=integer("the worker", 0)),
+    move("reactivate", "re-activate one of your tents (its slot's actions again)",
+         campsite=SPACE, slot=integer("the slot", 0)),
+    move("beagle", "move the ship up to the HMS Beagle"),
+    move("convert", "turn 1 knowledge into coins or points",
+         into=string("what the knowledge becomes", ["coins", "vp"])),
+    move("choose", "pick one of an action's options", option=integer("the option", 0)),
+    move("copy", "copy the actions of a crew card in play", card=TILE),
 )
 
 
@@ -112,6 +122,10 @@ EVENTS = moves(
     _seat_event("starting_objectives", "the starting objectives", silver=TILE, gold=TILE),
     _seat_event("beagle_goal", "a Beagle goal scored", points=integer(), delay=integer()),
     _seat_event("crew_revealed", "crew cards revealed", cards=INTS),
+    _seat_event("crew_fulfilled", "a crew card fulfilled", card=TILE, worker=integer()),
+    _seat_event("crew_copied", "a crew card's actions copied", card=TILE),
+    _seat_event("tent_reactivated", "a tent re-activated", campsite=SPACE, slot=integer()),
+    _seat_event("worker5", "the fifth worker gained"),
     _seat_event("drafted", "a crew card kept (which one: the `draft` event, to the seat only)"),
     _seat_event("draft", "the crew card kept; only the drafting seat sees it", card=TILE,
                 to=SEATS),

@@ -83,6 +83,7 @@ EVENTS = moves(
     _seat_event("reroll", "a die rerolled", die=DIE, value=integer()),
     _seat_event("research", "an animal researched", card=CARD, slot=integer()),
     _seat_event("deck_animal", "an animal taken from the deck", card=CARD),
+    _seat_event("deck_expert", "an expert taken from the deck (then placed)", card=CARD),
     event("round", "a new round", round=integer(), tile=integer(), effect=string(),
           experts=array(CARD), animals=array(CARD)),
     event("round_end", "a round ended", round=integer(), first=SEAT),
