@@ -102,8 +102,8 @@ def timed_move(game_name: str, bot_name: str, view: dict[str, Any], seat: int,
                                              legal_moves, {}, seed))
     log.warning("%s overran its budget (%.0f ms of %s ms): random move instead", bot_name,
                 elapsed_ms, limit)
-    return fallback, {"seat": seat, "bot": bot_name, "elapsed_ms": round(elapsed_ms),
-                      "budget_ms": limit, "grace_ms": grace_ms()}
+    return fallback, {"bot": bot_name, "elapsed_ms": round(elapsed_ms), "budget_ms": limit,
+                      "grace_ms": grace_ms()}
 
 
 def max_bot_ms() -> int:
@@ -166,8 +166,10 @@ def play_turn(game_id: str, seat: int, version: int) -> str:
     move, forfeit = timed_move(str(body["game"]), bot_name, view, seat, legal, params,
                                turn_seed(game_id, version))
     try:
+        # A forfeit is stored with the move, by the same atomic write (its log entry, the
+        # game's `forfeits`), so no reader ever sees the move without it.
         answer = api.move(game_id, token, move, version,
-                          idempotency_key=f"bot-{game_id}-{version}")
+                          idempotency_key=f"bot-{game_id}-{version}", forfeit=forfeit)
     except (StaleVersion, GameOver, NotFound, NotYourTurn):
         return "stale"
     except IdempotencyKeyReused:
@@ -175,10 +177,6 @@ def play_turn(game_id: str, seat: int, version: int) -> str:
         return "stale"
     except TransportError:
         raise  # RQ retries; the same Idempotency-Key makes the retry safe
-    if forfeit is not None:
-        # Recorded once the move is stored, once per version (a retried job replays it).
-        client.hsetnx(keys.game_forfeits(game_id), str(version),
-                      json.dumps(dict(forfeit, version=version)))
     if answer.get("status") != "active":
         from ai_worker.tournaments import game_ended
 

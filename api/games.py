@@ -293,6 +293,8 @@ class GameResource(MethodView):
         rematch = svc.redis.hget(keys.game_state(game_id), "rematch") \
             if head.status in OVER else None
         body["rematch"] = rematch.decode() if rematch and rematch != b"pending" else None
+        # Most games have none: the state read counts them, so only those with one read them.
+        body["forfeits"] = svc.store.forfeits(game_id) if head.forfeits else []
         return _json(body, 200, headers)
 
 
@@ -415,6 +417,11 @@ class Moves(MethodView):
                 svc.bot_tokens.seat_of(token, game_id, [seat]) is None:
             raise Problem(403, "resigned", "Resigned",
                           f"seat {seat} resigned: a bot plays its turns now")
+        forfeit = body.get("forfeit")
+        if forfeit is not None and svc.bot_tokens.seat_of(token, game_id, [seat]) is None:
+            raise validation_error({"json": {"forfeit": ["only the server's bot workers "
+                                                         "record a forfeit"]}},
+                                   "a forfeit needs the bot seat's derived token")
         expected = _expected_version(body)
         key = _idempotency_key()
         idempotency = (seat, key) if key is not None else None
@@ -463,6 +470,8 @@ class Moves(MethodView):
                   if to_act is None else None}
         entry = {"index": head.version, "version": new_head.version, "seat": seat,
                  "move": chosen, "events": events}
+        if forfeit is not None:
+            entry["forfeit"] = dict(forfeit, seat=seat, version=head.version)
         bot = _bot_seat(meta, to_act, states)
         # Only a stored move's answer is recorded for its Idempotency-Key: an error answer
         # changes nothing, so a retry of it is simply evaluated again.

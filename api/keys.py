@@ -128,7 +128,9 @@ def webhook_deliveries(player_id: str, webhook_id: str) -> str:
 
 def tournament(tournament_id: str) -> str:
     """A tournament: hash {"spec": JSON, "status": active|finished|cancelled, "nonce": its
-    secret deal nonce (hex), "creator_sha256", "created", "finished_at", "total"}."""
+    secret deal nonce (hex), "creator_sha256", "created", "finished_at", "total"}. It and
+    its other keys expire the games' retain-finished time after it ended (never while
+    active)."""
     return f"{PREFIX}:tournament:{{{tournament_id}}}"
 
 
@@ -171,5 +173,7 @@ def tournament_watch_id(tournament_id: str) -> str:
 
 def game_forfeits(game_id: str) -> str:
     """A game's forfeited bot moves (over budget, played as a random move): hash version ->
-    JSON {"version", "seat", "bot", "elapsed_ms", "budget_ms", "grace_ms"}."""
+    JSON {"version", "seat", "bot", "elapsed_ms", "budget_ms", "grace_ms"}; written by the
+    move's commit script (which counts them in the state hash's "forfeits"), expiring with
+    the game."""
     return f"{PREFIX}:game:{{{game_id}}}:forfeits"

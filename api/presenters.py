@@ -102,6 +102,9 @@ def redact_entry(entry: dict[str, Any], seat: int | None, over: bool = False) ->
     if entry.get("system"):
         # Not a move of the rules: an abort, a resignation, the game found abandoned.
         shown["system"] = True
+    if entry.get("forfeit"):
+        # A bot overran its budget; public, like the seats' bots (the move stays redacted).
+        shown["forfeit"] = entry["forfeit"]
     if over:
         return {**shown, "move": entry["move"], "events": entry["events"]}
     move = entry["move"]

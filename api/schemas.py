@@ -129,6 +129,29 @@ class GameQuerySchema(ma.Schema):
         "description": "seconds a long poll waits at most (default 20, max 30)"})
 
 
+class ForfeitSchema(ma.Schema):
+    """A bot's move forfeited for overrunning its time budget: the server's worker played a
+    `random` legal move instead."""
+
+    version = fields.Integer(required=True, metadata={
+        "description": "the version the move was chosen against (its log entry's index)"})
+    seat = fields.Integer(required=True)
+    bot = fields.String(required=True)
+    elapsed_ms = fields.Integer(required=True, metadata={"description": "the bot's thinking"})
+    budget_ms = fields.Integer(required=True, metadata={"description": "its `ms` budget"})
+    grace_ms = fields.Integer(required=True, metadata={
+        "description": "the overrun allowed before a forfeit (BGB_BOT_GRACE_MS)"})
+
+
+class ForfeitClaimSchema(ma.Schema):
+    """What a bot worker reports with a forfeited move (the server adds seat and version)."""
+
+    bot = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    elapsed_ms = StrictInt(required=True, validate=validate.Range(min=0))
+    budget_ms = StrictInt(required=True, validate=validate.Range(min=0))
+    grace_ms = StrictInt(required=True, validate=validate.Range(min=0))
+
+
 class GameSchema(ma.Schema):
     """A game as the caller's seat (or a spectator) sees it."""
 
@@ -149,6 +172,10 @@ class GameSchema(ma.Schema):
     rematch_of = fields.String(allow_none=True, metadata={
         "description": "the game this one is the rematch of"})
     rematch = fields.String(allow_none=True, metadata={"description": "this game's rematch"})
+    forfeits = fields.List(fields.Nested(ForfeitSchema), metadata={
+        "description": "bot moves forfeited for overrunning their time budget by more than "
+                       "the grace, oldest first (each was played as a `random` legal move; "
+                       "its log entry has the same `forfeit`)"})
 
 
 class AbortedSchema(ma.Schema):
@@ -169,6 +196,10 @@ class MoveRequestSchema(ma.Schema):
         "description": "the game version the move was chosen against: required unless the "
                        'request carries it as `If-Match: "<version>"` (422 when neither does; '
                        "both must agree)"})
+    forfeit = fields.Nested(ForfeitClaimSchema, metadata={
+        "description": "the server's bot workers only (a bot seat's derived token): the bot "
+                       "overran its budget and this move is the fallback's `random` move; "
+                       "recorded with the move"})
 
 
 class MoveResultSchema(ma.Schema):
@@ -200,6 +231,9 @@ class LogEntrySchema(ma.Schema):
     events = fields.List(fields.Dict(), required=True)
     system = fields.Boolean(metadata={
         "description": "true: not a move of the rules (abort, resign, abandon); replays skip it"})
+    forfeit = fields.Nested(ForfeitSchema, metadata={
+        "description": "present when the bot overran its time budget: this move is the "
+                       "`random` legal move played in its place"})
 
 
 class MoveLogSchema(ma.Schema):

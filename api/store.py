@@ -32,9 +32,11 @@ IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 # ARGV: version the caller has cached ("" for none), "1" to read the idempotency record,
 #       epoch the caller has cached
 # -> {version, to_act, status, snapshot or false when the cached (version, epoch) is
-#     current, idempotency record or false, epoch, the seats hash as a flat list}
+#     current, idempotency record or false, epoch, the seats hash as a flat list, updated,
+#     number of forfeited bot moves}
 _READ = """
-local head = redis.call('HMGET', KEYS[1], 'version', 'to_act', 'status', 'epoch', 'updated')
+local head = redis.call('HMGET', KEYS[1], 'version', 'to_act', 'status', 'epoch', 'updated',
+                        'forfeits')
 if not head[1] then return false end
 local epoch = head[4] or ''
 local snapshot = false
@@ -44,7 +46,7 @@ end
 local record = false
 if ARGV[2] == '1' then record = redis.call('GET', KEYS[2]) end
 return {head[1], head[2], head[3], snapshot, record, epoch, redis.call('HGETALL', KEYS[3]),
-        head[5] or '0'}
+        head[5] or '0', head[6] or '0'}
 """
 
 # Every write sets the expiry of all of a game's keys (retention, README): while the game
@@ -60,10 +62,11 @@ end
 """
 
 # KEYS: state hash, move log, idempotency record (or dummy), bot turns zset, version channel,
-#       then the game's other keys to expire (meta, seats)
+#       then the game's other keys to expire (meta, seats, forfeits)
 # ARGV: expected version, new version, snapshot, to_act ("" when over), status, log entry,
 #       idempotency record ("" for none), idempotency ttl, game id, "1" if a bot acts next, now,
-#       the new epoch, now (ms, for 'updated'), expiry if active (ms), expiry if over (ms)
+#       the new epoch, now (ms, for 'updated'), expiry if active (ms), expiry if over (ms),
+#       the forfeit record of a bot's move played as a random one ("" for none)
 # -> {"ok"} | {"stale", current version} | {"replay", record}
 _COMMIT = _EXPIRE + """
 if ARGV[7] ~= '' then
@@ -75,6 +78,10 @@ if current ~= ARGV[1] then return {'stale', current or ''} end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'snapshot', ARGV[3], 'to_act', ARGV[4],
            'status', ARGV[5], 'epoch', ARGV[12], 'updated', ARGV[13])
 redis.call('RPUSH', KEYS[2], ARGV[6])
+if ARGV[16] ~= '' then
+  redis.call('HSET', KEYS[8], ARGV[1], ARGV[16])
+  redis.call('HINCRBY', KEYS[1], 'forfeits', 1)
+end
 redis.call('PEXPIRE', KEYS[2], ARGV[5] == 'active' and ARGV[14] or ARGV[15])
 expire_game(6, ARGV[5] == 'active' and ARGV[14] or ARGV[15])
 if ARGV[7] ~= '' then redis.call('SET', KEYS[3], ARGV[7], 'EX', tonumber(ARGV[8])) end
@@ -89,7 +96,7 @@ return {'ok'}
 
 # A change of an active game that is not a move of its rules (an abort, a resignation, the
 # game found abandoned): a new version, a log entry, a new status, same snapshot.
-# KEYS: state hash, move log, bot turns zset, version channel, then meta and seats
+# KEYS: state hash, move log, bot turns zset, version channel, then meta, seats, forfeits
 # ARGV: game id, log entry (its index and version filled in here), new epoch, new status,
 #       seat to act ("" for none), "1" if a bot acts next, now (ms), expiry if active (ms),
 #       expiry if over (ms), the version the caller read ("" for any)
@@ -147,6 +154,7 @@ class Head:
     to_act: int | None
     status: str
     updated_ms: int = 0  # when it was last written (0: unknown, an older game)
+    forfeits: int = 0  # bot moves forfeited for overrunning their budget (see `forfeits`)
 
 
 @dataclass(frozen=True)
@@ -182,10 +190,11 @@ def new_epoch() -> str:
     return secrets.token_hex(8)
 
 
-def _head(version: Any, to_act: Any, status: Any, updated: Any = None) -> Head:
+def _head(version: Any, to_act: Any, status: Any, updated: Any = None,
+          forfeits: Any = None) -> Head:
     seat = _text(to_act)
     return Head(int(_text(version) or 0), int(seat) if seat else None, _text(status) or "active",
-                int(float(_text(updated) or 0)))
+                int(float(_text(updated) or 0)), int(_text(forfeits) or 0))
 
 
 class Store:
@@ -260,9 +269,9 @@ class Store:
                                "" if cached is None else cached[1]])
         if not raw:
             return None
-        version, to_act, status, snapshot, record, epoch, flat, updated = raw
+        version, to_act, status, snapshot, record, epoch, flat, updated, forfeits = raw
         seats = {int(flat[i]): json.loads(flat[i + 1]) for i in range(0, len(flat), 2)}
-        head = _head(version, to_act, status, updated)
+        head = _head(version, to_act, status, updated, forfeits)
         return Read(head, _text(snapshot) if snapshot else None,
                     json.loads(record) if record else None, _text(epoch) or "", seats)
 
@@ -276,19 +285,22 @@ class Store:
                     idempotency: tuple[int, str] | None, bot_to_act: bool,
                     epoch: str) -> Commit:
         """Store a move if the game is still at version `expected` (one atomic script);
-        `epoch` is the new snapshot's write epoch."""
+        `epoch` is the new snapshot's write epoch. An entry with a `forfeit` (a bot's move
+        played as a random one) is also recorded in the game's forfeits, in the same script."""
         record_key = (keys.idempotency(game_id, *idempotency) if idempotency
                       else keys.game_meta(game_id))
         outcome = self._commit(
             keys=[keys.game_state(game_id), keys.move_log(game_id), record_key,
                   keys.bot_turns(), keys.version_channel(game_id), keys.game_meta(game_id),
-                  keys.game_seats(game_id)],
+                  keys.game_seats(game_id), keys.game_forfeits(game_id)],
             args=[expected, head.version, snapshot, "" if head.to_act is None else head.to_act,
                   head.status, json.dumps(entry, separators=(",", ":")),
                   json.dumps(record, separators=(",", ":")) if record and idempotency else "",
                   IDEMPOTENCY_TTL_SECONDS, game_id, "1" if bot_to_act else "0", time.time(),
                   epoch, int(time.time() * 1000), self.retention.active_ttl_ms,
-                  self.retention.retain_finished_ms])
+                  self.retention.retain_finished_ms,
+                  json.dumps(entry["forfeit"], separators=(",", ":"))
+                  if entry.get("forfeit") else ""])
         kind = _text(outcome[0])
         if kind == "ok":
             return Commit("ok")
@@ -317,7 +329,7 @@ class Store:
         outcome = self._mark(
             keys=[keys.game_state(game_id), keys.move_log(game_id), keys.bot_turns(),
                   keys.version_channel(game_id), keys.game_meta(game_id),
-                  keys.game_seats(game_id)],
+                  keys.game_seats(game_id), keys.game_forfeits(game_id)],
             args=[game_id, json.dumps(entry, separators=(",", ":")), epoch, status,
                   "" if to_act is None else to_act, "1" if bot_to_act else "0",
                   int(time.time() * 1000), self.retention.active_ttl_ms,
@@ -332,6 +344,12 @@ class Store:
     def abort(self, game_id: str, entry: dict[str, Any], epoch: str) -> tuple[bool, str | int]:
         """End an active game as aborted (see `mark`)."""
         return self.mark(game_id, entry, epoch, "aborted")
+
+    def forfeits(self, game_id: str) -> list[dict[str, Any]]:
+        """The game's forfeited bot moves, oldest first: {"version" (the one the move was
+        chosen against), "seat", "bot", "elapsed_ms", "budget_ms", "grace_ms"}."""
+        found = [json.loads(raw) for raw in self.client.hvals(keys.game_forfeits(game_id))]
+        return sorted(found, key=lambda forfeit: int(forfeit.get("version", 0)))
 
     def moves(self, game_id: str, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         """Up to `limit` log entries with index > `after`, and the log's length."""

@@ -374,12 +374,16 @@ class Client:
         return list(self.get_game(game_id, token).get("legal_moves") or [])
 
     def move(self, game_id: str, token: str, move: Json, version: int,
-             idempotency_key: str | None = None) -> Json:
-        """Play `move` against `version`; retried safely under one Idempotency-Key."""
+             idempotency_key: str | None = None, forfeit: Json | None = None) -> Json:
+        """Play `move` against `version`; retried safely under one Idempotency-Key.
+        (`forfeit`: the server's bot workers only, reporting a move over its budget.)"""
         key = idempotency_key or str(uuid.uuid4())
+        body: Json = {"move": move, "version": version}
+        if forfeit is not None:
+            body["forfeit"] = forfeit
         return dict(self._request(
             "POST", f"/games/{game_id}/moves", token=token,
-            json_body={"move": move, "version": version},
+            json_body=body,
             headers={"Idempotency-Key": key}).json())
 
     def wait_for_turn(self, game_id: str, token: str, *, timeout: float | None = None,

@@ -1,6 +1,6 @@
 """A tournament survives its processes: a worker killed and the API restarted mid-tournament,
 it completes by itself with exactly the scheduled games. And a bot over its budget forfeits
-its moves to random ones, recorded with the game."""
+its moves to random ones, recorded with the game and shown by its read and its log."""
 
 from __future__ import annotations
 
@@ -73,4 +73,7 @@ def test_a_bot_over_its_budget_forfeits_to_random_moves(bare_stack: Stack) -> No
         slow_seat = game["labels"].index("slow")
         moves = [m for m in stack.client.iter_moves(game["game_id"]) if m["seat"] == slow_seat]
         assert sorted(f["version"] for f in game["forfeits"]) == [m["index"] for m in moves]
+        # The game itself shows them: its read, and each forfeited move's log entry.
+        assert stack.client.get_game(game["game_id"])["forfeits"] == game["forfeits"]
+        assert [m["forfeit"] for m in moves] == game["forfeits"]
     stack.stop_workers()
