@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import secrets
 import time
 import uuid
@@ -35,7 +36,7 @@ from api.botqueue import BotQueue
 from api.creation import start_game
 from api.events import VersionWatcher
 from api.services import Services
-from api.store import OVER, StateCache, Store
+from api.store import OVER, Retention, StateCache, Store
 from api.tournament_plan import deal_of, slots
 from api.tournament_store import ACTIVE, TournamentStore, claim_age, is_claim, kick
 
@@ -64,9 +65,27 @@ def _connection() -> redis.Redis:
     return job.connection
 
 
+def retention() -> Retention:
+    """Games' retention as the API's environment sets it (BGB_ABANDON_AFTER,
+    BGB_RETAIN_FINISHED): the games a worker creates expire as the API's do."""
+    from api import DEFAULTS, parse_duration
+
+    def seconds(name: str) -> float:
+        text = os.environ.get(f"BGB_{name}")
+        return parse_duration(text) if text else float(DEFAULTS[name])
+
+    return Retention(abandon_after_ms=int(seconds("ABANDON_AFTER") * 1000),
+                     retain_finished_ms=int(seconds("RETAIN_FINISHED") * 1000))
+
+
+def tournament_store(connection: redis.Redis) -> TournamentStore:
+    """The tournaments on the worker's connection, ended ones kept as long as games."""
+    return TournamentStore(connection, retention().retain_finished_ms)
+
+
 def services_for(connection: redis.Redis) -> Services:
     """The API's services on the worker's Redis connection (for `start_game`)."""
-    store = Store(connection)
+    store = Store(connection, retention=retention())
     return Services(redis=connection, store=store, cache=StateCache(8),
                     bot_queue=BotQueue(connection), bot_tokens=BotTokenVerifier(connection),
                     watcher=VersionWatcher(connection, store), config={})
@@ -87,7 +106,7 @@ def advance(tournament_id: str, connection: redis.Redis | None = None) -> str:
             return "busy"  # the next poll does the work
         time.sleep(0.02)
     try:
-        return _advance(TournamentStore(connection), connection, tournament_id)
+        return _advance(tournament_store(connection), connection, tournament_id)
     finally:
         connection.eval(_UNLOCK, 1, lock, token)
 
@@ -107,6 +126,7 @@ def _advance(store: TournamentStore, connection: redis.Redis, tournament_id: str
     games = store.games(tournament_id)
     recorded = _record_ended(store, connection, tournament_id, games, results)
     if info["status"] != ACTIVE:
+        store.follow_expiry(tournament_id)  # the results just recorded expire with the rest
         return f"{info['status']}; recorded {recorded}"
     in_progress = sum(1 for slot in games if slot not in results)
     started = 0

@@ -36,15 +36,34 @@ else redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
 return 1
 """
 
-# KEYS: tournament hash, active set, channel; ARGV: new status, now, id, only-if-active flag
+# KEYS: tournament hash, active set, channel, then its other keys (games, results, tokens)
+# ARGV: new status, now, id, retention (ms; 0 keeps it for ever)
 _END = """
 local status = redis.call('HGET', KEYS[1], 'status')
 if status ~= 'active' then return 0 end
 redis.call('HSET', KEYS[1], 'status', ARGV[1], 'finished_at', ARGV[2])
 redis.call('SREM', KEYS[2], ARGV[3])
+if tonumber(ARGV[4]) > 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  for i = 4, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[4]) end
+end
 redis.call('PUBLISH', KEYS[3], 'end')
 return 1
 """
+
+# KEYS: tournament hash, then its other keys -> gives the others the hash's expiry (a key
+# written after the tournament ended, e.g. the results of the games its cancellation aborted)
+_FOLLOW_EXPIRY = """
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl <= 0 then return 0 end
+for i = 2, #KEYS do
+  if redis.call('PTTL', KEYS[i]) == -1 then redis.call('PEXPIRE', KEYS[i], ttl) end
+end
+return 1
+"""
+
+# The default retention of an ended tournament: as long as an ended game's (api.store).
+DEFAULT_RETAIN_MS = 90 * 24 * 3600 * 1000
 
 
 def _text(value: Any) -> str | None:
@@ -67,13 +86,22 @@ def claim_age(value: str, now: float) -> float:
 
 
 class TournamentStore:
-    """Tournaments in one Redis database."""
+    """Tournaments in one Redis database.
 
-    def __init__(self, client: redis.Redis) -> None:
+    Retention: an active tournament's keys never expire (it ends by itself: its games are
+    abandoned at the latest); once finished or cancelled, all its keys expire `retain_ms`
+    after its end (BGB_RETAIN_FINISHED, as an ended game's; 0 keeps them for ever). Its
+    games expire on their own clock, each that long after it ended; the tournament's results
+    keep what the standings need.
+    """
+
+    def __init__(self, client: redis.Redis, retain_ms: int = DEFAULT_RETAIN_MS) -> None:
         self.client = client
+        self.retain_ms = retain_ms
         self._claim = client.register_script(_CLAIM)
         self._swap = client.register_script(_SWAP)
         self._end = client.register_script(_END)
+        self._follow_expiry = client.register_script(_FOLLOW_EXPIRY)
 
     def create(self, tournament_id: str, spec: dict[str, Any], nonce: str,
                creator_sha256: str, total: int) -> None:
@@ -162,8 +190,18 @@ class TournamentStore:
         """Mark an active tournament finished or cancelled; False if it was not active."""
         return bool(self._end(keys=[keys.tournament(tournament_id), keys.tournaments_active(),
                                     keys.version_channel(keys.tournament_watch_id(
-                                        tournament_id))],
-                              args=[status, time.time(), tournament_id]))
+                                        tournament_id)), *self._data_keys(tournament_id)],
+                              args=[status, time.time(), tournament_id, self.retain_ms]))
+
+    def follow_expiry(self, tournament_id: str) -> None:
+        """Give an ended tournament's keys written since its end the expiry of the others."""
+        self._follow_expiry(keys=[keys.tournament(tournament_id),
+                                  *self._data_keys(tournament_id)])
+
+    @staticmethod
+    def _data_keys(tournament_id: str) -> list[str]:
+        return [keys.tournament_games(tournament_id), keys.tournament_results(tournament_id),
+                keys.tournament_tokens(tournament_id)]
 
     def announce(self, tournament_id: str) -> None:
         """Wake the tournament's event streams (its progress changed)."""

@@ -167,8 +167,8 @@ class CancelledSchema(ma.Schema):
 def _store(svc: Services) -> TournamentStore:
     found = current_app.extensions.get("bgb-tournaments")
     if found is None:
-        found = current_app.extensions.setdefault("bgb-tournaments",
-                                                  TournamentStore(svc.redis))
+        found = current_app.extensions.setdefault("bgb-tournaments", TournamentStore(
+            svc.redis, svc.store.retention.retain_finished_ms))
     return found
 
 

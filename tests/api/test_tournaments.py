@@ -203,3 +203,66 @@ def test_a_stale_claim_is_settled_to_its_game_or_freed(client: FlaskClient,
     assert games[1] != orphan and not games[1].startswith("claim:")
     metas = [name for name in redis_client.scan_iter(match="bgb:game:*:meta")]
     assert len(metas) == 2  # no third game: slot 0 was not created again
+
+
+def test_a_forfeit_is_stored_with_its_move_and_shown(client: FlaskClient,
+                                                     redis_client: redis.Redis) -> None:
+    """A bot worker reports a move over its budget with the move: the log entry and the game
+    read both show it, written by the move's own atomic commit; nobody else may report one."""
+    from api import botauth
+    from tests.api.conftest import create
+
+    created = create(client, seats=[{"kind": "bot", "bot": "mcts", "params": {"ms": 5}},
+                                    {"kind": "human"}])
+    url = f"/v1/games/{created.id}"
+    claim = {"bot": "mcts", "elapsed_ms": 900, "budget_ms": 5, "grace_ms": 100}
+    bot = {"Authorization": f"Bearer {botauth.bot_token(redis_client, created.id, 0)}"}
+    assert client.get(url).get_json()["forfeits"] == []
+    # A human seat's token may not report a forfeit (nor may anyone but the bot's worker).
+    client.post(f"{url}/moves", json={"move": {"type": "draw"}, "version": 0}, headers=bot)
+    problem(client.post(f"{url}/moves", headers=created.auth(1),
+                        json={"move": {"type": "draw"}, "version": 1, "forfeit": claim}),
+            422, "validation-error")
+    client.post(f"{url}/moves", json={"move": {"type": "draw"}, "version": 1},
+                headers=created.auth(1))
+    moved = client.post(f"{url}/moves", headers=bot,
+                        json={"move": {"type": "draw"}, "version": 2, "forfeit": claim})
+    assert moved.status_code == 200, moved.get_json()
+    expected = dict(claim, seat=0, version=2)
+    body = client.get(url).get_json()
+    assert body["forfeits"] == [expected]
+    assert client.get(url, headers=created.auth(1)).get_json()["forfeits"] == [expected]
+    log = client.get(f"{url}/moves").get_json()["moves"]
+    assert [entry.get("forfeit") for entry in log] == [None, None, expected]
+    assert json.loads(redis_client.hget(keys.game_forfeits(created.id), "2")) == expected
+    problem(client.post(f"{url}/moves", headers=bot, json={
+        "move": {"type": "draw"}, "version": 3, "forfeit": {"bot": "mcts"}}),
+        422, "validation-error")  # an incomplete report
+
+
+def test_an_ended_tournament_expires_with_its_games(redis_client: redis.Redis, redis_url: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finished or cancelled, a tournament's keys expire BGB_RETAIN_FINISHED after its end
+    (the results its scheduler records after a cancellation too); active, they do not."""
+    from api import create_app
+    from tests.api.conftest import NO_RATE_LIMITS
+
+    monkeypatch.setenv("BGB_RETAIN_FINISHED", "2h")  # the workers' (here: advance's) setting
+    client = create_app({"REDIS_URL": redis_url, "TESTING": True, "RETAIN_FINISHED": 7200,
+                         **NO_RATE_LIMITS}).test_client()
+    body = client.post("/v1/tournaments", json=_externals(["ann", "bob"])).get_json()
+    tournament_id = body["id"]
+    advance(tournament_id, redis_client)
+    names = [keys.tournament(tournament_id), keys.tournament_games(tournament_id),
+             keys.tournament_tokens(tournament_id)]
+    assert [redis_client.pttl(name) for name in names] == [-1, -1, -1]
+    assert not redis_client.exists(keys.tournament_results(tournament_id))
+    client.delete(f"/v1/tournaments/{tournament_id}",
+                  headers={"Authorization": f"Bearer {body['creator_token']}"})
+    advance(tournament_id, redis_client)  # records the aborted games
+    names.append(keys.tournament_results(tournament_id))
+    for name in names:
+        assert 7000 * 1000 < redis_client.pttl(name) <= 7200 * 1000, name
+    game_id = client.get(f"/v1/tournaments/{tournament_id}/games").get_json()["games"][0][
+        "game_id"]
+    assert 7000 * 1000 < redis_client.pttl(keys.game_state(game_id)) <= 7200 * 1000
