@@ -133,7 +133,8 @@ def gettext(text: str, locale: str | None = None) -> str:
 
 @functools.cache
 def game_texts(game: str) -> ModuleType | None:
-    """A game's translation module (`core/<game>/i18n.py`: `label(move, locale)`), if any."""
+    """A game's translation module (`core/<game>/i18n.py`: `label(move, locale)`, and
+    `catalog(texts, locale)` when its views carry a catalog of texts), if any."""
     try:
         return importlib.import_module(f"core.{game.replace('-', '_')}.i18n")
     except ImportError:
@@ -142,13 +143,19 @@ def game_texts(game: str) -> ModuleType | None:
 
 def relabel(value: Any, texts: ModuleType, locale: str) -> bool:
     """Give every move inside `value` (a dict with a `type` and a `label`) its label in
-    `locale`, in place; whether any changed."""
+    `locale`, and every view inside it (a dict with a `game` and a `catalog`) its catalog's
+    texts, in place; whether any changed."""
     changed = False
     if isinstance(value, dict):
         if isinstance(value.get("type"), str) and isinstance(value.get("label"), str):
             text = texts.label(value, locale)
             changed = text != value["label"]
             value["label"] = text
+        if (isinstance(value.get("game"), str) and isinstance(value.get("catalog"), dict)
+                and hasattr(texts, "catalog")):
+            translated = texts.catalog(value["catalog"], locale)
+            changed = changed or translated != value["catalog"]
+            value["catalog"] = translated
         for item in value.values():
             changed = relabel(item, texts, locale) or changed
     elif isinstance(value, list):
@@ -159,7 +166,8 @@ def relabel(value: Any, texts: ModuleType, locale: str) -> bool:
 
 def localize_response(response: Response) -> Response:
     """After a request about a game asked in another language than English: its move labels
-    (legal moves, the log, a stale move's current game) in that language."""
+    (legal moves, the log, a stale move's current game) and its view's catalog texts in that
+    language."""
     game_id = (request.view_args or {}).get("game_id")
     if not game_id or response.is_streamed or not response.is_json:
         return response

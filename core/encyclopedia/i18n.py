@@ -1,0 +1,167 @@
+"""Encyclopedia's move labels, event descriptions and catalog texts in English or Portuguese.
+
+Outside the rules. A move's label is the engine's English text, made from a fixed message
+("Take your {die} (from your {space} space)"): its Portuguese is that message's text in
+`locales/pt_BR/LC_MESSAGES/encyclopedia.po` with the values translated in turn (an animal, an
+expert, a continent). An event is written from its fields as a gettext message. The terms are
+the Portuguese rulebook's (Ficha de Expedição, Selo Real, Especialista, Embaixada, Publicação...).
+
+    label(move, "pt_BR")                -> "Pegar o seu dado Ásia 5 (do seu espaço 2 moedas)"
+    describe(event, "pt_BR")            -> "Jogador 1: pesquisou o tipo II de Leão"
+    catalog(view["catalog"], "pt_BR")   -> the view's catalog with its texts in Portuguese
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from core.encyclopedia.data import DATA
+from core.texts import Catalog, Gettext, _noop
+
+CATALOG = Catalog(Path(__file__).parent / "locales", "encyclopedia")
+LOCALES = ("en", "pt_BR")
+
+# (singular, plural) of each reward kind
+_REWARDS = {"coins": (_noop("{n} coin"), _noop("{n} coins")),
+            "tokens": (_noop("{n} expedition token"), _noop("{n} expedition tokens")),
+            "seals": (_noop("{n} royal seal"), _noop("{n} royal seals")),
+            "vp": (_noop("{n} VP"), _noop("{n} VP")),
+            "rep": (_noop("{n} reputation"), _noop("{n} reputation")),
+            "animal": (_noop("{n} animal card"), _noop("{n} animal cards")),
+            "expert": (_noop("{n} expert card"), _noop("{n} expert cards"))}
+_ACTIONS = {"bank": _noop("Bank"), "embassy": _noop("Embassy"), "university": _noop("University"),
+            "academy": _noop("Academy"), "expedition": _noop("Expedition"),
+            "publish": _noop("Publish")}
+
+
+# -- moves -------------------------------------------------------------------------------------
+
+
+def label(move: dict[str, Any], locale: str) -> str:
+    """The move's label in `locale` (the engine's own label in English); also the label an
+    event of type "move" carries."""
+    english = str(move.get("label") or move.get("type") or "")
+    return CATALOG.translate(english, locale)
+
+
+# -- events ------------------------------------------------------------------------------------
+
+
+def _seat(seat: Any, _: Gettext, names: dict[int, str] | None) -> str:
+    if isinstance(seat, int):
+        return (names or {}).get(seat) or _("Player {n}").format(n=seat + 1)
+    return _("nobody")
+
+
+def _continent(colour: int, _: Gettext) -> str:
+    return _(DATA.colours[colour])
+
+
+def _die(colour: int, value: int, _: Gettext) -> str:
+    return _("{continent} {n}").format(continent=_continent(colour, _), n=value)
+
+
+def _animal(card: int, _: Gettext) -> str:
+    return _(DATA.animals[card].name)
+
+
+def _reward(kind: str, amount: int, _: Gettext) -> str:
+    """"2 coins", "1 animal card" (a reward of the reputation track or a die space)."""
+    one, many = _REWARDS[kind]
+    return _(one if amount == 1 else many).format(n=amount)
+
+
+def describe(event: dict[str, Any], locale: str = "en",
+             seat_names: dict[int, str] | None = None) -> str:
+    """One event in words, in `locale`; seats named by `seat_names` ("Player 2" otherwise)."""
+    _ = CATALOG.gettext(locale)
+    who = _seat(event.get("seat"), _, seat_names)
+    kind = str(event.get("type"))
+    if event.get("redacted"):
+        return _("{seat}: a hidden event").format(seat=who)
+    try:
+        write = _EVENTS.get(kind)
+        text = write(event, who, _, seat_names, locale) if write else None
+    except (KeyError, TypeError, ValueError, IndexError):
+        text = None
+    return text or kind
+
+
+Writer = Callable[[dict[str, Any], str, Gettext, "dict[int, str] | None", str], str]
+
+
+def _round(e: dict[str, Any], who: str, _: Gettext, names: Any, locale: str) -> str:
+    return _("Round {round}: round tile “{text}”").format(
+        round=e["round"], text=_(DATA.tile_texts[e["tile"]]))
+
+
+def _publication(e: dict[str, Any], who: str, _: Gettext, names: Any, locale: str) -> str:
+    cards = ", ".join(_animal(c, _) for c in e["cards"])
+    if e.get("continental"):
+        return _("{seat}: published from {cards}; also filed {extras} (Continental)").format(
+            seat=who, cards=cards, extras=", ".join(_animal(c, _) for c in e["continental"]))
+    return _("{seat}: published from {cards}").format(seat=who, cards=cards)
+
+
+_EVENTS: dict[str, Writer] = {
+    # the move an event repeats: its label, translated the way the move's is
+    "move": lambda e, who, _, names, locale: f"{who}: {label(e, locale)}",
+    "reputation_bonus": lambda e, who, _, names, locale: _(
+        "{seat}: reputation bonus at space {space}: {reward}").format(
+        seat=who, space=e["space"], reward=_reward(e["kind"], e["amount"], _)),
+    "deck_animal": lambda e, who, _, names, locale: _(
+        "{seat}: took {animal} from the animal deck").format(
+        seat=who, animal=_animal(e["card"], _)),
+    "deck_expert": lambda e, who, _, names, locale: _(
+        "{seat}: took {expert} from the expert deck").format(
+        seat=who, expert=_(DATA.experts[e["card"]].name)),
+    "round": _round,
+    "dice_drawn": lambda e, who, _, names, locale: _("{seat}: drew and rolled {dice}").format(
+        seat=who, dice=", ".join(_die(colour, value, _) for _d, colour, value in e["dice"])),
+    "round_end": lambda e, who, _, names, locale: _(
+        "End of round {round}; {first} is the first player").format(
+        round=e["round"], first=_seat(e["first"], _, names)),
+    "game_over": lambda e, who, _, names, locale: _("Game over"),
+    "reroll": lambda e, who, _, names, locale: _("{seat}: re-rolled a die: {die}").format(
+        seat=who, die=_die(DATA.die_colour[e["die"]], e["value"], _)),
+    "owner_reward": lambda e, who, _, names, locale: _(
+        "{seat} receives {reward} for the die taken").format(
+        seat=who, reward=_reward(e["kind"], e["amount"], _)),
+    "action": lambda e, who, _, names, locale: _("{seat}: {action} with {die}").format(
+        seat=who, action=_(_ACTIONS.get(e["action"], e["action"])),
+        die=_die(e["colour"], e["value"], _)),
+    "colour_match": lambda e, who, _, names, locale: _(
+        "{seat}: the expert matches the die's colour: +1 expedition token").format(seat=who),
+    "research": lambda e, who, _, names, locale: _(
+        "{seat}: researched type {type} of {animal}").format(
+        seat=who, type=DATA.types[e["slot"]], animal=_animal(e["card"], _)),
+    "published": lambda e, who, _, names, locale: _(
+        "{seat}: published the type {type} cube of {animal}").format(
+        seat=who, type=DATA.types[e["slot"]], animal=_animal(e["card"], _)),
+    "publication": _publication,
+}
+
+
+# -- the view's catalog ------------------------------------------------------------------------
+
+
+def catalog(texts: dict[str, Any], locale: str) -> dict[str, Any]:
+    """A view's `catalog` with every text a person reads in `locale` (continents, die spaces,
+    the round tile, animals and their categories, experts and their effects)."""
+    if locale == "en":
+        return texts
+    _ = CATALOG.gettext(locale)
+    out = dict(texts)
+    out["colours"] = [_(name) for name in texts.get("colours", [])]
+    out["spaces"] = [_(name) for name in texts.get("spaces", [])]
+    if isinstance(texts.get("tile"), str):
+        out["tile"] = _(texts["tile"])
+    out["animals"] = {k: {**card, "name": _(card["name"]),
+                          "categories": [_(c) for c in card["categories"]]}
+                      for k, card in texts.get("animals", {}).items()}
+    out["experts"] = {k: {**card, "name": _(card["name"]),
+                          "text": CATALOG.translate(card["text"], locale)}
+                      for k, card in texts.get("experts", {}).items()}
+    return out

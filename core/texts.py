@@ -1,0 +1,117 @@
+"""A game's message catalog: its texts in English (the message ids) or Brazilian Portuguese.
+
+Each game keeps its Portuguese texts in `<game>/locales/pt_BR/LC_MESSAGES/<game>.po`, read
+with Babel on first use and compiled in memory (no build step, no `.mo` file). Besides plain
+lookups, a catalog translates a text an engine composed in English ("sail skiff 2 to (1,-3)")
+by the message id it was made from ("sail skiff {skiff} to {cell}"): each id with `{name}`
+placeholders is a pattern, and the values it captures are translated in turn ("Lion (Africa)"
+-> "Leão (África)"). A placeholder named `n` or ending in `_n` captures only a number, one
+named `colour` only a lower-case word (an id such as "red").
+
+Pure: the only I/O is reading the game's own catalog file, once.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+
+LOCALES = ("en", "pt_BR")
+Gettext = Callable[[str], str]
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_NUMBER = r"[-+]?\d+"
+
+
+def _capture(name: str) -> str:
+    """The regex a placeholder captures: a number, an id word, or any text."""
+    if name == "n" or name.endswith("_n"):
+        return _NUMBER
+    if name == "colour":
+        return "[a-z]+"
+    return ".+?"
+
+
+def _noop(message: str) -> str:
+    """Marks a message for extraction where it is only named, not translated yet."""
+    return message
+
+
+class Catalog:
+    """The messages of one domain (a game) in `directory/<locale>/LC_MESSAGES/<domain>.po`."""
+
+    def __init__(self, directory: Path, domain: str) -> None:
+        self.directory = directory
+        self.domain = domain
+
+    def path(self, locale: str) -> Path:
+        """The `.po` file of `locale`."""
+        return self.directory / locale / "LC_MESSAGES" / f"{self.domain}.po"
+
+    @functools.cache  # noqa: B019 (one catalog per game, alive as long as the process)
+    def translations(self, locale: str) -> NullTranslations:
+        """The compiled catalog of `locale` (an empty one for English or a missing file)."""
+        path = self.path(locale)
+        if locale == "en" or not path.exists():
+            return NullTranslations()
+        with path.open("rb") as source:
+            catalog = read_po(source, locale=locale, domain=self.domain)
+        compiled = io.BytesIO()
+        write_mo(compiled, catalog)
+        compiled.seek(0)
+        return Translations(compiled, domain=self.domain)
+
+    def gettext(self, locale: str) -> Gettext:
+        """The `_` of `locale`: a message id -> its text (the id itself in English)."""
+        return self.translations(locale).gettext
+
+    @functools.cache  # noqa: B019
+    def message_ids(self, locale: str) -> tuple[str, ...]:
+        """Every message id of `locale`'s catalog (none for English)."""
+        path = self.path(locale)
+        if locale == "en" or not path.exists():
+            return ()
+        with path.open("rb") as source:
+            return tuple(str(m.id) for m in read_po(source, locale=locale) if m.id)
+
+    @functools.cache  # noqa: B019
+    def _patterns(self, locale: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+        """(regex of the English text, its message id) for each id with placeholders, the
+        longest (most specific) first."""
+        found = []
+        for message in self.message_ids(locale):
+            if not _PLACEHOLDER.search(message):
+                continue
+            parts = _PLACEHOLDER.split(message)
+            regex = "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>{_capture(part)})"
+                            for i, part in enumerate(parts))
+            found.append((re.compile(regex + r"\Z", re.DOTALL), message))
+        found.sort(key=lambda item: -len(item[1]))
+        return tuple(found)
+
+    def translate(self, text: str, locale: str, depth: int = 0) -> str:
+        """`text` (an English text made from this catalog's messages) in `locale`: its own
+        translation, else the one of the message it was made from with its values translated,
+        else (a list "a, b") each part translated; else `text` unchanged."""
+        if locale == "en" or not text:
+            return text
+        _ = self.gettext(locale)
+        translated = _(text)
+        if translated != text or depth > 6:
+            return translated
+        for pattern, message in self._patterns(locale):
+            matched = pattern.match(text)
+            if matched:
+                values = {k: self.translate(v, locale, depth + 1)
+                          for k, v in matched.groupdict().items()}
+                return _(message).format(**values)
+        if ", " in text:
+            return ", ".join(self.translate(part, locale, depth + 1)
+                             for part in text.split(", "))
+        return text
