@@ -172,7 +172,7 @@ def _play_checking_texts(game: str, players: int, seed: int) -> None:
 def test_the_api_gives_flotilla_labels_and_catalog_in_the_asked_language(
         client: FlaskClient) -> None:
     created = create(client, game="flotilla", players=3)
-    token = created.auth(0)
+    token = created.auth(client.get(f"/v1/games/{created.id}").get_json()["to_act"])
     english = client.get(f"/v1/games/{created.id}", headers=token).get_json()
     assert english["legal_moves"][0]["label"].startswith("play ")
     assert english["view"]["catalog"]["cards"]["0"]["sinkside"] == "The Captain"
@@ -198,3 +198,13 @@ def test_the_api_gives_encyclopedia_labels_log_and_catalog_in_the_asked_language
     assert next(e for e in entry["events"] if e["type"] == "move")["label"].startswith("Pegar ")
     portuguese = client.get(f"/v1/games/{created.id}?lang=pt-BR", headers=token).get_json()
     assert portuguese["view"]["catalog"]["colours"][0] == "África"
+
+
+def test_the_engines_reasons_in_portuguese(client: FlaskClient) -> None:
+    """An engine's reason for refusing options, a value of the problem's detail."""
+    portuguese = {"Accept-Language": "pt-BR"}
+    refused = client.post("/v1/games", headers=portuguese,
+                          json={"game": "flotilla", "options": {"players": 2}})
+    assert refused.status_code == 422
+    assert refused.get_json()["detail"] == (
+        "opção inválida 'players': deve ser 3, 4 ou 5 (F1.8, F33.1)")
