@@ -38,6 +38,7 @@ from api.events import VersionWatcher
 from api.services import Services
 from api.store import OVER, Retention, StateCache, Store
 from api.tournament_plan import deal_of, slots
+from api.tournament_secrecy import busy_entrants, waits_for_sibling
 from api.tournament_store import ACTIVE, TournamentStore, claim_age, is_claim, kick
 
 log = logging.getLogger(__name__)
@@ -128,18 +129,23 @@ def _advance(store: TournamentStore, connection: redis.Redis, tournament_id: str
     if info["status"] != ACTIVE:
         store.follow_expiry(tournament_id)  # the results just recorded expire with the rest
         return f"{info['status']}; recorded {recorded}"
-    in_progress = sum(1 for slot in games if slot not in results)
+    running = [slot for slot in games if slot not in results]
+    in_progress = len(running)
+    # Two games of one deal never seat the same external entrant at once (its seats in both
+    # would show it two seats' hidden cards of one deal): see api.tournament_secrecy.
+    busy = busy_entrants(spec, plan, running)
     started = 0
     svc: Services | None = None
     for entry in plan:
         if in_progress >= int(spec["max_parallel"]):
             break
-        if entry["slot"] in games:
+        if entry["slot"] in games or waits_for_sibling(entry, busy):
             continue
         svc = svc or services_for(connection)
         if _start(store, svc, tournament_id, info["nonce"], spec, entry):
             started += 1
         in_progress += 1
+        busy |= busy_entrants(spec, plan, [entry["slot"]])
     if len(results) >= len(plan) and store.end(tournament_id, "finished"):
         return f"finished; recorded {recorded}"
     if started:
@@ -265,6 +271,7 @@ def poll(connection: redis.Redis, interval_ms: int = 900) -> list[str]:
         results = store.results(tournament_id)
         pending = [g for s, g in games.items() if s not in results]
         due = (len(pending) < int(info["spec"]["max_parallel"]) and len(games) < info["total"]
+               and _startable(tournament_id, info["spec"], games, results)
                ) or len(results) >= info["total"]
         due = due or any(is_claim(g) and claim_age(g, now) > CLAIM_STALE_SECONDS
                          for g in pending)
@@ -278,6 +285,23 @@ def poll(connection: redis.Redis, interval_ms: int = 900) -> list[str]:
         if due and kick(connection, tournament_id):
             kicked.append(tournament_id)
     return kicked
+
+
+_PLANS: dict[str, list[dict[str, Any]]] = {}
+
+
+def _startable(tournament_id: str, spec: dict[str, Any], games: dict[int, str],
+               results: dict[int, dict[str, Any]]) -> bool:
+    """Whether some unscheduled slot may start now (not one waiting for a sibling game of
+    its deal to end)."""
+    plan = _PLANS.get(tournament_id)
+    if plan is None:
+        if len(_PLANS) >= 64:
+            _PLANS.clear()
+        plan = _PLANS[tournament_id] = slots(spec)  # a spec never changes
+    busy = busy_entrants(spec, plan, [slot for slot in games if slot not in results])
+    return any(entry["slot"] not in games and not waits_for_sibling(entry, busy)
+               for entry in plan)
 
 
 def game_ended(connection: redis.Redis, game_id: str) -> None:

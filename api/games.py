@@ -25,7 +25,7 @@ from api.limits import current as current_limits
 from api.notify import notify_players
 from api.parsing import Blueprint, require_json_body
 from api.players import current_player, own_seat
-from api.presenters import game_body, redact_entry, redact_events, status_of
+from api.presenters import game_body, public_deal, redact_entry, redact_events, status_of
 from api.problems import Problem, validation_error
 from api.schemas import (
     AbortedSchema,
@@ -41,6 +41,7 @@ from api.schemas import (
 from api.seats import SeatStates, adjusted_result, effective_seat, seat_states
 from api.services import Services, services
 from api.store import OVER, Head, new_epoch
+from api.tournament_secrecy import held_back
 from api.watchers import follow, long_poll
 from core.deals import SEED_BITS, make_deal
 
@@ -107,6 +108,19 @@ def _state(svc: Services, game: core.Game, game_id: str,
         state = game.load(json.loads(read.snapshot or "null"))
         svc.cache.put(game_id, read.head.version, read.epoch, state)
     return read.head, state, read.record, read.seats
+
+
+def _held_back(svc: Services, meta: dict[str, Any], seat: int | None) -> bool:
+    """Whether the game's deal is held back (a deal still in play in a tournament with an
+    external entrant: api.tournament_secrecy): 403 for a spectator; its seats read it, but
+    what its end would reveal (seed, whole log) waits for the deal's other games."""
+    if "tournament" not in meta or not held_back(svc.redis, meta):
+        return False
+    if seat is None:
+        raise Problem(403, "forbidden", "Forbidden",
+                      "a game of a tournament deal still in play: only its seats may read it "
+                      "until every game of the deal has ended")
+    return True
 
 
 def _bot_seat(meta: dict[str, Any], seat: int | None,
@@ -264,6 +278,8 @@ class GameResource(MethodView):
         "description": 'the version, quoted: "<version>"', "schema": {"type": "string"}}})
     @blp.alt_response(304, description="If-None-Match named the current version")
     @blp.problem(401, "a token of no seat of this game")
+    @blp.problem(403, "forbidden: a spectator's read of a tournament game whose deal is still "
+                      "in play (a tournament with an external entrant)")
     @blp.problem(404, "no such game")
     @blp.unavailable()
     @blp.doc(security=OPTIONAL_SEAT_AUTH)
@@ -275,6 +291,8 @@ class GameResource(MethodView):
         game = _rules(meta)
         if "wait_version" in query:
             seat = _caller_seat(svc, game_id, meta)  # a wrong token never waits
+            if seat is None:
+                _held_back(svc, meta, seat)  # nor does a spectator of a held-back game
             long_poll(game_id, query["wait_version"], query["timeout"])
             head, state, _, states = _state(svc, game, game_id)
         else:
@@ -284,11 +302,15 @@ class GameResource(MethodView):
             token = bearer_token()
             seat = None if token is None else seat_of(token, game_id, meta, svc.bot_tokens,
                                                       states)
+        # A seat's read of an active game never needs the check (bots read only those).
+        held = (seat is None or head.status in OVER) and _held_back(svc, meta, seat)
         etag = f'"{head.version}"'
         headers = {"ETag": etag, "Vary": "Authorization"}
         if _none_match(request.headers.get("If-None-Match", ""), head.version):
             return Response(status=304, headers=headers)
         body = game_body(game, game_id, meta, head.version, state, seat, head.status, states)
+        if held:
+            body["deal"] = public_deal(meta, False)  # the seed would deal the sibling games
         body["rematch_of"] = meta.get("rematch_of")
         rematch = svc.redis.hget(keys.game_state(game_id), "rematch") \
             if head.status in OVER else None
@@ -496,16 +518,21 @@ class Moves(MethodView):
     @blp.arguments(MoveLogQuerySchema(), location="query")
     @blp.response(200, MoveLogSchema)
     @blp.problem(401, "a token of no seat of this game")
+    @blp.problem(403, "forbidden: a spectator's read of a tournament game whose deal is still "
+                      "in play (a tournament with an external entrant)")
     @blp.problem(404, "no such game")
     @blp.unavailable()
     @blp.doc(security=OPTIONAL_SEAT_AUTH)
     def get(self, query: dict[str, Any], game_id: str) -> Response:
-        """The move log with events, oldest first, redacted for the caller's seat."""
+        """The move log with events, oldest first, redacted for the caller's seat (the whole
+        log once the game is over, unless its tournament deal is still in play)."""
         svc = services()
         meta = _game_meta(svc, game_id)
         seat = _caller_seat(svc, game_id, meta)
         head = svc.store.head(game_id)
         over = head is not None and head.status in OVER
+        if (seat is None or over) and _held_back(svc, meta, seat):
+            over = False  # redacted as while it ran: the other seats' draws are the siblings'
         entries, length = svc.store.moves(game_id, query["after"], query["limit"])
         moves = [redact_entry(entry, seat, over) for entry in entries]
         last = moves[-1]["index"] if moves else None

@@ -41,6 +41,7 @@ from api.services import Services, services
 from api.standings import chart_png, score_lists, standings
 from api.store import new_epoch
 from api.tournament_plan import GAUNTLET, MAX_GAMES, ROUND_ROBIN, slots, standings_names
+from api.tournament_secrecy import open_deals
 from api.tournament_store import ENDED, TournamentStore, is_claim, kick
 from api.watchers import _client_socket, _Released, admission
 
@@ -154,7 +155,9 @@ class TournamentGamesSchema(ma.Schema):
     games = fields.List(fields.Dict(), metadata={
         "description": "slot, deal, labels (entrant per seat), game_id (once created), "
                        "status, result, forfeits; `tokens` {seat: token} for the calling "
-                       "external entrant's seats"})
+                       "external entrant's seats. While a tournament with an external "
+                       "entrant runs, a deal's results (and the standings' share of them) "
+                       "are shown once every game of the deal has ended"})
 
 
 class CancelledSchema(ma.Schema):
@@ -274,9 +277,22 @@ def _finished_games(spec: dict[str, Any], results: dict[int, dict[str, Any]]
             if record.get("status") == "finished" and record.get("result")]
 
 
+def _shown_results(info: dict[str, Any], results: dict[int, dict[str, Any]]
+                   ) -> dict[int, dict[str, Any]]:
+    """The results anyone may see: those of whole deals while a tournament with an external
+    entrant runs (api.tournament_secrecy), else all. They only ever grow (a deal once shown
+    stays shown, a record never changes), so their number identifies them."""
+    shown = open_deals(info["spec"], info["status"], results)
+    if shown is None:
+        return results
+    plan = slots(info["spec"])
+    return {slot: record for slot, record in results.items() if plan[slot]["deal"] in shown}
+
+
 def _body(tournament_id: str, info: dict[str, Any], progress: dict[str, Any],
           results: dict[int, dict[str, Any]]) -> dict[str, Any]:
     spec = info["spec"]
+    results = _shown_results(info, results)
     return {"id": tournament_id, "game": spec["game"], "options": spec["options"],
             "format": spec["format"], "deals": spec["deals"], "seed": spec["seed"],
             "max_parallel": spec["max_parallel"], "automa": spec.get("automa"),
@@ -436,6 +452,7 @@ class TournamentGames(MethodView):
                 raise unauthorized("this token is no external entrant's of this tournament")
         games = store.games(tournament_id)
         results = store.results(tournament_id)
+        shown = _shown_results(info, results)
         tokens = store.tokens(tournament_id) if mine is not None else {}
         statuses = _statuses(svc, [g for s, g in games.items()
                                    if s not in results and not is_claim(g)])
@@ -450,8 +467,10 @@ class TournamentGames(MethodView):
                 row.update(game_id=game_id, status=statuses.get(game_id, "active"))
             if slot in results:
                 record = results[slot]
-                row.update(status=record["status"], result=record["result"],
-                           forfeits=record.get("forfeits") or [])
+                row["status"] = record["status"]
+            if slot in shown:  # a deal still in play shows no result (tournament_secrecy)
+                row.update(result=shown[slot]["result"],
+                           forfeits=shown[slot].get("forfeits") or [])
             if mine is not None and slot in tokens:
                 row["tokens"] = {str(seat): tok for seat, tok in tokens[slot].items()
                                  if entry["entrants"][seat] == mine}
@@ -483,7 +502,7 @@ class TournamentChart(MethodView):
         svc = services()
         info = _tournament(svc, tournament_id)
         spec = info["spec"]
-        results = _store(svc).results(tournament_id)
+        results = _shown_results(info, _store(svc).results(tournament_id))
 
         def draw() -> bytes:
             games = _finished_games(spec, results)

@@ -65,7 +65,9 @@ def test_round_robin_of_external_entrants(client: FlaskClient,
     assert redis_client.exists(keys.tournament_kick(tournament_id))
     advance(tournament_id, redis_client)
     games = client.get(f"/v1/tournaments/{tournament_id}/games").get_json()["games"]
-    assert len(games) == 12 and sum(g["game_id"] is not None for g in games) == 3
+    # Deal 0's (ann, bob) and deal 1's: every other game of a deal seats ann or bob too, so
+    # it waits for the one in progress (tournament_secrecy), places free or not.
+    assert len(games) == 12 and [i for i, g in enumerate(games) if g["game_id"]] == [0, 6]
     assert all("tokens" not in g for g in games)  # no entrant token: no seat tokens
     assert client.get(f"/v1/tournaments/{tournament_id}/games",
                       headers={"Authorization": "Bearer nope"}).status_code == 401
@@ -127,7 +129,8 @@ def test_creation_is_validated(client: FlaskClient) -> None:
 
 def test_cancel_needs_the_creator_token(client: FlaskClient,
                                         redis_client: redis.Redis) -> None:
-    body = client.post("/v1/tournaments", json=_externals(["ann", "bob"])).get_json()
+    # Two deals: their first rotations run at once, each second one waits for its first.
+    body = client.post("/v1/tournaments", json=_externals(["ann", "bob"], deals=2)).get_json()
     url = f"/v1/tournaments/{body['id']}"
     advance(body["id"], redis_client)
     problem(client.delete(url), 401, "unauthorized")
@@ -137,7 +140,7 @@ def test_cancel_needs_the_creator_token(client: FlaskClient,
     problem(client.delete(url, headers=auth), 409, "tournament-over")
     advance(body["id"], redis_client)
     games = client.get(f"{url}/games").get_json()["games"]
-    assert [g["status"] for g in games] == ["aborted", "aborted"]
+    assert [g["status"] for g in games] == ["aborted", "scheduled", "aborted", "scheduled"]
     assert client.get(url).get_json()["status"] == "cancelled"
 
 
@@ -266,3 +269,106 @@ def test_an_ended_tournament_expires_with_its_games(redis_client: redis.Redis, r
     game_id = client.get(f"/v1/tournaments/{tournament_id}/games").get_json()["games"][0][
         "game_id"]
     assert 7000 * 1000 < redis_client.pttl(keys.game_state(game_id)) <= 7200 * 1000
+
+
+def _play_game(client: FlaskClient, game_id: str, tokens: dict[str, str],
+               rng: random.Random) -> None:
+    """Play one game to its end with random legal moves of the given seats' tokens."""
+    for _ in range(100):
+        for seat_token in tokens.values():
+            auth = {"Authorization": f"Bearer {seat_token}"}
+            view = client.get(f"/v1/games/{game_id}", headers=auth).get_json()
+            if view["status"] != "active":
+                return
+            if view["to_act"] == view["seat"]:
+                client.post(f"/v1/games/{game_id}/moves", headers=auth,
+                            json={"move": rng.choice(view["legal_moves"]),
+                                  "version": view["version"]})
+    raise AssertionError("the game did not end")
+
+
+def test_a_deal_in_play_is_held_back_from_external_entrants(
+        client: FlaskClient, redis_client: redis.Redis) -> None:
+    """Two rotations of one deal share its seed: while one is in play, the other's state,
+    log, seed and result are out of an external entrant's reach, and the two never run at
+    once for one entrant (api.tournament_secrecy)."""
+    created = client.post("/v1/tournaments", json={
+        "game": "toy-secret", "options": {"players": 2}, "seed": 5, "max_parallel": 4,
+        "entrants": [{"kind": "external", "name": "ann"}, {"kind": "external", "name": "bob"}]
+    }).get_json()
+    tournament_id, entrants = created["id"], created["entrant_tokens"]
+    url = f"/v1/tournaments/{tournament_id}"
+    ann = {"Authorization": f"Bearer {entrants['ann']}"}
+    advance(tournament_id, redis_client)
+    games = client.get(f"{url}/games", headers=ann).get_json()["games"]
+    # Both rotations seat ann (and bob): the second waits for the first, places or not.
+    assert [g["game_id"] is not None for g in games] == [True, False]
+    first = games[0]["game_id"]
+    for path in ("", "/moves"):  # no spectator reads a game of a deal in play
+        problem(client.get(f"/v1/games/{first}{path}"), 403, "forbidden")
+    problem(client.get(f"/v1/games/{first}?wait_version=0&timeout=1"), 403, "forbidden")
+    seat_tokens = {}
+    for name, token in entrants.items():
+        row = client.get(f"{url}/games", headers={"Authorization": f"Bearer {token}"}
+                         ).get_json()["games"][0]
+        seat_tokens.update({f"{name}{seat}": t for seat, t in row["tokens"].items()})
+    assert client.get(f"/v1/games/{first}", headers={
+        "Authorization": f"Bearer {seat_tokens['ann0']}"}).status_code == 200
+    _play_game(client, first, seat_tokens, random.Random(1))
+    advance(tournament_id, redis_client)  # records the first, starts the second
+    games = client.get(f"{url}/games").get_json()["games"]
+    assert [g["status"] for g in games] == ["finished", "active"]
+    assert games[0]["result"] is None and "forfeits" not in games[0]  # the deal is in play
+    assert all(e["games"] == 0 for e in client.get(url).get_json()["standings"]["entrants"])
+    # Ended, the first game still keeps the deal's secrets, even from its own seats.
+    auth = {"Authorization": f"Bearer {seat_tokens['ann0']}"}
+    read = client.get(f"/v1/games/{first}", headers=auth).get_json()
+    assert read["status"] == "finished" and read["deal"]["revealed"] is None
+    log = client.get(f"/v1/games/{first}/moves", headers=auth).get_json()["moves"]
+    assert any(e.get("redacted") for m in log if m["seat"] == 1 for e in m["events"])
+    problem(client.get(f"/v1/games/{first}"), 403, "forbidden")
+    second = games[1]["game_id"]
+    problem(client.get(f"/v1/games/{second}"), 403, "forbidden")
+    seat_tokens = {}
+    for name, token in entrants.items():
+        row = client.get(f"{url}/games", headers={"Authorization": f"Bearer {token}"}
+                         ).get_json()["games"][1]
+        seat_tokens.update({f"{name}{seat}": t for seat, t in row["tokens"].items()})
+    _play_game(client, second, seat_tokens, random.Random(2))
+    advance(tournament_id, redis_client)
+    # The deal played out (and the tournament with it): everything is shown.
+    body = client.get(url).get_json()
+    assert body["status"] == "finished"
+    assert all(e["games"] == 2 for e in body["standings"]["entrants"])
+    games = client.get(f"{url}/games").get_json()["games"]
+    assert all(g["result"] is not None for g in games)
+    read = client.get(f"/v1/games/{first}").get_json()
+    assert read["deal"]["revealed"]["seed"] == json.loads(
+        redis_client.get(keys.game_meta(second)))["seed"]
+    log = client.get(f"/v1/games/{first}/moves").get_json()["moves"]
+    assert not any(e.get("redacted") for m in log for e in m["events"])
+
+
+def test_bots_fill_the_places_an_external_entrant_leaves() -> None:
+    """Only the games of one deal seating the same external entrant wait for each other."""
+    from api.tournament_secrecy import busy_entrants, open_deals, waits_for_sibling
+
+    spec = {"format": "round_robin", "seat_count": 2, "automa_seats": {}, "deals": 2,
+            "options": {}, "entrants": [{"name": "ann", "kind": "external"},
+                                        {"name": "r", "kind": "bot", "bot": "random"},
+                                        {"name": "g", "kind": "bot", "bot": "greedy"}]}
+    plan = slots(spec)
+    busy: set[tuple[int, int]] = set()
+    started = []
+    for entry in plan:
+        if not waits_for_sibling(entry, busy):
+            started.append(entry["slot"])
+            busy |= busy_entrants(spec, plan, [entry["slot"]])
+    # Deal 0: (ann, r) starts, its rotation and (ann, g) both ways wait, (r, g) both run;
+    # deal 1 the same.
+    assert [plan[s]["labels"] for s in started[:3]] == [["ann", "r"], ["r", "g"], ["g", "r"]]
+    assert len(started) == 6 and all(plan[s]["deal"] == 1 for s in started[3:])
+    assert open_deals(spec, "active", {0: {}, 1: {}}) == set()
+    assert open_deals(spec, "active", {s: {} for s in range(6)}) == {0}
+    assert open_deals(spec, "cancelled", {}) is None
+    assert open_deals(dict(spec, entrants=spec["entrants"][1:]), "active", {}) is None
