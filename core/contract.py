@@ -19,6 +19,12 @@ Beyond the method signatures below, the API relies on these conventions:
   Every move and event of a type, every view and every final result validate against them;
   the API publishes them in its OpenAPI document (a game without them is described there
   as free-form objects). See `has_json_schemas`.
+- Texts (optional). A game's `core/<game>/i18n.py` gives what a person reads in English
+  or Brazilian Portuguese ("en", "pt_BR"), from its gettext catalog in
+  `core/<game>/locales/`: `label(move, locale)` (the engine's own label in English),
+  `describe(event, locale, seat_names=None)` and, when its views carry a `catalog` of
+  component texts, `catalog(view["catalog"], locale)` (a translated copy; ids used as keys
+  stay). The API finds the module by the game's name and applies it to any game alike.
 """
 
 from __future__ import annotations
