@@ -19,7 +19,8 @@ import flask_smorest
 
 import core
 from api import tournament_store
-from api.problems import PROBLEM_BASE, PROBLEM_MIMETYPE
+from api.bots import bot_catalog
+from api.problems import PROBLEM_BASE, PROBLEM_MIMETYPE, PROBLEM_TYPES
 from api.schemas import STATUSES
 from core.contract import has_json_schemas
 from core.deals import SCHEME
@@ -68,56 +69,45 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("get", "/v1/tournaments/{tournament_id}/events"): "streamTournamentEvents",
 }
 
-# Every problem `type` the API answers with: slug -> (schema name, extra members, meaning).
-PROBLEM_TYPES: dict[str, tuple[str, dict[str, Schema], str]] = {
-    "bad-request": ("BadRequestProblem", {}, "the body is not valid JSON"),
-    "unauthorized": ("UnauthorizedProblem", {}, "no credential, or one that opens nothing here"),
-    "forbidden": ("ForbiddenProblem", {}, "a valid credential that may not do this"),
+# The schema of each problem type (api.problems.PROBLEM_TYPES): slug -> (schema name, the
+# members it adds to the common ones).
+PROBLEM_SCHEMAS: dict[str, tuple[str, dict[str, Schema]]] = {
+    "bad-request": ("BadRequestProblem", {}),
+    "unauthorized": ("UnauthorizedProblem", {}),
+    "forbidden": ("ForbiddenProblem", {}),
     "not-your-turn": ("NotYourTurnProblem", {"to_act": {
-        "type": "integer", "nullable": True, "description": "the seat to act"}},
-        "another seat is to act"),
-    "not-your-seat": ("NotYourSeatProblem", {}, "the player does not own this seat"),
-    "resigned": ("ResignedProblem", {}, "the seat resigned; a bot plays it now"),
-    "not-found": ("NotFoundProblem", {}, "no such resource"),
-    "method-not-allowed": ("MethodNotAllowedProblem", {}, "see the Allow header"),
-    "stale-version": ("StaleVersionProblem", {"current": {"$ref": "#/components/schemas/Game"}},
-                      "the move was chosen against an older version; `current` is the game "
-                      "now (choose again from its legal_moves)"),
+        "type": "integer", "nullable": True, "description": "the seat to act"}}),
+    "not-your-seat": ("NotYourSeatProblem", {}),
+    "resigned": ("ResignedProblem", {}),
+    "not-found": ("NotFoundProblem", {}),
+    "method-not-allowed": ("MethodNotAllowedProblem", {}),
+    "stale-version": ("StaleVersionProblem", {"current": {
+        "$ref": "#/components/schemas/Game"}}),
     "game-over": ("GameOverProblem", {"result": {
-        **_nullable("Result"), "description": "the result (null if aborted)"}},
-        "the game is over; nothing changed"),
-    "game-active": ("GameActiveProblem", {}, "the game is not over yet"),
-    "rematch-exists": ("RematchExistsProblem", {"rematch": {"type": "string", "nullable": True,
-                                                            "description": "its id"}},
-                       "the game already has a rematch"),
-    "seat-claimed": ("SeatClaimedProblem", {}, "another player owns the seat"),
-    "too-many-webhooks": ("TooManyWebhooksProblem", {}, "the player has as many as it may"),
-    "tournament-over": ("TournamentOverProblem", {}, "the tournament is over"),
-    "conflict": ("ConflictProblem", {}, "the request conflicts with the resource's state"),
-    "payload-too-large": ("PayloadTooLargeProblem", {}, "the body is larger than allowed"),
-    "unsupported-media-type": ("UnsupportedMediaTypeProblem", {}, "send application/json"),
+        **_nullable("Result"), "description": "the result (null if aborted)"}}),
+    "game-active": ("GameActiveProblem", {}),
+    "rematch-exists": ("RematchExistsProblem", {"rematch": {
+        "type": "string", "nullable": True, "description": "its id"}}),
+    "seat-claimed": ("SeatClaimedProblem", {}),
+    "too-many-webhooks": ("TooManyWebhooksProblem", {}),
+    "tournament-over": ("TournamentOverProblem", {}),
+    "conflict": ("ConflictProblem", {}),
+    "payload-too-large": ("PayloadTooLargeProblem", {}),
+    "unsupported-media-type": ("UnsupportedMediaTypeProblem", {}),
     "validation-error": ("ValidationProblem", {"errors": {
         "type": "object", "additionalProperties": True,
-        "description": "the bad fields, by location (json, query, headers)"}},
-        "the request does not match the schema or the game"),
+        "description": "the bad fields, by location (json, query, headers)"}}),
     "illegal-move": ("IllegalMoveProblem", {"legal_moves": {
         "type": "array", "items": {"$ref": "#/components/schemas/Move"},
-        "description": "the moves the seat may play now"}},
-        "the move is not one of the legal moves; nothing changed"),
-    "idempotency-key-reused": ("IdempotencyKeyReusedProblem", {},
-                               "the Idempotency-Key was used for another move or version"),
-    "rate-limited": ("RateLimitedProblem", {"retry_after": {"type": "integer"}},
-                     "too many requests; retry after Retry-After seconds"),
-    "too-many-bot-games": ("TooManyBotGamesProblem", {"retry_after": {"type": "integer"}},
-                           "this client's games with search bots are at the ceiling"),
-    "too-many-streams": ("TooManyStreamsProblem", {}, "this client holds as many long polls "
-                                                      "and streams as it may"),
-    "too-many-tournaments": ("TooManyTournamentsProblem", {}, "the server plays as many "
-                                                              "tournaments as it may"),
-    "internal-error": ("InternalErrorProblem", {}, "the server failed; the request may be "
-                                                   "retried"),
-    "service-unavailable": ("ServiceUnavailableProblem", {}, "the game store does not "
-                                                             "answer; retry after Retry-After"),
+        "description": "the moves the seat may play now"}}),
+    "idempotency-key-reused": ("IdempotencyKeyReusedProblem", {}),
+    "rate-limited": ("RateLimitedProblem", {"retry_after": {"type": "integer"}}),
+    "too-many-bot-games": ("TooManyBotGamesProblem", {"retry_after": {"type": "integer"}}),
+    "too-many-streams": ("TooManyStreamsProblem", {}),
+    "too-many-tournaments": ("TooManyTournamentsProblem", {}),
+    "internal-error": ("InternalErrorProblem", {}),
+    "service-unavailable": ("ServiceUnavailableProblem", {}),
+    "client-closed-request": ("ClientClosedRequestProblem", {}),
 }
 
 # The problem types an operation answers with at a status (a oneOf of their schemas when
@@ -341,21 +331,126 @@ def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Sche
     return add
 
 
+_PARAM_TYPES = {"int": "integer", "float": "number", "bool": "boolean"}
+
+BOT_PARAM_SPEC: Schema = {
+    "type": "object", "required": ["type", "default"],
+    "description": "one parameter of a bot, as its params_schema() declares it",
+    "properties": {
+        "type": {"type": "string", "enum": list(_PARAM_TYPES)},
+        "default": {"oneOf": [{"type": "boolean"}, {"type": "number"}]},
+        "min": {"type": "number"}, "max": {"type": "number"},
+        "description": {"type": "string"},
+    },
+}
+
+
+def bot_params_schema(name: str, params: dict[str, dict[str, Any]]) -> Schema:
+    """The JSON Schema of bot `name`'s `params` object, from its declared parameter specs
+    (ai_worker.bots: {type, default, min, max, description}); every one optional."""
+    properties: dict[str, Schema] = {}
+    for param, spec in params.items():
+        prop: Schema = {"type": _PARAM_TYPES[spec["type"]], "default": spec["default"]}
+        if "min" in spec:
+            prop["minimum"] = spec["min"]
+        if "max" in spec:
+            prop["maximum"] = spec["max"]
+        if spec.get("description"):
+            prop["description"] = spec["description"]
+        properties[param] = prop
+    return {"type": "object", "properties": properties, "additionalProperties": False,
+            "description": f"the parameters of bot `{name}` (each optional: its default "
+                           "when omitted)" if properties else
+                           f"bot `{name}` takes no parameters"}
+
+
+def _bot_variant(base: Schema, bot: str, params: str) -> Schema:
+    """`base` (a seat spec, created seat or entrant) for bot `bot` only, its params typed."""
+    variant = copy.deepcopy(base)
+    props = variant["properties"]
+    for member in ("claim", "token"):
+        props.pop(member, None)
+    props["kind"] = {"type": "string", "enum": ["bot"], **(
+        {"default": "bot"} if "default" in props.get("kind", {}) else {})}
+    props["bot"] = {**props.get("bot", {}), "type": "string", "enum": [bot]}
+    props["bot"].pop("minLength", None)
+    props["bot"].pop("maxLength", None)
+    props["params"] = _ref(params)
+    variant["required"] = sorted({*variant.get("required", []), "bot"})
+    variant["description"] = f"played by bot `{bot}`"
+    return variant
+
+
+def bot_components(components: dict[str, Schema]) -> dict[str, Schema]:
+    """A schema per bot, derived from its declared parameters: `<Bot>BotParams` (the `params`
+    of a seat or entrant it plays), `<Bot>Bot` (its `/v1/bots` entry), and `SeatSpec`,
+    `CreatedSeat` and `Entrant` as unions of a human (or external) variant and one variant
+    per bot whose `params` is that bot's schema."""
+    add: dict[str, Schema] = {"BotParamSpec": BOT_PARAM_SPEC}
+    bots = bot_catalog()
+    entries, mapping = [], {}
+    for bot in bots:
+        stem = pascal(bot["name"])
+        add[f"{stem}BotParams"] = bot_params_schema(bot["name"], bot["params"])
+        add[f"{stem}BotParamSpecs"] = {
+            "type": "object", **({"required": list(bot["params"])} if bot["params"] else {}),
+            "additionalProperties": False,
+            "properties": {param: _ref("BotParamSpec") for param in bot["params"]},
+            "description": f"the parameters of bot `{bot['name']}` (values: {stem}BotParams)"}
+        add[f"{stem}Bot"] = {
+            "type": "object", "required": ["name", "description", "params"],
+            "additionalProperties": False, "description": f"the bot `{bot['name']}`",
+            "properties": {"name": {"type": "string", "enum": [bot["name"]]},
+                           "description": {"type": "string"},
+                           "params": _ref(f"{stem}BotParamSpecs")}}
+        entries.append(_ref(f"{stem}Bot"))
+        mapping[bot["name"]] = f"#/components/schemas/{stem}Bot"
+    add["Bot"] = {"oneOf": entries, "discriminator": {"propertyName": "name",
+                                                      "mapping": mapping},
+                  "description": "a bot that can take a seat, by its name"}
+    for name, other, required, what in (
+            ("SeatSpec", "human", [], "how one seat is played"),
+            ("CreatedSeat", "human", [], "a seat of the creation answer"),
+            ("Entrant", "external", ["name"], "a tournament entrant")):
+        base = components.get(name)
+        if base is None or "kind" not in base.get("properties", {}):
+            continue
+        human = copy.deepcopy(base)
+        for member in ("bot", "params"):
+            human["properties"].pop(member, None)
+        human["properties"]["kind"] = {"type": "string", "enum": [other]}
+        human["required"] = sorted({*human.get("required", []), "kind", *required})
+        add[f"{pascal(other)}{name}"] = human
+        variants = [_ref(f"{pascal(other)}{name}")]
+        for bot in bots:
+            stem = pascal(bot["name"])
+            add[f"{stem}{name}"] = _bot_variant(base, bot["name"], f"{stem}BotParams")
+            variants.append(_ref(f"{stem}{name}"))
+        add[name] = {"oneOf": variants, "description": f"{what}: {other}, or by a bot (one "
+                     "variant per bot, its params typed by <Bot>BotParams)"}
+    return add
+
+
 def problem_components(base: Schema) -> dict[str, Schema]:
     """One schema per problem type: the common members, its `type` URI and its own."""
     add: dict[str, Schema] = {}
-    for slug, (name, extra, meaning) in PROBLEM_TYPES.items():
+    for slug, (name, extra) in PROBLEM_SCHEMAS.items():
+        kind = PROBLEM_TYPES[slug]
         common = {key: copy.deepcopy(base["properties"][key])
                   for key in ("type", "title", "status", "detail")}
         common["type"] = {"type": "string", "enum": [PROBLEM_BASE + slug]}
         # RFC 9457: a problem may carry more members; clients ignore those they do not know.
         add[name] = {"type": "object", "properties": {**common, **extra},
                      "required": [*common, *extra], "additionalProperties": True,
-                     "description": f"{slug}: {meaning}"}
+                     "description": f"{slug} ({kind.status}): {kind.meaning} What to do: "
+                                    f"{kind.action}",
+                     "externalDocs": {"url": PROBLEM_BASE + slug,
+                                      "description": f"the {slug} problem type"}}
     base = copy.deepcopy(base)
     base["properties"]["type"]["description"] = (
         "a URI naming the problem; one of: " + ", ".join(
-            PROBLEM_BASE + slug for slug in PROBLEM_TYPES))
+            PROBLEM_BASE + slug for slug in PROBLEM_SCHEMAS) + " (each URI is the page "
+        "saying what the problem means and what to do; also served by this API at its path)")
     base["properties"]["legal_moves"] = {"type": "array", "items": _ref("Move"),
                                          "description": "illegal-move"}
     base["properties"]["current"] = {**_ref("Game")}
@@ -375,12 +470,20 @@ def _fallback_id(method: str, path: str) -> str:
     return method + "".join(pascal(w) for w in words)
 
 
-def document_operations(paths: dict[str, Any], example_move: Schema | None) -> None:
-    """operationIds, headers, problem schemas per status and stream bodies, in place."""
+def document_operations(paths: dict[str, Any], example_move: Schema | None,
+                        shared: dict[str, Schema] | None = None) -> None:
+    """operationIds, headers, problem schemas per status and stream bodies, in place.
+    `shared` are the document's components.responses: an operation's `$ref` to one is
+    replaced by a copy of it, so that its problem schema can be the operation's own."""
     for method, path, operation in _operations(paths):
         operation.setdefault("operationId", OPERATION_IDS.get((method, path))
                              or _fallback_id(method, path))
-        for status, response in operation.get("responses", {}).items():
+        responses = operation.get("responses", {})
+        for status, response in list(responses.items()):
+            ref = response.get("$ref", "")
+            if ref.startswith("#/components/responses/") and shared is not None:
+                responses[status] = copy.deepcopy(shared[ref.rsplit("/", 1)[1]])
+        for status, response in responses.items():
             headers = response.setdefault("headers", {})
             if status == "401":
                 headers.setdefault("WWW-Authenticate", HEADERS["WWW-Authenticate"])
@@ -392,7 +495,7 @@ def document_operations(paths: dict[str, Any], example_move: Schema | None) -> N
                                              PROBLEMS_BY_STATUS.get(status))
             content = response.get("content", {})
             if slugs and PROBLEM_MIMETYPE in content:
-                refs = [_ref(PROBLEM_TYPES[slug][0]) for slug in slugs]
+                refs = [_ref(PROBLEM_SCHEMAS[slug][0]) for slug in slugs]
                 content[PROBLEM_MIMETYPE]["schema"] = refs[0] if len(refs) == 1 else \
                     {"oneOf": refs}
             stream = content.get("text/event-stream")
@@ -450,6 +553,7 @@ def install(api: flask_smorest.Api) -> None:
         components.update(game_components(games, components["Game"]))
     if "Problem" in components:
         components.update(problem_components(components["Problem"]))
+    components.update(bot_components(components))
     for name, field in (("MoveResult", "events"), ("LogEntry", "events")):
         if name in components:
             components[name]["properties"][field]["items"] = _ref("Event")
@@ -469,4 +573,5 @@ def install(api: flask_smorest.Api) -> None:
         for name in ("MoveResult",):
             if name in components:
                 components[name]["example"] = example["answer"]
-    document_operations(api.spec._paths, example and example["move"])
+    document_operations(api.spec._paths, example and example["move"],
+                        api.spec.components.responses)

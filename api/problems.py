@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import redis
 from flask import Flask, Response
+from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
 from api import i18n
@@ -47,6 +50,152 @@ _BY_STATUS: dict[int, tuple[str, str]] = {
     500: ("internal-error", "Internal error"),
     503: ("service-unavailable", "Service unavailable"),
 }
+
+
+@dataclass(frozen=True)
+class ProblemType:
+    """One problem `type`: its status, what it means and what a client should do about it."""
+
+    title: str
+    status: int
+    meaning: str
+    action: str
+
+
+# Every problem `type` the API answers with, by slug: the pages at PROBLEM_BASE + slug
+# (served by `install`) and the document's problem schemas (api/openapi.py) are made from it.
+PROBLEM_TYPES: dict[str, ProblemType] = {
+    "bad-request": ProblemType(
+        "Bad request", 400, "The request body is not valid JSON, or the request is malformed.",
+        "Fix the request (send a JSON document as the body); retrying it unchanged fails "
+        "again."),
+    "unauthorized": ProblemType(
+        "Unauthorized", 401, "No credential was sent, or the one sent opens nothing here (a "
+        "token of another game, a rotated seat token, an unknown player key).",
+        "Send `Authorization: Bearer <token>` with the token of your seat (from the creation "
+        "answer or a seat-token rotation), or your player key; the `WWW-Authenticate` header "
+        "names the scheme."),
+    "forbidden": ProblemType(
+        "Forbidden", 403, "The credential is valid but may not do this: a seat token that is "
+        "not a human seat's (resign, claim), or the metrics asked from another machine.",
+        "Do not retry with the same credential; use the credential the operation asks for."),
+    "not-your-turn": ProblemType(
+        "Not your turn", 403, "Another seat is to act; `to_act` names it (null once the game "
+        "is over).", "Wait for your turn: long-poll `GET /v1/games/{id}?wait_version=N` or "
+        "follow `/v1/games/{id}/events`, then read the game and move."),
+    "not-your-seat": ProblemType(
+        "Not your seat", 403, "The calling player does not own this seat.",
+        "Claim the seat first (with its seat token), or act with the player owning it."),
+    "resigned": ProblemType(
+        "Resigned", 403, "The seat resigned: a bot plays its turns now, and its former token "
+        "can no longer move.", "Nothing to do: the seat is no longer yours to play."),
+    "not-found": ProblemType(
+        "Not found", 404, "No such resource: the game, seat, player, webhook or tournament "
+        "does not exist (or has expired).", "Check the id; do not retry."),
+    "method-not-allowed": ProblemType(
+        "Method not allowed", 405, "The path exists but not with this HTTP method.",
+        "Use one of the methods in the `Allow` header."),
+    "stale-version": ProblemType(
+        "Stale version", 409, "The move was chosen against an older version of the game; "
+        "nothing changed. `current` is the game as it is now.",
+        "Choose again from `current.legal_moves` (if it is still your turn) and post with "
+        "`current.version`."),
+    "game-over": ProblemType(
+        "Game over", 409, "The game is over (finished, aborted or abandoned); nothing "
+        "changed. `result` is its result (null if it was aborted).",
+        "Stop playing this game; read its result, or ask for a rematch."),
+    "game-active": ProblemType(
+        "Game active", 409, "The game is not over yet, so it has no rematch.",
+        "Ask again once the game is over."),
+    "rematch-exists": ProblemType(
+        "Rematch exists", 409, "The game already has a rematch; `rematch` is its id.",
+        "Join that game instead of creating another."),
+    "seat-claimed": ProblemType(
+        "Seat claimed", 409, "Another player already owns this seat.",
+        "Do not retry; the seat belongs to someone else."),
+    "too-many-webhooks": ProblemType(
+        "Too many webhooks", 409, "The player has as many webhooks as it may.",
+        "Delete a webhook before adding another."),
+    "tournament-over": ProblemType(
+        "Tournament over", 409, "The tournament is over; it cannot be cancelled.",
+        "Nothing to do: read its standings."),
+    "conflict": ProblemType(
+        "Conflict", 409, "The request conflicts with the resource's current state.",
+        "Read the resource again and decide from its current state."),
+    "payload-too-large": ProblemType(
+        "Payload too large", 413, "The request body is larger than this server accepts.",
+        "Send a smaller body; no valid request is this large."),
+    "unsupported-media-type": ProblemType(
+        "Unsupported media type", 415, "The body is not sent as JSON.",
+        "Send the body with `Content-Type: application/json`."),
+    "validation-error": ProblemType(
+        "Validation error", 422, "The request does not match the operation's schema or the "
+        "game (unknown option, bot or parameter, missing version...); `errors` names each bad "
+        "field by location (json, query, headers).",
+        "Fix the fields named in `errors`; retrying unchanged fails again."),
+    "illegal-move": ProblemType(
+        "Illegal move", 422, "The move is not one of the seat's legal moves; nothing changed. "
+        "`legal_moves` lists the moves the seat may play now.",
+        "Post one of `legal_moves` exactly as given (its `label` may be left out)."),
+    "idempotency-key-reused": ProblemType(
+        "Idempotency key reused", 422, "The `Idempotency-Key` was already used for another "
+        "move or version of this game.", "Use a new key for each new move; reuse a key only "
+        "to retry the very same request."),
+    "rate-limited": ProblemType(
+        "Too many requests", 429, "This client sent more requests than its rate allows.",
+        "Wait for the `Retry-After` seconds (also in `retry_after`), then retry."),
+    "too-many-bot-games": ProblemType(
+        "Too many bot games", 429, "This client's games with search bots are at the "
+        "server's ceiling.", "Finish or abort one of them, or retry after `Retry-After` "
+        "seconds."),
+    "too-many-streams": ProblemType(
+        "Too many streams", 429, "This client holds as many long polls and event streams as "
+        "it may.", "Close a stream or long poll you no longer need, then retry after "
+        "`Retry-After` seconds."),
+    "too-many-tournaments": ProblemType(
+        "Too many tournaments", 429, "The server plays as many tournaments as it may.",
+        "Retry once a tournament has ended."),
+    "internal-error": ProblemType(
+        "Internal error", 500, "The server failed to answer (a bug).", "Retry: every write "
+        "is atomic, and a move retried with the same `Idempotency-Key` is never played "
+        "twice. Report it if it persists."),
+    "service-unavailable": ProblemType(
+        "Service unavailable", 503, "The game store (Redis) does not answer.",
+        "Retry after the `Retry-After` seconds (with the same `Idempotency-Key` for a "
+        "move)."),
+    "client-closed-request": ProblemType(
+        "Client closed request", 499, "The client closed its connection while a long poll or "
+        "stream waited: nobody reads this answer, it appears only in logs and metrics.",
+        "Nothing to do."),
+}
+
+
+def problem_page(slug: str) -> str:
+    """The HTML page a problem type's URI names: what it means and what to do."""
+    kind = PROBLEM_TYPES[slug]
+    return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{escape(kind.title)} ({kind.status})</title></head><body>"
+            f"<h1>{escape(kind.title)}</h1>"
+            f"<p>Problem type <code>{escape(PROBLEM_BASE + slug)}</code>, HTTP status "
+            f"{kind.status}, sent as <code>{PROBLEM_MIMETYPE}</code> (RFC 9457).</p>"
+            f"<h2>What it means</h2><p>{escape(kind.meaning)}</p>"
+            f"<h2>What to do</h2><p>{escape(kind.action)}</p>"
+            f'<p><a href="{escape(_PAGES_PATH)}">Every problem type</a> · '
+            f'<a href="/docs">API documentation</a></p></body></html>\n')
+
+
+def problem_index() -> str:
+    """The HTML list of every problem type."""
+    rows = "".join(f'<li><a href="{escape(slug)}">{escape(slug)}</a> ({kind.status}): '
+                   f"{escape(kind.meaning)}</li>" for slug, kind in PROBLEM_TYPES.items())
+    return ('<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+            "<title>Problem types</title></head><body><h1>Problem types</h1>"
+            f"<p>Every error of the API is <code>{PROBLEM_MIMETYPE}</code> with one of these "
+            f"<code>type</code>s.</p><ul>{rows}</ul></body></html>\n")
+
+
+_PAGES_PATH = urlsplit(PROBLEM_BASE).path  # "/problems/": the pages are served here too
 
 
 class Problem(Exception):
@@ -119,7 +268,19 @@ def from_http_exception(error: HTTPException) -> Problem:
 
 
 def install(app: Flask) -> None:
-    """Route every error the app can raise to a problem+json answer."""
+    """Route every error the app can raise to a problem+json answer, and serve the page of
+    each problem type at the path of its `type` URI."""
+
+    def index() -> Response:
+        return Response(problem_index(), mimetype="text/html")
+
+    def page(slug: str) -> Response:
+        if slug not in PROBLEM_TYPES:
+            raise Problem(404, "not-found", "Not found", "no such problem type")
+        return Response(problem_page(slug), mimetype="text/html")
+
+    app.add_url_rule(_PAGES_PATH, "problem_index", index, methods=["GET"])
+    app.add_url_rule(_PAGES_PATH + "<slug>", "problem_page", page, methods=["GET"])
 
     @app.errorhandler(Problem)
     def _problem(problem: Problem) -> Response:

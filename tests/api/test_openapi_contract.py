@@ -1,0 +1,114 @@
+"""Issue 19: the parts of the typed contract beyond the games' own JSON.
+
+Each bot's parameters typed in the document from the bots' own declared specs; each problem
+`type` URI a page the API serves; every operation named, its headers declared.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from flask.testing import FlaskClient
+
+from ai_worker import bots as registry
+from api.openapi import pascal
+from api.problems import PROBLEM_BASE, PROBLEM_TYPES
+from tests.api.test_openapi_types import Document
+
+jsonschema = pytest.importorskip("jsonschema")
+
+
+def _spec(client: FlaskClient) -> dict[str, Any]:
+    return client.get("/v1/openapi.json").get_json()
+
+
+def _validator(spec: dict[str, Any], name: str) -> Any:
+    from openapi_schema_validator import OAS30Validator
+
+    return OAS30Validator({"$ref": f"#/components/schemas/{name}",
+                           "components": spec["components"]})
+
+
+def test_each_bot_has_its_params_schema(client: FlaskClient) -> None:
+    """`<Bot>BotParams` is made from the bot's params_schema(): the same names, types, bounds
+    and defaults; values the bot refuses are outside the schema, ones it takes inside."""
+    pytest.importorskip("openapi_schema_validator")
+    spec = _spec(client)
+    schemas = spec["components"]["schemas"]
+    kinds = {"int": "integer", "float": "number", "bool": "boolean"}
+    for name in registry.bot_names():
+        declared = registry.get_bot(name).params_schema()
+        typed = schemas[f"{pascal(name)}BotParams"]
+        assert typed["additionalProperties"] is False
+        assert set(typed["properties"]) == set(declared), name
+        for param, declared_spec in declared.items():
+            prop = typed["properties"][param]
+            assert prop["type"] == kinds[declared_spec["type"]], (name, param)
+            assert prop["default"] == declared_spec["default"], (name, param)
+            assert prop.get("minimum") == declared_spec.get("min"), (name, param)
+            assert prop.get("maximum") == declared_spec.get("max"), (name, param)
+        validator = _validator(spec, f"{pascal(name)}BotParams")
+        defaults = {param: s["default"] for param, s in declared.items()}
+        assert validator.is_valid(defaults)
+        assert registry.validate_params(name, declared, defaults) == defaults
+        for bad in ({"no_such_param": 1},
+                    *({param: "x"} for param in declared),
+                    *({param: s["min"] - 1} for param, s in declared.items() if "min" in s),
+                    *({param: s["max"] + 1} for param, s in declared.items() if "max" in s)):
+            assert not validator.is_valid(bad), (name, bad)
+            with pytest.raises(ValueError):
+                registry.validate_params(name, declared, bad)
+        seat = {"kind": "bot", "bot": name, "params": defaults}
+        assert _validator(spec, "SeatSpec").is_valid(seat), name
+        assert not _validator(spec, "SeatSpec").is_valid({**seat, "params": {"nope": 1}})
+        assert _validator(spec, f"{pascal(name)}SeatSpec").is_valid(seat)
+    assert _validator(spec, "SeatSpec").is_valid({"kind": "human", "claim": True})
+    assert not _validator(spec, "SeatSpec").is_valid({"kind": "bot", "bot": "nobody"})
+    mcts = schemas["MctsBotParams"]["properties"]
+    assert {"ms", "iterations", "c"} <= set(mcts) and mcts["c"]["type"] == "number"
+
+
+def test_bots_and_bot_seats_answer_as_documented(client: FlaskClient) -> None:
+    """`/v1/bots` answers one typed entry per bot; a game seated by typed bot specs is created,
+    its answer typed by bot; params outside a bot's schema are a 422."""
+    pytest.importorskip("openapi_schema_validator")
+    doc = Document(_spec(client))
+    listed = doc.check(client.get("/v1/bots"), "get", "/v1/bots")
+    assert [bot["name"] for bot in listed["bots"]] == registry.bot_names()
+    mcts = next(bot for bot in listed["bots"] if bot["name"] == "mcts")
+    assert mcts["params"]["ms"]["type"] == "int"
+    body = {"game": "toy-pontoon", "options": {"players": 3}, "seed": 1, "seats": [
+        {"kind": "human"}, {"kind": "bot", "bot": "mcts", "params": {"ms": 50, "c": 0.5}},
+        {"kind": "bot", "bot": "greedy"}]}
+    created = doc.check(client.post("/v1/games", json=body), "post", "/v1/games")
+    assert created["seats"][1]["params"] == {"ms": 50, "c": 0.5}
+    body["seats"][1]["params"] = {"ms": -5}
+    refused = doc.check(client.post("/v1/games", json=body), "post", "/v1/games")
+    assert refused["type"] == PROBLEM_BASE + "validation-error"
+    assert not doc.errors, doc.errors
+
+
+def test_every_problem_type_uri_is_a_page(client: FlaskClient) -> None:
+    """Each problem `type` URI the document lists names a page (served at its path) saying
+    what the problem means and what to do."""
+    spec = _spec(client)
+    uris = {value for name, schema in spec["components"]["schemas"].items()
+            if name.endswith("Problem")
+            for value in schema.get("properties", {}).get("type", {}).get("enum", [])}
+    assert uris == {PROBLEM_BASE + slug for slug in PROBLEM_TYPES}
+    listed = spec["components"]["schemas"]["Problem"]["properties"]["type"]["description"]
+    for uri in sorted(uris):
+        assert uri in listed
+        page = client.get(urlsplit(uri).path)
+        assert page.status_code == 200 and page.mimetype == "text/html", uri
+        text = page.get_data(as_text=True)
+        kind = PROBLEM_TYPES[uri.removeprefix(PROBLEM_BASE)]
+        assert kind.title in text and "What it means" in text and "What to do" in text, uri
+        assert str(kind.status) in text
+    index = client.get(urlsplit(PROBLEM_BASE).path)
+    assert index.status_code == 200 and all(slug in index.get_data(as_text=True)
+                                            for slug in PROBLEM_TYPES)
+    missing = client.get(urlsplit(PROBLEM_BASE).path + "no-such-problem")
+    assert missing.status_code == 404 and missing.mimetype == "application/problem+json"
