@@ -8,8 +8,10 @@ import json
 import logging
 import re
 import secrets
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Response, request
@@ -26,7 +28,7 @@ from api.notify import notify_players
 from api.parsing import Blueprint, require_json_body
 from api.players import current_player, own_seat
 from api.presenters import game_body, public_deal, redact_entry, redact_events, status_of
-from api.problems import Problem, validation_error
+from api.problems import Problem, service_unavailable, validation_error
 from api.schemas import (
     AbortedSchema,
     CreatedGameSchema,
@@ -40,7 +42,7 @@ from api.schemas import (
 )
 from api.seats import SeatStates, adjusted_result, effective_seat, seat_states
 from api.services import Services, services
-from api.store import OVER, Head, new_epoch
+from api.store import OVER, Cached, Head, Read, new_epoch
 from api.tournament_secrecy import held_back
 from api.watchers import follow, long_poll
 from core.deals import SEED_BITS, make_deal
@@ -87,27 +89,33 @@ def _caller_seat(svc: Services, game_id: str, meta: dict[str, Any]) -> int | Non
     return seat_of(token, game_id, meta, svc.bot_tokens, seat_states(svc.redis, game_id))
 
 
-def _state(svc: Services, game: core.Game, game_id: str,
-           idempotency: tuple[int, str] | None = None,
-           ) -> tuple[Head, Any, dict[str, Any] | None, SeatStates]:
-    """The game's head and state (from this process's cache when current), the idempotency
-    record asked for, and the seats' changes since creation."""
+def _state(svc: Services, game: core.Game, game_id: str) -> Cached:
+    """The game as Redis holds it now: its head, state (from this process's cache when
+    current) and seats' changes since creation, in one read."""
     cached = svc.cache.get(game_id)
-    read = svc.store.read(game_id, cached[:2] if cached else None, idempotency)
+    holds = (cached.version, cached.epoch) if cached else None
+    read = svc.store.read(game_id, holds)
     if read is not None and svc.store.overdue(read.head):
         # Nobody moved for the abandon-after time: the game is over from now on (README,
         # retention). Marked on the first read that notices; a race marks it once.
         svc.store.mark(game_id, {"seat": None, "system": True, "move": {"type": "abandon"},
                                  "events": [{"type": "abandoned"}]}, new_epoch(), "abandoned")
-        read = svc.store.read(game_id, cached[:2] if cached else None, idempotency)
+        read = svc.store.read(game_id, holds)
     if read is None:
         raise _not_found(game_id)
+    return _remember(svc, game, game_id, read, cached)
+
+
+def _remember(svc: Services, game: core.Game, game_id: str, read: Read,
+              cached: Cached | None) -> Cached:
+    """The game a read found (the state `cached` holds when the read found it current), now
+    cached in this process with its head and seats."""
     if read.snapshot is None and cached is not None:
-        state = cached[2]
+        state = cached.state
     else:
         state = game.load(json.loads(read.snapshot or "null"))
-        svc.cache.put(game_id, read.head.version, read.epoch, state)
-    return read.head, state, read.record, read.seats
+    return svc.cache.put(game_id, read.head.version, read.epoch, state, read.head, read.seats,
+                         read.seats_seen)
 
 
 def _held_back(svc: Services, meta: dict[str, Any], seat: int | None) -> bool:
@@ -294,14 +302,15 @@ class GameResource(MethodView):
             if seat is None:
                 _held_back(svc, meta, seat)  # nor does a spectator of a held-back game
             long_poll(game_id, query["wait_version"], query["timeout"])
-            head, state, _, states = _state(svc, game, game_id)
+            now = _state(svc, game, game_id)
         else:
             # One read brings the seats' changes with the state: the token is checked
             # against them without a read of its own.
-            head, state, _, states = _state(svc, game, game_id)
+            now = _state(svc, game, game_id)
             token = bearer_token()
             seat = None if token is None else seat_of(token, game_id, meta, svc.bot_tokens,
-                                                      states)
+                                                      now.seats)
+        head, state, states = now.head, now.state, now.seats
         # A seat's read of an active game never needs the check (bots read only those).
         held = (seat is None or head.status in OVER) and _held_back(svc, meta, seat)
         etag = f'"{head.version}"'
@@ -400,6 +409,100 @@ def _replay(record: dict[str, Any], fingerprint: str) -> Response:
     return _json(record["body"], int(record["status"]), {"Idempotent-Replayed": "true"})
 
 
+# How many times a move is decided before the server gives up on a game that changes under
+# it each time (another move, a seat's change): a 503 then, and a retry is safe.
+MOVE_ATTEMPTS = 4
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A move decided on one copy of a game, ready to be stored."""
+
+    seat: int
+    fingerprint: str
+    idempotency: tuple[int, str] | None
+    after: Any
+    head: Head
+    snapshot: str
+    entry: dict[str, Any]
+    answer: dict[str, Any]
+    bot: dict[str, Any] | None
+    epoch: str
+
+
+def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any], token: str,
+            body: dict[str, Any], now: Cached) -> Decided:
+    """The move of `body` played by the seat of `token` on the game as `now` holds it: auth
+    -> version -> turn -> legality -> apply on a clone. Raises the Problem refusing it, or
+    ReplayFound when the refused request is the retry of a stored move."""
+    head, state, states = now.head, now.state, now.seats
+    assert head is not None
+    seat = seat_of(token, game_id, meta, svc.bot_tokens, states)
+    if states.get(seat, {}).get("resigned") and \
+            svc.bot_tokens.seat_of(token, game_id, [seat]) is None:
+        raise Problem(403, "resigned", "Resigned",
+                      f"seat {seat} resigned: a bot plays its turns now")
+    forfeit = body.get("forfeit")
+    if forfeit is not None and svc.bot_tokens.seat_of(token, game_id, [seat]) is None:
+        raise validation_error({"json": {"forfeit": ["only the server's bot workers "
+                                                     "record a forfeit"]}},
+                               "a forfeit needs the bot seat's derived token")
+    expected = _expected_version(body)
+    key = _idempotency_key()
+    idempotency = (seat, key) if key is not None else None
+    fingerprint = _fingerprint(body["move"], expected)
+
+    def refuse(problem: Problem) -> Problem:
+        """`problem`, unless this request is a retry of a stored move: a stored move
+        moved the game on, so only a refused request can be one (the commit checks the
+        key again, atomically, for a retry that races its first attempt)."""
+        record = svc.store.record(game_id, idempotency) if idempotency else None
+        if record is not None:
+            raise ReplayFound(_replay(record, fingerprint))
+        return problem
+
+    if head.status in OVER:
+        body_now = game_body(game, game_id, meta, head.version, state, seat, head.status, states)
+        raise refuse(Problem(409, "game-over", "Game over",
+                             f"the game is {head.status}; no move is taken",
+                             result=body_now["result"]))
+    if expected != head.version:
+        raise refuse(_stale(game, game_id, meta, seat, head, state, expected, states))
+    if head.to_act != seat:
+        raise refuse(Problem(403, "not-your-turn", "Not your turn",
+                             f"seat {head.to_act} is to act, not seat {seat}",
+                             to_act=head.to_act))
+    legal = game.legal_moves(state)
+    chosen = core.find_move(legal, body["move"])
+    if chosen is None:
+        raise Problem(422, "illegal-move", "Illegal move",
+                      "the move is not one of the legal moves", legal_moves=legal)
+    after = game.clone(state)
+    try:
+        events = game.apply(after, chosen)
+    except core.IllegalMove as exc:
+        raise Problem(422, "illegal-move", "Illegal move", exc.reason,
+                      legal_moves=legal) from None
+    to_act = game.to_act(after)
+    new_head = Head(head.version + 1, to_act, status_of(to_act), int(time.time() * 1000),
+                    head.forfeits + (1 if forfeit is not None else 0))
+    answer = {"version": new_head.version, "events": redact_events(events, seat),
+              "status": new_head.status, "to_act": to_act,
+              "result": adjusted_result(game.result(after), states, False)
+              if to_act is None else None,
+              # The seat still to act goes on without reading the game.
+              "legal_moves": game.legal_moves(after) if to_act == seat else []}
+    entry = {"index": head.version, "version": new_head.version, "seat": seat,
+             "move": chosen, "events": events}
+    if forfeit is not None:
+        entry["forfeit"] = dict(forfeit, seat=seat, version=head.version)
+    # Only a stored move's answer is recorded for its Idempotency-Key: an error answer
+    # changes nothing, so a retry of it is simply evaluated again.
+    return Decided(seat, fingerprint, idempotency, after, new_head,
+                   json.dumps(game.dump(after), separators=(",", ":")), entry, answer,
+                   _bot_seat(meta, to_act, states), new_epoch())
+
+
 @blp.route("/games/<game_id>/moves")
 class Moves(MethodView):
     """The moves of one game."""
@@ -432,88 +535,49 @@ class Moves(MethodView):
                           "a move needs 'Authorization: Bearer <seat token>'",
                           headers={"WWW-Authenticate": 'Bearer realm="boardgamesbot"'})
         game = _rules(meta)
-        # One read brings the state and the seats' changes (rotated tokens, resignations).
-        head, state, _, states = _state(svc, game, game_id)
-        seat = seat_of(token, game_id, meta, svc.bot_tokens, states)
-        if states.get(seat, {}).get("resigned") and \
-                svc.bot_tokens.seat_of(token, game_id, [seat]) is None:
-            raise Problem(403, "resigned", "Resigned",
-                          f"seat {seat} resigned: a bot plays its turns now")
-        forfeit = body.get("forfeit")
-        if forfeit is not None and svc.bot_tokens.seat_of(token, game_id, [seat]) is None:
-            raise validation_error({"json": {"forfeit": ["only the server's bot workers "
-                                                         "record a forfeit"]}},
-                                   "a forfeit needs the bot seat's derived token")
-        expected = _expected_version(body)
-        key = _idempotency_key()
-        idempotency = (seat, key) if key is not None else None
-        fingerprint = _fingerprint(body["move"], expected)
-
-        def refuse(problem: Problem) -> Problem:
-            """`problem`, unless this request is a retry of a stored move: a stored move
-            moved the game on, so only a refused request can be one (the commit checks the
-            key again, atomically, for a retry that races its first attempt)."""
-            record = svc.store.record(game_id, idempotency) if idempotency else None
-            if record is not None:
-                raise ReplayFound(_replay(record, fingerprint))
-            return problem
-
-        try:
-            if head.status in OVER:
-                body_now = game_body(game, game_id, meta, head.version, state, seat,
-                                     head.status, states)
-                raise refuse(Problem(409, "game-over", "Game over",
-                                     f"the game is {head.status}; no move is taken",
-                                     result=body_now["result"]))
-            if expected != head.version:
-                raise refuse(_stale(game, game_id, meta, seat, head, state, expected, states))
-            if head.to_act != seat:
-                raise refuse(Problem(403, "not-your-turn", "Not your turn",
-                                     f"seat {head.to_act} is to act, not seat {seat}",
-                                     to_act=head.to_act))
-        except ReplayFound as found:
-            return found.response
-        legal = game.legal_moves(state)
-        chosen = core.find_move(legal, body["move"])
-        if chosen is None:
-            raise Problem(422, "illegal-move", "Illegal move",
-                          "the move is not one of the legal moves", legal_moves=legal)
-        after = game.clone(state)
-        try:
-            events = game.apply(after, chosen)
-        except core.IllegalMove as exc:
-            raise Problem(422, "illegal-move", "Illegal move", exc.reason,
-                          legal_moves=legal) from None
-        to_act = game.to_act(after)
-        new_head = Head(head.version + 1, to_act, status_of(to_act))
-        answer = {"version": new_head.version, "events": redact_events(events, seat),
-                  "status": new_head.status, "to_act": to_act,
-                  "result": adjusted_result(game.result(after), states, False)
-                  if to_act is None else None}
-        entry = {"index": head.version, "version": new_head.version, "seat": seat,
-                 "move": chosen, "events": events}
-        if forfeit is not None:
-            entry["forfeit"] = dict(forfeit, seat=seat, version=head.version)
-        bot = _bot_seat(meta, to_act, states)
-        # Only a stored move's answer is recorded for its Idempotency-Key: an error answer
-        # changes nothing, so a retry of it is simply evaluated again.
-        epoch = new_epoch()
-        commit = svc.store.commit_move(
-            game_id, head.version, new_head, json.dumps(game.dump(after), separators=(",", ":")),
-            entry, {"status": 200, "body": answer, "fingerprint": fingerprint}, idempotency,
-            bot is not None, epoch)
-        if commit.outcome == "replay" and commit.record is not None:
-            return _replay(commit.record, fingerprint)
-        if commit.outcome == "stale":
-            # Another request stored a move on this version first.
-            head, state, _, states = _state(svc, game, game_id)
-            raise _stale(game, game_id, meta, seat, head, state, expected, states)
-        svc.cache.put(game_id, new_head.version, epoch, after)
+        # The move is decided on the game as this process last read or stored it, if it did
+        # (then the commit alone goes to Redis: one round trip), else on a fresh read. The
+        # commit stores it only if Redis holds exactly what it was decided on (version,
+        # snapshot, seats), else it brings the game as it is now and the move is decided
+        # again on that. A refusal is only ever decided on a fresh read.
+        now = svc.cache.get(game_id)
+        fresh = now is None or now.head is None or svc.store.overdue(now.head)
+        if fresh:
+            now = _state(svc, game, game_id)
+        for _ in range(MOVE_ATTEMPTS):
+            try:
+                decided = _decide(svc, game, game_id, meta, token, body, now)
+            except ReplayFound as found:
+                return found.response
+            except Problem:
+                if fresh:
+                    raise
+                now, fresh = _state(svc, game, game_id), True
+                continue
+            commit = svc.store.commit_move(
+                game_id, now.version, decided.head, decided.snapshot, decided.entry,
+                {"status": 200, "body": decided.answer, "fingerprint": decided.fingerprint},
+                decided.idempotency, decided.bot is not None, decided.epoch,
+                (now.epoch, now.seats_seen))
+            if commit.outcome == "replay" and commit.record is not None:
+                return _replay(commit.record, decided.fingerprint)
+            if commit.outcome == "ok":
+                break
+            # Not stored: the game is not as this move was decided on (another move came
+            # first, a token was rotated, a seat resigned, or this process's copy is old).
+            if commit.read is None:
+                raise _not_found(game_id)
+            now, fresh = _remember(svc, game, game_id, commit.read, now), True
+        else:
+            raise service_unavailable("the game changed under this move every time it was "
+                                      "tried; try again")
+        head, after, states = decided.head, decided.after, now.seats
+        svc.cache.put(game_id, head.version, decided.epoch, after, head, states, now.seats_seen)
         metrics.MOVES.labels(game.name).inc()
-        if bot is not None and to_act is not None:
-            svc.bot_queue.enqueue(game_id, to_act, new_head.version, bot["bot"])
-        notify_players(svc, game_id, meta, states, head.to_act, new_head)
-        return _json(answer, 200, {"ETag": f'"{new_head.version}"'})
+        if decided.bot is not None and head.to_act is not None:
+            svc.bot_queue.enqueue(game_id, head.to_act, head.version, decided.bot["bot"])
+        notify_players(svc, game_id, meta, states, decided.seat, head)
+        return _json(decided.answer, 200, {"ETag": f'"{head.version}"'})
 
     @blp.arguments(MoveLogQuerySchema(), location="query")
     @blp.response(200, MoveLogSchema)

@@ -35,7 +35,6 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import keys
 from api.problems import Problem
-from api.seats import bot_seats, seat_states
 
 # app config key -> (environment variable, default). Limits are Flask-Limiter strings.
 SETTINGS: dict[str, tuple[str, Any]] = {
@@ -109,10 +108,19 @@ class Limits:
             # Counting must not take the API down with it: with Redis gone every request
             # fails on the game store anyway, with a clear 503.
             swallow_errors=True)
+        # Every count is taken by `_check`, by category, with `limiter.limit`: this app has
+        # no default or decorated limits, so Flask-Limiter's own hook before every request
+        # would only find none (a cost on every request, limits on or off).
+        app.before_request_funcs.setdefault(None, [])
+        hooks = app.before_request_funcs[None]
+        if self.limiter._check_request_limit in hooks:
+            hooks.remove(self.limiter._check_request_limit)
         app.before_request(self._check)
 
     def _is_bot(self) -> bool:
-        """Whether the request carries a valid bot token of the game in its path."""
+        """Whether the request carries a bot token of the game in its path: a token derived
+        from the server's bot secret, which only the server's own workers hold (any seat's:
+        the seats bots play now are checked by the request itself; this needs no read)."""
         header = request.headers.get("Authorization", "")
         match = _GAME_PATH.match(request.path)
         if not header.lower().startswith("bearer ") or match is None:
@@ -129,11 +137,10 @@ class Limits:
             return False
         token = header.strip()[len("bearer "):].strip()
         try:
-            # The seats bots play now: a resigned seat's substitute included.
-            seats = bot_seats(meta, seat_states(svc.redis, game_id))
+            seats = list(range(len(meta["seats"])))
+            return svc.bot_tokens.seat_of(token, game_id, seats) is not None
         except redis.RedisError:
             return False
-        return bool(seats) and svc.bot_tokens.seat_of(token, game_id, seats) is not None
 
     def _check(self) -> None:
         category = _category(request.method, request.path)

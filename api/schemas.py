@@ -210,6 +210,10 @@ class MoveResultSchema(ma.Schema):
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     to_act = fields.Integer(allow_none=True, required=True)
     result = fields.Dict(allow_none=True, required=True)
+    legal_moves = fields.List(fields.Dict(), metadata={
+        "description": "the seat's legal moves when the move leaves it to act, so that it "
+                       "plays on without reading the game (as in a game read: empty when "
+                       "another seat is to act)"})
 
 
 class MoveLogQuerySchema(ma.Schema):

@@ -28,25 +28,37 @@ from api import keys
 
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 
+# A game as a request needs it: its head, its snapshot unless the caller holds the current one,
+# its seats. read_game(state hash, seats hash, version the caller holds, its epoch; "" for
+# none) -> false for an unknown game, else {version, to_act, status, snapshot or false when
+# the caller's (version, epoch) is current, epoch, the seats hash as a flat list, updated,
+# number of forfeited bot moves}
+_READ_GAME = """
+local function read_game(state_key, seats_key, cached_version, cached_epoch)
+  local head = redis.call('HMGET', state_key, 'version', 'to_act', 'status', 'epoch',
+                          'updated', 'forfeits')
+  if not head[1] then return false end
+  local epoch = head[4] or ''
+  local snapshot = false
+  if head[1] ~= cached_version or epoch ~= cached_epoch then
+    snapshot = redis.call('HGET', state_key, 'snapshot')
+  end
+  return {head[1], head[2], head[3], snapshot, epoch, redis.call('HGETALL', seats_key),
+          head[5] or '0', head[6] or '0'}
+end
+"""
+
 # KEYS: state hash, idempotency record (or a dummy key in the same slot), seats hash
 # ARGV: version the caller has cached ("" for none), "1" to read the idempotency record,
 #       epoch the caller has cached
-# -> {version, to_act, status, snapshot or false when the cached (version, epoch) is
-#     current, idempotency record or false, epoch, the seats hash as a flat list, updated,
-#     number of forfeited bot moves}
-_READ = """
-local head = redis.call('HMGET', KEYS[1], 'version', 'to_act', 'status', 'epoch', 'updated',
-                        'forfeits')
-if not head[1] then return false end
-local epoch = head[4] or ''
-local snapshot = false
-if head[1] ~= ARGV[1] or epoch ~= ARGV[3] then
-  snapshot = redis.call('HGET', KEYS[1], 'snapshot')
-end
+# -> false for an unknown game, else {the game as read_game reads it, idempotency record or
+#    false}
+_READ = _READ_GAME + """
+local game = read_game(KEYS[1], KEYS[3], ARGV[1], ARGV[3])
+if not game then return false end
 local record = false
 if ARGV[2] == '1' then record = redis.call('GET', KEYS[2]) end
-return {head[1], head[2], head[3], snapshot, record, epoch, redis.call('HGETALL', KEYS[3]),
-        head[5] or '0', head[6] or '0'}
+return {game, record}
 """
 
 # Every write sets the expiry of all of a game's keys (retention, README): while the game
@@ -62,19 +74,32 @@ end
 """
 
 # KEYS: state hash, move log, idempotency record (or dummy), bot turns zset, version channel,
-#       then the game's other keys to expire (meta, seats, forfeits)
+#       then the game's other keys to expire: meta, seats (also compared), forfeits
 # ARGV: expected version, new version, snapshot, to_act ("" when over), status, log entry,
 #       idempotency record ("" for none), idempotency ttl, game id, "1" if a bot acts next, now,
 #       the new epoch, now (ms, for 'updated'), expiry if active (ms), expiry if over (ms),
-#       the forfeit record of a bot's move played as a random one ("" for none)
-# -> {"ok"} | {"stale", current version} | {"replay", record}
-_COMMIT = _EXPIRE + """
+#       the forfeit record of a bot's move played as a random one ("" for none), the epoch
+#       the move was decided on, the number n of seats fields it saw, then those n
+#       (field, value) pairs of the seats hash
+# -> {"ok"} | {"replay", record} | {"changed", the game as read_game reads it now}
+# The move is stored only if the game is exactly as the caller decided it on: same version,
+# same snapshot (epoch) and same seats (tokens, resignations). Else nothing is written and
+# the game comes back as it is now, so that the caller decides again without another read.
+_COMMIT = _EXPIRE + _READ_GAME + """
 if ARGV[7] ~= '' then
   local record = redis.call('GET', KEYS[3])
   if record then return {'replay', record} end
 end
-local current = redis.call('HGET', KEYS[1], 'version')
-if current ~= ARGV[1] then return {'stale', current or ''} end
+local head = redis.call('HMGET', KEYS[1], 'version', 'epoch')
+local same = head[1] == ARGV[1] and (head[2] or '') == ARGV[17]
+local fields = tonumber(ARGV[18])
+if same and redis.call('HLEN', KEYS[7]) ~= fields then same = false end
+local i = 0
+while same and i < fields do
+  if redis.call('HGET', KEYS[7], ARGV[19 + 2 * i]) ~= ARGV[20 + 2 * i] then same = false end
+  i = i + 1
+end
+if not same then return {'changed', read_game(KEYS[1], KEYS[7], ARGV[1], ARGV[17])} end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'snapshot', ARGV[3], 'to_act', ARGV[4],
            'status', ARGV[5], 'epoch', ARGV[12], 'updated', ARGV[13])
 redis.call('RPUSH', KEYS[2], ARGV[6])
@@ -157,26 +182,32 @@ class Head:
     forfeits: int = 0  # bot moves forfeited for overrunning their budget (see `forfeits`)
 
 
+SeatsSeen = tuple[tuple[bytes, bytes], ...]
+
+
 @dataclass(frozen=True)
 class Read:
     """What a move needs: the head, the snapshot unless the caller's cache is current,
-    the idempotency record if one was asked for, and the stored snapshot's epoch."""
+    the idempotency record if one was asked for, the stored snapshot's epoch, and the seats'
+    changes (decoded, and as stored: a commit checks them against what it was decided on)."""
 
     head: Head
     snapshot: str | None
     record: dict[str, Any] | None
     epoch: str = ""
     seats: dict[int, dict[str, Any]] = field(default_factory=dict)
+    seats_seen: SeatsSeen = ()
 
 
 @dataclass(frozen=True)
 class Commit:
-    """The outcome of a compare-and-set: "ok", "stale" (with the current version) or
-    "replay" (with the first answer of this idempotency key)."""
+    """The outcome of a compare-and-set: "ok", "replay" (with the first answer of this
+    idempotency key) or "changed" (the game is no longer as the move was decided on: how it
+    is now, None when it is gone)."""
 
     outcome: str
-    current: int | None = None
     record: dict[str, Any] | None = None
+    read: Read | None = None
 
 
 def _text(value: bytes | str | None) -> str | None:
@@ -195,6 +226,15 @@ def _head(version: Any, to_act: Any, status: Any, updated: Any = None,
     seat = _text(to_act)
     return Head(int(_text(version) or 0), int(seat) if seat else None, _text(status) or "active",
                 int(float(_text(updated) or 0)), int(_text(forfeits) or 0))
+
+
+def _read(game: list[Any], record: dict[str, Any] | None) -> Read:
+    """A Read from what the scripts' read_game returned."""
+    version, to_act, status, snapshot, epoch, flat, updated, forfeits = game
+    seen = tuple((flat[i], flat[i + 1]) for i in range(0, len(flat), 2))
+    return Read(_head(version, to_act, status, updated, forfeits),
+                _text(snapshot) if snapshot else None, record, _text(epoch) or "",
+                {int(seat): json.loads(value) for seat, value in seen}, seen)
 
 
 class Store:
@@ -269,26 +309,25 @@ class Store:
                                "" if cached is None else cached[1]])
         if not raw:
             return None
-        version, to_act, status, snapshot, record, epoch, flat, updated, forfeits = raw
-        seats = {int(flat[i]): json.loads(flat[i + 1]) for i in range(0, len(flat), 2)}
-        head = _head(version, to_act, status, updated, forfeits)
-        return Read(head, _text(snapshot) if snapshot else None,
-                    json.loads(record) if record else None, _text(epoch) or "", seats)
+        return _read(raw[0], json.loads(raw[1]) if raw[1] else None)
 
     def record(self, game_id: str, idempotency: tuple[int, str]) -> dict[str, Any] | None:
         """The first answer stored for an Idempotency-Key of a seat, if any."""
         raw = self.client.get(keys.idempotency(game_id, *idempotency))
         return json.loads(raw) if raw else None
 
-    def commit_move(self, game_id: str, expected: int, head: Head, snapshot: str,
+    def commit_move(self, game_id: str, expected: int, head: Head, snapshot: str | bytes,
                     entry: dict[str, Any], record: dict[str, Any] | None,
                     idempotency: tuple[int, str] | None, bot_to_act: bool,
-                    epoch: str) -> Commit:
-        """Store a move if the game is still at version `expected` (one atomic script);
-        `epoch` is the new snapshot's write epoch. An entry with a `forfeit` (a bot's move
-        played as a random one) is also recorded in the game's forfeits, in the same script."""
+                    epoch: str, decided_on: tuple[str, SeatsSeen] = ("", ())) -> Commit:
+        """Store a move if the game is still as it was decided on: at version `expected`,
+        with the snapshot of epoch `decided_on[0]` and the seats `decided_on[1]` (one atomic
+        script). `epoch` is the new snapshot's write epoch; `head.updated_ms`, when set, the
+        time written. An entry with a `forfeit` (a bot's move played as a random one) is also
+        recorded in the game's forfeits, in the same script."""
         record_key = (keys.idempotency(game_id, *idempotency) if idempotency
                       else keys.game_meta(game_id))
+        decided_epoch, seats = decided_on
         outcome = self._commit(
             keys=[keys.game_state(game_id), keys.move_log(game_id), record_key,
                   keys.bot_turns(), keys.version_channel(game_id), keys.game_meta(game_id),
@@ -297,17 +336,17 @@ class Store:
                   head.status, json.dumps(entry, separators=(",", ":")),
                   json.dumps(record, separators=(",", ":")) if record and idempotency else "",
                   IDEMPOTENCY_TTL_SECONDS, game_id, "1" if bot_to_act else "0", time.time(),
-                  epoch, int(time.time() * 1000), self.retention.active_ttl_ms,
-                  self.retention.retain_finished_ms,
+                  epoch, head.updated_ms or int(time.time() * 1000),
+                  self.retention.active_ttl_ms, self.retention.retain_finished_ms,
                   json.dumps(entry["forfeit"], separators=(",", ":"))
-                  if entry.get("forfeit") else ""])
+                  if entry.get("forfeit") else "",
+                  decided_epoch, len(seats), *(part for pair in seats for part in pair)])
         kind = _text(outcome[0])
         if kind == "ok":
             return Commit("ok")
         if kind == "replay":
             return Commit("replay", record=json.loads(outcome[1]))
-        current = _text(outcome[1])
-        return Commit("stale", current=int(current) if current else None)
+        return Commit("changed", read=_read(outcome[1], None) if outcome[1] else None)
 
     def overdue(self, head: Head) -> bool:
         """Whether an active game has had no move for the abandon-after time."""
@@ -364,6 +403,20 @@ class Store:
         return bool(self.client.ping())
 
 
+@dataclass(frozen=True)
+class Cached:
+    """A game's state as this process last read or stored it at (version, epoch); with the
+    head and the seats read or written with it, when known (a move decided on them alone is
+    stored only if Redis still holds them: see `Store.commit_move`)."""
+
+    version: int
+    epoch: str
+    state: Any
+    head: Head | None = None
+    seats: dict[int, dict[str, Any]] = field(default_factory=dict)
+    seats_seen: SeatsSeen = ()
+
+
 class StateCache:
     """The latest loaded state of recently used games in this process (a small LRU).
 
@@ -373,27 +426,31 @@ class StateCache:
     """
 
     def __init__(self, size: int = 1024) -> None:
-        self._items: OrderedDict[str, tuple[int, str, Any]] = OrderedDict()
+        self._items: OrderedDict[str, Cached] = OrderedDict()
         self._size = size
         self._lock = threading.Lock()
 
-    def get(self, game_id: str) -> tuple[int, str, Any] | None:
-        """The (version, epoch, state) cached for a game, if any."""
+    def get(self, game_id: str) -> Cached | None:
+        """What is cached for a game, if anything."""
         with self._lock:
             found = self._items.get(game_id)
             if found is not None:
                 self._items.move_to_end(game_id)
             return found
 
-    def put(self, game_id: str, version: int, epoch: str, state: Any) -> None:
-        """Remember a game's state as Redis held it at (version, epoch).
+    def put(self, game_id: str, version: int, epoch: str, state: Any, head: Head | None = None,
+            seats: dict[int, dict[str, Any]] | None = None, seats_seen: SeatsSeen = ()) -> Cached:
+        """Remember a game's state as Redis held it at (version, epoch), with its head and
+        seats when known; the entry remembered.
 
         Always replaces the entry: what Redis said last is the truth, even when it is an
         older version than the one cached (a lost write); at worst a request that raced
         with this one reloads the snapshot once.
         """
+        entry = Cached(version, epoch, state, head, seats or {}, seats_seen)
         with self._lock:
-            self._items[game_id] = (version, epoch, state)
+            self._items[game_id] = entry
             self._items.move_to_end(game_id)
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
+        return entry

@@ -167,11 +167,16 @@ def play_client(port: int, game: str, options: dict[str, Any], seconds: float, s
             return
         tokens = {s["seat"]: s["token"] for s in created["seats"] if s["kind"] == "human"}
         gid, to_act, version = created["id"], created["to_act"], 0
+        legal: list[Any] = []
         while to_act is not None and time.monotonic() < deadline:
             auth = {"Authorization": f"Bearer {tokens[to_act]}"}
-            status, body = http_.call("GET", f"/v1/games/{gid}", headers=auth)
-            other += 1
-            move = rng.choice(body["legal_moves"])
+            if not legal:
+                # Another seat's turn: read its view. A seat still to act after its move
+                # has its legal moves in the move's answer, as any client may use them.
+                status, body = http_.call("GET", f"/v1/games/{gid}", headers=auth)
+                other += 1
+                legal = body["legal_moves"]
+            move = rng.choice(legal)
             started = time.perf_counter()
             status, answer = http_.call("POST", f"/v1/games/{gid}/moves",
                                         {"move": move, "version": version}, auth)
@@ -180,6 +185,7 @@ def play_client(port: int, game: str, options: dict[str, Any], seconds: float, s
                 out.put(("error", f"move {status} {answer}"))
                 return
             version, to_act = answer["version"], answer["to_act"]
+            legal = answer.get("legal_moves") or []
         other += 1
     out.put(("moves", latencies, other))
 

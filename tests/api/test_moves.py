@@ -246,3 +246,61 @@ def test_race_with_one_idempotency_key_moves_once(client: FlaskClient, redis_url
         assert all(body == bodies[0] for body in bodies)
         assert bodies[0]["version"] == version + 1
     assert [m["index"] for m in _log(client, created)] == [0, 1, 2, 3]
+
+
+def test_a_seat_still_to_act_gets_its_legal_moves_with_the_answer(client: FlaskClient) -> None:
+    created = create(client, game="darwins-journey", players=2)
+    version, still, other = 0, 0, 0
+    while (still == 0 or other == 0) and version < 60:
+        to_act = client.get(f"/v1/games/{created.id}").get_json()["to_act"]
+        read = client.get(f"/v1/games/{created.id}", headers=created.auth(to_act)).get_json()
+        response = client.post(f"/v1/games/{created.id}/moves", headers=created.auth(to_act),
+                               json={"move": read["legal_moves"][0], "version": version})
+        assert response.status_code == 200, response.get_json()
+        answer = response.get_json()
+        version = answer["version"]
+        now = client.get(f"/v1/games/{created.id}", headers=created.auth(to_act)).get_json()
+        # Exactly what a read by the same seat says: its moves when it is to act, else none.
+        assert answer["legal_moves"] == now["legal_moves"]
+        if answer["to_act"] == to_act:
+            still += 1
+            assert answer["legal_moves"]
+        else:
+            other += 1
+            assert answer["legal_moves"] == []
+    assert still and other
+
+
+def _other_process(redis_url: str) -> FlaskClient:
+    return create_app({"REDIS_URL": redis_url, "TESTING": True, **NO_RATE_LIMITS}).test_client()
+
+
+def test_a_move_decided_on_an_old_copy_of_the_game_is_decided_again(
+        client: FlaskClient, redis_url: str) -> None:
+    created = create(client, players=2)
+    client.get(f"/v1/games/{created.id}", headers=created.auth(0))  # this process holds v0
+    other = _other_process(redis_url)
+    assert move(other, created, 0, 0).status_code == 200  # another process stores v1
+    # Against the version this process holds, the move is stale: refused, nothing stored.
+    body = problem(move(client, created, 0, 0), 409, "stale-version")
+    assert body["current"]["version"] == 1
+    assert [m["index"] for m in _log(client, created)] == [0]
+    # Against the version Redis holds, it is played, though this process held an older one.
+    assert move(client, created, 1, 1).status_code == 200
+    assert move(other, created, 0, 2).status_code == 200  # and the other process goes on
+    assert [m["seat"] for m in _log(client, created)] == [0, 1, 0]
+
+
+def test_a_token_replaced_in_another_process_stops_working_at_once(
+        client: FlaskClient, redis_client: redis.Redis) -> None:
+    from api.auth import new_human_token
+    from api.seats import update_seat
+
+    created = create(client, players=2)
+    assert move(client, created, 0, 0).status_code == 200  # this process holds v1 and seats
+    token, digest = new_human_token()
+    update_seat(redis_client, created.id, 1, token_sha256=digest)  # as a token rotation does
+    problem(move(client, created, 1, 1), 401, "unauthorized")
+    assert [m["index"] for m in _log(client, created)] == [0]
+    created.tokens[1] = token
+    assert move(client, created, 1, 1).status_code == 200
