@@ -530,6 +530,25 @@ def document_operations(paths: dict[str, Any], example_move: Schema | None,
                                                                       "alfred": "blue"}}
 
 
+def attach_examples(paths: dict[str, Any], recorded: dict[str, dict[str, Any]]) -> None:
+    """Each operation's request and answers as recorded from real games (api.examples), in
+    place: the request body's example and, per status, each media type's."""
+    for method, path, operation in _operations(paths):
+        entry = recorded.get(f"{method.upper()} {path}")
+        if entry is None:
+            continue
+        body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+        if body is not None and entry.get("request") is not None:
+            body["example"] = entry["request"]
+        for status, answer in entry.get("responses", {}).items():
+            response = operation.get("responses", {}).get(status)
+            if response is None or answer is None:
+                continue
+            for media, content in response.get("content", {}).items():
+                if isinstance(answer, str) == media.startswith("text/"):
+                    content["example"] = answer
+
+
 # Status enums of models whose marshmallow schemas leave them open (their values come from
 # the stores that write them).
 STATUS_ENUMS: dict[str, list[str]] = {
@@ -575,3 +594,6 @@ def install(api: flask_smorest.Api) -> None:
                 components[name]["example"] = example["answer"]
     document_operations(api.spec._paths, example and example["move"],
                         api.spec.components.responses)
+    from api import examples  # here: `python -m api.examples` imports api first
+
+    attach_examples(api.spec._paths, examples.load())

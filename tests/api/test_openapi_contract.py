@@ -112,3 +112,59 @@ def test_every_problem_type_uri_is_a_page(client: FlaskClient) -> None:
                                             for slug in PROBLEM_TYPES)
     missing = client.get(urlsplit(PROBLEM_BASE).path + "no-such-problem")
     assert missing.status_code == 404 and missing.mimetype == "application/problem+json"
+
+
+def _operations(spec: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [(method, path, op) for path, item in spec["paths"].items()
+            for method, op in item.items() if method != "parameters"]
+
+
+def _media_errors(spec: dict[str, Any], where: str, media: dict[str, Any],
+                  example: Any) -> list[str]:
+    from openapi_schema_validator import OAS30Validator
+
+    schema = {**media["schema"], "components": spec["components"]}
+    return [f"{where}: {error.message[:200]} at {list(error.absolute_path)}"
+            for error in OAS30Validator(schema).iter_errors(example)]
+
+
+def test_every_operation_has_examples_from_a_real_game(client: FlaskClient,
+                                                       redis_client: Any) -> None:
+    """Every operation shows its request body and its answers as recorded from real games
+    (api/openapi_examples.json, made by api.examples); the stored examples and a recording
+    made now both validate against the document."""
+    pytest.importorskip("openapi_schema_validator")
+    from api import examples
+
+    spec = _spec(client)
+    fresh = examples.record(client, redis_client)
+    stored = examples.load()
+    assert set(stored) == set(fresh), set(stored) ^ set(fresh)
+    errors: list[str] = []
+    for method, path, op in _operations(spec):
+        key = f"{method.upper()} {path}"
+        assert key in fresh, f"{key}: not recorded (add it to api.examples.record)"
+        body = op.get("requestBody", {}).get("content", {}).get("application/json")
+        if body is not None:
+            assert "example" in body, f"{key}: no request example"
+            errors += _media_errors(spec, f"{key} request", body, body["example"])
+        for recording in (stored, fresh):
+            entry = recording[key]
+            if body is not None:
+                assert entry["request"] is not None, key
+                errors += _media_errors(spec, f"{key} request", body, entry["request"])
+            for status, answer in entry["responses"].items():
+                documented = op["responses"][status]
+                for media_type, media in documented.get("content", {}).items():
+                    if answer is not None and isinstance(answer, str) == \
+                            media_type.startswith("text/"):
+                        errors += _media_errors(spec, f"{key} {status}", media, answer)
+        for status, response in op["responses"].items():
+            for media_type, media in response.get("content", {}).items():
+                if status.startswith("2") and media_type != "image/png":
+                    assert "example" in media, f"{key} {status} {media_type}: no example"
+                if "example" in media:
+                    errors += _media_errors(spec, f"{key} {status}", media, media["example"])
+    assert not errors, errors[:10]
+    moves = stored["POST /v1/games/{game_id}/moves"]["responses"]
+    assert {"200", "403", "409", "422"} <= set(moves)
