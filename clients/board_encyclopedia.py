@@ -1,7 +1,16 @@
-"""The Encyclopedia board in the terminal (registered with `clients.board.renderer`)."""
+"""The Encyclopedia board in the terminal (registered with `clients.board.renderer`).
+
+Names and texts of the cards in sight come from the view's `catalog`; the action areas' value
+tables, the die spaces' rewards and the reputation track from the web page's copy of the
+component data (`clients/web/data/encyclopedia.json`, checked against the engine by
+tests/web/test_game_data.py).
+"""
 
 from __future__ import annotations
 
+import functools
+import json
+from importlib import resources
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -9,85 +18,194 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from clients.board import renderer, seat_name
+from clients.board import event_describer, renderer, seat_name, summary
+from clients.i18n import _
 
-AREAS = ("Bank", "Embassy", "University", "Academy")
+GAME = "encyclopedia"
+TYPES = ("I", "II", "III", "IV")
+
+
+@functools.cache
+def _data() -> dict[str, Any]:
+    path = resources.files("clients") / "web" / "data" / "encyclopedia.json"
+    return json.loads(path.read_text("utf-8"))
+
+
+def _action(name: Any) -> str:
+    return {"bank": _("Bank"), "embassy": _("Embassy"), "university": _("University"),
+            "academy": _("Academy"), "expedition": _("Expedition"),
+            "publish": _("Publish")}.get(str(name), str(name))
+
+
+def _phase(view: dict[str, Any]) -> str:
+    return {"draft": _("starting animals"), "tile_pick": _("round tile choices"),
+            "place": _("placing dice"), "turns": _("choosing dice"),
+            "extra": _("additional actions"), "over": _("game over")}.get(
+        str(view.get("phase")), str(view.get("phase")))
+
+
+def _reward(reward: dict[str, int]) -> str:
+    words = {"coins": _("{n} coins"), "rep": _("{n} reputation"), "vp": _("{n} VP"),
+             "tokens": _("{n} tokens"), "seals": _("{n} royal seals"),
+             "animal": _("{n} animal"), "expert": _("{n} expert")}
+    parts = [words.get(k, k + " {n}").format(n=n) for k, n in reward.items()]
+    return ", ".join(parts) or _("nothing")
+
+
+def _colour(view: dict[str, Any], c: int) -> str:
+    colours = view["catalog"]["colours"]
+    return colours[c] if 0 <= c < len(colours) else "?"
 
 
 def _die(view: dict[str, Any], d: int) -> str:
-    colour = view["catalog"]["colours"][d // 4]
-    return f"{colour[:3]} {view['dval'][d]}"
+    return f"{_colour(view, d // 4)} {view['dval'][d]}"
 
 
 def _animal(view: dict[str, Any], card: int, cubes: bool = True) -> str:
-    info = view["catalog"]["animals"][str(card)]
-    text = f"{info['name']} ({view['catalog']['colours'][info['colour']][:3]})"
+    info = view["catalog"]["animals"].get(str(card))
+    if not info:
+        return _("an animal")
+    text = f"{info['name']} ({_colour(view, info['colour'])[:3]})"
     if cubes:
         mask = view["cubes"][card]
-        marks = "".join(t if mask >> i & 1 else "·"
-                        for i, t in enumerate(("I", "II", "III", "IV")))
-        text += f" [{marks}]"
+        text += " [" + " ".join(f"{t}:{c}" + ("■" if mask >> i & 1 else "")
+                                for i, (t, c) in enumerate(zip(TYPES, info["categories"],
+                                                               strict=True))) + "]"
     return text
 
 
 def _expert(view: dict[str, Any], card: int) -> str:
-    info = view["catalog"]["experts"][str(card)]
-    return f"{info['name']}: {info['text']}"
+    info = view["catalog"]["experts"].get(str(card))
+    return f"{info['name']}: {info['text']}" if info else _("an expert")
 
 
-def _seat_name(view: dict[str, Any], seat: int) -> str:
-    return seat_name(seat, view)  # the AI by its name, whatever bot relays its moves
+@summary(GAME)
+def headline(view: dict[str, Any]) -> str:
+    """Round (or set-up) and phase."""
+    rounds = _data()["rounds"]
+    if not view.get("round"):
+        return _("Set-up · {phase}").format(phase=_phase(view))
+    return _("Round {round} of {rounds} · {phase}").format(
+        round=min(view["round"], rounds), rounds=rounds, phase=_phase(view))
 
 
-@renderer("encyclopedia")
+@renderer(GAME)
 def encyclopedia_view(view: dict[str, Any]) -> RenderableType:
     """Round and tile, the main board, then each seat's board."""
     cat = view["catalog"]
-    head = Text(f"Round {view['round']} of 6 · phase {view['phase']} · first player "
-                f"{_seat_name(view, view['first'])} · to act: "
-                f"{_seat_name(view, view['to_act']) if view['to_act'] is not None else '—'}")
+    data = _data()
+    head = Text(_("{headline} · first player {first} · to act: {seat}").format(
+        headline=headline(view), first=seat_name(view["first"], view),
+        seat=seat_name(view["to_act"], view) if view["to_act"] is not None else "—"))
     if cat.get("tile"):
-        head.append(f"\nRound tile: {cat['tile']}")
-    board = Table(title="Main board", title_justify="left", show_header=False)
-    board.add_column("where")
-    board.add_column("what")
-    board.add_row("Experts", "\n".join(_expert(view, c) for c in view["xdisplay"]) or "—")
-    board.add_row("Animals", ", ".join(_animal(view, c, False) for c in view["adisplay"]) or "—")
-    for i, name in enumerate(AREAS):
-        board.add_row(name, ", ".join(_die(view, d) for d in view["areas"][i]) or "—")
+        head.append("\n" + _("Round tile: {text}").format(text=cat["tile"]))
+    board = Table(title=_("Main board"), title_justify="left", show_header=False)
+    board.add_column(_("where"), no_wrap=True)
+    board.add_column(_("what"), overflow="fold")
+    tables = {"bank": _("{n} coins").format(n=data["bank_coins"]),
+              "embassy": _("tokens by value {t}").format(
+                  t="/".join(map(str, data["embassy_tokens"][::2]))),
+              "university": _("an expert"),
+              "academy": _("an animal, reputation by value {t}").format(
+                  t="/".join(map(str, data["academy_rep"][::2])))}
+    for i, name in enumerate(data["areas"]):
+        dice = ", ".join(_die(view, d) for d in view["areas"][i]) or "—"
+        board.add_row(_action(name), f"{tables[name]}: {dice}")
+    spaces = "  ".join(f"+{s['rep']}r+{s['bonus']}v" for s in data["continent_spaces"])
+    board.add_row(_("Expedition"), _("spaces {spaces}").format(spaces=spaces))
     for c, slots in enumerate(view["cont"]):
-        board.add_row(cat["colours"][c],
-                      " | ".join(_die(view, d) if d >= 0 else "free" for d in slots))
-    board.add_row("Bag", ", ".join(f"{cat['colours'][c][:3]} {n}"
-                                   for c, n in enumerate(view["bag"])))
-    board.add_row("Decks", f"experts {view['xdeck']}, animals {view['adeck']}")
+        board.add_row("  " + _colour(view, c),
+                      " | ".join(_die(view, d) if d >= 0 else _("free") for d in slots))
+    board.add_row(_("Experts"), "\n".join(_expert(view, c) for c in view["xdisplay"]) or "—")
+    board.add_row(_("Animals"), ", ".join(_animal(view, c, False) for c in view["adisplay"])
+                  or "—")
+    board.add_row(_("Bag"), ", ".join(f"{_colour(view, c)[:3]} {n}"
+                                      for c, n in enumerate(view["bag"])))
     if view.get("to_place"):
-        board.add_row("To place", ", ".join(_die(view, d) for d in view["to_place"]))
-    # One block per player (a 10-column table does not fit 80 columns).
+        board.add_row(_("To place"), ", ".join(_die(view, d) for d in view["to_place"]))
     seats: list[RenderableType] = []
     for p in range(view["seat_count"]):
-        dice = "\n".join(f"{cat['spaces'][i]}: " + ", ".join(_die(view, d) for d in space)
-                         for i, space in enumerate(view["spaces"][p]) if space)
-        experts = "\n".join(_expert(view, stack[-1]) + (f" (+{len(stack) - 1} under)"
-                                                        if len(stack) > 1 else "")
-                            for stack in view["experts"][p] if stack)
-        rows = Table.grid(padding=(0, 1))
-        rows.add_column(style="cyan", no_wrap=True)
-        rows.add_column(overflow="fold")
-        mark = "▶ " if p == view.get("to_act") else ""
-        rows.add_row(Text(mark + _seat_name(view, p), style="bold"),
-                     f"{view['coins'][p]} coins · {view['tokens'][p]} tokens · "
-                     f"{view['seals'][p]} seals · {view['vp'][p]} VP · "
-                     f"reputation {view['rep'][p]} · {len(view['published'][p])} published")
-        rows.add_row("dice", dice or "—")
-        rows.add_row("experts", experts or "—")
-        rows.add_row("animals", ", ".join(_animal(view, c) for c in view["hand"][p]) or "—")
-        seats.append(rows)
-    parts: list[RenderableType] = [Panel(head, title="Encyclopedia"), board,
-                                   Text("Players", style="bold"), *seats]
+        seats.append(_seat(view, p))
+    parts: list[RenderableType] = [Panel(head, title=_("Encyclopedia")), board,
+                                   Text(_("Players"), style="bold"), *seats]
     ai = view.get("ai")
     if ai:
-        order = " > ".join(cat["colours"][c] for c in ai["priority"])
-        parts.append(Text(f"AI: behaviour card {ai['behaviour'] or 'hidden'}, scoring card "
-                          f"{ai['scoring'] or 'hidden'}; continent priority {order}"))
+        order = " > ".join(_colour(view, c) for c in ai["priority"])
+        behaviour = data["behaviours"].get(str(ai.get("behaviour")), {}).get("name")
+        scoring = data["scorings"].get(str(ai.get("scoring")), {}).get("name")
+        parts.append(Text(_("AI: behaviour card {b}, scoring card {s}; continent priority "
+                            "{order}").format(b=behaviour or _("hidden"),
+                                              s=scoring or _("hidden"), order=order)))
     return Group(*parts)
+
+
+def _seat(view: dict[str, Any], p: int) -> RenderableType:
+    data = _data()
+    dice = "\n".join(
+        _("space {n} (owner gets {reward}): {dice}").format(
+            n=i + 1, reward=_reward(data["die_spaces"][i]["reward"]),
+            dice=", ".join(_die(view, d) for d in space))
+        for i, space in enumerate(view["spaces"][p]) if space)
+    experts = "\n".join(_expert(view, stack[-1]) + (_(" (+{n} covered)").format(
+        n=len(stack) - 1) if len(stack) > 1 else "")
+        for stack in view["experts"][p] if stack)
+    rep = view["rep"][p]
+    bonuses = {int(k): v for k, v in data["reputation"]["bonuses"].items()}
+    upcoming = [k for k in sorted(bonuses) if k > rep]
+    nxt = (_("next bonus at {k}: {reward}").format(k=upcoming[0],
+                                                   reward=_reward(bonuses[upcoming[0]]))
+           if upcoming else _("end of the track"))
+    rows = Table.grid(padding=(0, 1))
+    rows.add_column(style="cyan", no_wrap=True)
+    rows.add_column(overflow="fold")
+    mark = "▶ " if p == view.get("to_act") else ""
+    rows.add_row(Text(mark + seat_name(p, view), style="bold"),
+                 _("{coins} coins · {tokens} tokens · {seals} royal seals · {vp} VP · "
+                   "{published} published").format(
+                     coins=view["coins"][p], tokens=view["tokens"][p], seals=view["seals"][p],
+                     vp=view["vp"][p], published=len(view["published"][p])))
+    rows.add_row(_("reputation"), f"{rep} · {nxt}")
+    rows.add_row(_("dice"), dice or "—")
+    rows.add_row(_("experts"), experts or "—")
+    rows.add_row(_("animals"), "\n".join(_animal(view, c) for c in view["hand"][p]) or "—")
+    return rows
+
+
+@event_describer(GAME)
+def event_words(event: dict[str, Any], view: dict[str, Any]) -> str | None:
+    """An event of the log in words ("": left out, None: the generic description)."""
+    kind = event.get("type")
+    who = seat_name(event.get("seat"), view)
+    if kind == "move":
+        return ""  # repeats its move
+    if kind == "round":
+        return _("Round {n} begins").format(n=event.get("round"))
+    if kind == "dice_drawn":
+        return _("{seat} drew {dice}").format(seat=who, dice=", ".join(
+            f"{_colour(view, c)} {v}" for _d, c, v in event.get("dice") or []))
+    if kind == "action":
+        return _("{seat}: {action} with {colour} {value}").format(
+            seat=who, action=_action(event.get("action")),
+            colour=_colour(view, int(event.get("colour") or 0)), value=event.get("value"))
+    if kind in ("owner_reward", "reputation_bonus"):
+        return _("{seat}: {reward}").format(seat=who, reward=_reward(
+            {str(event.get("kind")): int(event.get("amount") or 0)}))
+    if kind == "research":
+        return _("{seat}: research cube on {card}, type {t}").format(
+            seat=who, card=_animal(view, int(event.get("card") or 0), False),
+            t=TYPES[int(event.get("slot") or 0) % 4])
+    if kind == "published":
+        return _("{seat}: type {t} cube of {card} published").format(
+            seat=who, card=_animal(view, int(event.get("card") or 0), False),
+            t=TYPES[int(event.get("slot") or 0) % 4])
+    if kind == "publication":
+        return _("{seat}: a publication, +1 royal seal").format(seat=who)
+    if kind == "colour_match":
+        return _("{seat}: colour match, +1 token").format(seat=who)
+    if kind == "reroll":
+        return _("{seat} re-rolled a die: {value}").format(seat=who, value=event.get("value"))
+    if kind == "round_end":
+        return _("End of round {n}").format(n=event.get("round"))
+    if kind == "game_over":
+        return _("Game over")
+    return None

@@ -1,11 +1,16 @@
 """The terminal picture of a Flotilla view: the table as a hex map, the boards, the players.
 
-Everything comes from the view (its `catalog` names the cards, tiles and objectives in
-sight), so the client needs no engine data.
+Names of the cards, tiles and objectives in sight come from the view's `catalog`; the cards'
+effects and the tracks from the web page's copy of the component data
+(`clients/web/data/flotilla.json`, checked against the engine by tests/web/test_game_data.py),
+so the client needs no engine.
 """
 
 from __future__ import annotations
 
+import functools
+import json
+from importlib import resources
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -13,9 +18,145 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from clients.board import renderer, seat_name
+from clients.board import event_describer, move_namer, renderer, seat_name, summary
+from clients.i18n import _
 
+GAME = "flotilla"
 _SEAT_STYLE = ["cyan", "magenta", "green", "yellow", "red"]
+
+
+@functools.cache
+def _data() -> dict[str, Any]:
+    path = resources.files("clients") / "web" / "data" / "flotilla.json"
+    return json.loads(path.read_text("utf-8"))
+
+
+# -- words -------------------------------------------------------------------------------------
+
+
+def guild(name: Any) -> str:
+    """A Guild's name."""
+    return {"speakers": _("Speakers"), "traders": _("Traders"), "founders": _("Founders"),
+            "delvers": _("Delvers")}.get(str(name), str(name))
+
+
+def colour(name: Any) -> str:
+    """A Resource colour."""
+    return {"red": _("red"), "yellow": _("yellow"), "green": _("green"),
+            "blue": _("blue")}.get(str(name), str(name))
+
+
+def _count(what: str) -> str:
+    return {"tiles": _("Ocean Tile in play"), "islands": _("tile with an Island"),
+            "deep_tiles": _("depth-3 tile"), "skiffs": _("Skiff in play"),
+            "crew": _("Crew Card owned"), "seals": _("Guild Seal placed"),
+            "outposts": _("Outpost built"), "resources": _("Resource in your Reserve"),
+            "cargo": _("Resource on your Skiffs"), "survivors": _("Survivor rescued"),
+            "influence": _("Guild Wheel left its top space"),
+            "buildings": _("Building on your Skyside tiles"),
+            "largest_watercraft": _("tile of your largest Watercraft"),
+            "reserve_tiles": _("tile in your tile Reserve"),
+            "districts": _("District colour built"),
+            "stations": _("Sonar Station completed")}.get(what, what.replace("_", " "))
+
+
+def objective(tile: int, sky: bool) -> str:
+    """'4 VP per Outpost built (up to 28)'."""
+    objectives = _data()["objectives"]
+    if not 0 <= tile < len(objectives):
+        return _("an objective")
+    face = objectives[tile]["sky" if sky else "sink"]
+    return _("{vp} VP per {what} (up to {max})").format(vp=face["vp_each"],
+                                                       what=_count(face["count"]),
+                                                       max=face["max_vp"])
+
+
+def op_text(op: list[Any]) -> str:
+    """One printed effect in words."""
+    kind, a, b = op[0], (op[1] if len(op) > 1 else None), (op[2] if len(op) > 2 else None)
+    n = a if isinstance(a, int) else 1
+    if kind == "influence":
+        return {"same": _("{n} Influence, all for one Guild"),
+                "different": _("{n} Influence, each for a different Guild")}.get(
+            str(b), _("{n} Influence, any Guilds")).format(n=n)
+    if kind == "dive":
+        dice = ", ".join(f"{k} {kind_n}" for kind_n, k in
+                         ((_dive_kind(x), m) for x, m in (a or {}).items()))
+        text = (_("Dive with your Skiffs' dice plus {dice}").format(dice=dice) if dice
+                else _("Dive with your Skiffs' dice"))
+        return text + (" " + _("(no Toxicity or Depletion after a Delver)")
+                       if "dredger" in (b or []) else "")
+    if kind == "research":
+        return (_("Research with {n} dice, {r} re-rolls").format(n=a, r=b) if b
+                else _("Research with {n} dice").format(n=a))
+    if kind == "draw_place":
+        return _("draw {n} Ocean Tiles, place {k}").format(n=a, k=b)
+    if kind == "seal":
+        return (_("a Guild Seal of the {guild}").format(guild=guild(a))
+                if isinstance(a, str) and a != "any" else _("a Guild Seal"))
+    if kind == "discard_type":
+        return _("discard up to {n} {guild} cards, each for {effect}").format(
+            n=b, guild=guild(a), effect=", ".join(op_text(x) for x in op[3]))
+    if kind == "retire":
+        return _("retire this card for {effect}").format(
+            effect=", ".join(op_text(x) for x in a or []))
+    words = {"coins": _("+{n} coins"), "vp": _("+{n} VP"), "toxicity": _("+{n} Toxicity"),
+             "clinic": _("lower your Score Penalty {n}"),
+             "transactions": _("{n} Transactions at the Market"),
+             "draw": _("draw {n} Ocean Tile"), "build": _("build {n} Ocean Tile"),
+             "survivor": _("rescue {n} Survivor"), "recruit": _("recruit from this Guild"),
+             "recruit_any": _("recruit from any Guild"),
+             "resource_any": _("{n} Resource of your choice"),
+             "regroup": _("Regroup"), "copy": _("copy the previous player's discard"),
+             "skiff": _("a free Skiff"), "dial": _("raise a Guild Dial"),
+             "tile": _("an Ocean Tile"), "extra_die": _("roll one more die"),
+             "milestone": _("Milestone")}
+    return words.get(kind, kind.replace("_", " ")).format(n=n)
+
+
+def _dive_kind(kind: str) -> str:
+    return {"shallows": _("Shallows dice"), "shelf": _("Shelf dice"),
+            "slope": _("Slope dice")}.get(kind, kind)
+
+
+def card_effect(card: int, sky: bool) -> str:
+    """What a Crew Card does on the side its owner plays."""
+    cards = _data()["cards"]
+    if not 0 <= card < len(cards):
+        return ""
+    face = cards[card]["sky" if sky else "sink"]
+    ops = " + ".join(" / ".join(op_text(x) for x in op) if isinstance(op[0], list)
+                     else op_text(op) for op in face["ops"])
+    extra = (_("income {n}").format(n=face["income"]) if sky
+             else _("Navigation {n}").format(n=face["nav"]))
+    return f"{ops} · {extra}" if ops else extra
+
+
+def _card(view: dict[str, Any], card: int | None, sky: bool) -> str:
+    if card is None:
+        return "—"
+    info = view["catalog"]["cards"].get(str(card))
+    return info["skyside" if sky else "sinkside"] if info else _("a Crew Card")
+
+
+def _tile(view: dict[str, Any], tile: Any) -> str:
+    info = view["catalog"]["tiles"].get(str(tile)) if isinstance(tile, int) else None
+    if not info:
+        return _("an Ocean Tile")
+    depth = {1: _("Shallows"), 2: _("Shelf"), 3: _("Slope")}.get(info["depth"], "?")
+    return _("{depth} tile, {resource} Resource").format(depth=depth,
+                                                         resource=colour(info["resource"]))
+
+
+def _cell(view: dict[str, Any], cell: Any) -> str:
+    if not isinstance(cell, int):
+        return "?"
+    radius = view["catalog"]["radius"]
+    width = 2 * radius + 1
+    return f"({cell // width - radius},{cell % width - radius})"
+
+
+# -- the board ---------------------------------------------------------------------------------
 
 
 def _hex_map(view: dict[str, Any]) -> Text:
@@ -37,69 +178,181 @@ def _hex_map(view: dict[str, Any]) -> Text:
             elif entry is None:
                 text.append("  . ", style="dim")
             else:
-                tile, _, owner, depleted, outpost = entry
+                tile, _rot, owner, depleted, outpost = entry
                 if tile < 0:
-                    code = f"S{owner}"
+                    code = f"S{owner + 1}"
                 elif view["sky"][owner]:
-                    code = f"{owner}*"
+                    code = f"{owner + 1}*"
                 else:
-                    code = f"{owner}{cat['tiles'][str(tile)]['depth']}"
+                    code = f"{owner + 1}{cat['tiles'][str(tile)]['depth']}"
                 code += "x" if depleted else ""
                 text.append(f" {code}{'+' if outpost else ' '}",
                             style=_SEAT_STYLE[owner % len(_SEAT_STYLE)])
         text.append("\n")
+    text.append(_("S1 Starter Tile of player 1 · 12 player 1's tile, depth 2 · 1* a Skyside "
+                   "tile · x depleted · + Outpost · ## Hub"), style="dim")
     return text
 
 
-def _card(view: dict[str, Any], card: int | None, sky: bool) -> str:
-    if card is None:
-        return "—"
-    return view["catalog"]["cards"][str(card)]["skyside" if sky else "sinkside"]
+@summary(GAME)
+def headline(view: dict[str, Any]) -> str:
+    """Round, the last round once known, and the VP left."""
+    end = view.get("end_round")
+    last = _(", last round {n}").format(n=end) if end is not None else ""
+    return _("Round {round}{last} · {vp} VP left in the supply").format(
+        round=view.get("round"), last=last, vp=view.get("vp_supply"))
 
 
-@renderer("flotilla")
+@renderer(GAME)
 def flotilla_view(view: dict[str, Any]) -> RenderableType:
-    """Map, shared boards and one row per player."""
+    """Map, shared boards and one block per player."""
     cat = view["catalog"]
-    head = Table.grid(padding=(0, 2))
-    end = f", last round {view['end_round']}" if view["end_round"] is not None else ""
-    head.add_row(f"round {view['round']}{end}", f"to act: {seat_name(view['to_act'], view)}",
-                 f"VP supply {view['vp_supply']}", f"sonar S{view['sonar'] + 1}",
-                 f"survivor space {view['survivor']}")
-    head.add_row("dials " + " ".join(f"{g[:4]} {d}" for g, d in zip(cat["guilds"], view["dials"],
-                                                                  strict=True)),
-                 "market " + " ".join(f"{c} {cat['market_prices'][i]}"
-                                      for c, i in zip(cat["colours"], view["market"], strict=True)),
-                 "crew tops " + ", ".join(_card(view, c, False) for c in view["crew_top"]))
-    # One block per player (a 12-column table does not fit 80 columns).
+    data = _data()
+    sonar = data["sonar"][min(view["sonar"], len(data["sonar"]) - 1)]
+    head = Table.grid(padding=(0, 1))
+    head.add_column(style="cyan", no_wrap=True)
+    head.add_column(overflow="fold")
+    head.add_row(_("round"), headline(view))
+    head.add_row(_("to act"), seat_name(view["to_act"], view))
+    head.add_row(_("Sonar"), _("S{n}: a Sonar result gives {what}").format(
+        n=view["sonar"] + 1, what=" + ".join(op_text(op) for op in sonar["icon"])))
+    track = data["survivor_tracks"].get(str(view["n"])) or [["milestone"]]
+    nxt = track[(view["survivor"] + 1) % len(track)]
+    head.add_row(_("Survivors"), _("marker on space {n}; next: {what}").format(
+        n=view["survivor"] % len(track) + 1,
+        what=_("Milestone") if nxt[0] == "milestone" else op_text(nxt)))
+    head.add_row(_("Market"), " · ".join(
+        _("{colour} {price}").format(colour=colour(c), price=cat["market_prices"][i])
+        for c, i in zip(cat["colours"], view["market"], strict=True)))
+    guilds = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
+    guilds.add_column(_("Guild"), no_wrap=True)
+    guilds.add_column(_("Dial"), no_wrap=True)
+    guilds.add_column(_("top of the crew stack"), overflow="fold")
+    for g, name in enumerate(cat["guilds"]):
+        top = view["crew_top"][g]
+        guilds.add_row(guild(name), f"{view['dials'][g]}/{data['dial_max']}",
+                       f"{_card(view, top, False)}: {card_effect(top, False)}"
+                       if top is not None else _("empty"))
+    objectives = Table.grid(padding=(0, 1))
+    objectives.add_column(style="cyan", no_wrap=True)
+    objectives.add_column(overflow="fold")
+    for k, (side, name) in enumerate((("sink", _("Sinkside")), ("sky", _("Skyside")))):
+        tops = [f"{objective(pile[-1], side == 'sky')} ({len(pile)})"
+                for pile in view["obj_stacks"][k] if pile]
+        objectives.add_row(_("{side} objectives").format(side=name), "\n".join(tops) or "—")
     players: list[RenderableType] = []
     for p in range(view["n"]):
-        sky = bool(view["sky"][p])
-        skiffs = [c for c in view["skiffs"][p] if c >= 0]
-        rows = Table.grid(padding=(0, 1))
-        rows.add_column(style="cyan", no_wrap=True)
-        rows.add_column(overflow="fold")
-        mark = "▶ " if p == view["to_act"] else ""
-        rows.add_row(Text(mark + seat_name(p, view), style=f"bold {_SEAT_STYLE[p % 5]}"),
-                     f"{'Skyside' if sky else 'Sinkside'} · {view['vp'][p]} VP · "
-                     f"{view['coins'][p]} coins · toxicity {view['tox'][p]}/"
-                     f"{view['penalty'][p]}")
-        rows.add_row("reserve", " ".join(
-            f"{c} {k}" for c, k in zip(cat["colours"], view["reserve"][p], strict=True)))
-        rows.add_row("seals, wheels", " ".join(str(k) for k in view["seals"][p]) + " · " +
-                     " ".join(str(k % cat["wheel_spaces"]) for k in view["wheel"][p]))
-        rows.add_row("hand", ", ".join(_card(view, c, sky) for c in view["hand"][p])
-                     if view["hand"][p] else f"({view['hand_sizes'][p]} cards)")
-        rows.add_row("discard top", _card(view, view["discard"][p][-1]
-                                          if view["discard"][p] else None, sky))
-        rows.add_row("skiffs, tiles", f"{len(skiffs)} skiffs "
-                     f"({sum(map(sum, view['cargo'][p]))} cargo) · "
-                     f"{len(view['tiles'][p])} tiles")
-        players.append(rows)
-    objectives = Table.grid(padding=(0, 2))
-    for k, side in enumerate(("sinkside", "skyside")):
-        tops = [f"{cat['objectives'][str(pile[-1])][side]} ({len(pile)})"
-                for pile in view["obj_stacks"][k] if pile]
-        objectives.add_row(f"{side} objectives", " · ".join(tops) or "—")
-    return Group(Panel(head, title="Flotilla"), Panel(_hex_map(view), title="table"),
-                 objectives, Text("players", style="bold"), *players)
+        players.append(_player(view, p))
+    return Group(Panel(head, title=_("Flotilla")), Panel(_hex_map(view), title=_("the ocean")),
+                 Panel(guilds, title=_("Hub and Guild Board")), objectives,
+                 Text(_("Players"), style="bold"), *players)
+
+
+def _player(view: dict[str, Any], p: int) -> RenderableType:
+    cat = view["catalog"]
+    data = _data()
+    sky = bool(view["sky"][p])
+    skiffs = [c for c in view["skiffs"][p] if c >= 0]
+    rows = Table.grid(padding=(0, 1))
+    rows.add_column(style="cyan", no_wrap=True)
+    rows.add_column(overflow="fold")
+    mark = "▶ " if p == view["to_act"] else ""
+    penalty = data["penalty"][min(view["penalty"][p], len(data["penalty"]) - 1)]
+    rows.add_row(Text(mark + seat_name(p, view), style=f"bold {_SEAT_STYLE[p % 5]}"),
+                 _("{side} · {vp} VP · {coins} coins · Toxicity {tox} · Score Penalty "
+                   "{penalty}").format(side=_("Skyside") if sky else _("Sinkside"),
+                                       vp=view["vp"][p], coins=view["coins"][p],
+                                       tox=view["tox"][p], penalty=penalty))
+    reserve = [f"{n} {colour(c)}" for c, n in zip(cat["colours"], view["reserve"][p],
+                                                   strict=True) if n]
+    rows.add_row(_("Reserve"), ", ".join(reserve) or _("none"))
+    spaces = cat["wheel_spaces"]
+    rows.add_row(_("Wheels"), " · ".join(
+        _("{guild} {space}").format(guild=guild(g), space=view["wheel"][p][i] % spaces)
+        for i, g in enumerate(cat["guilds"])))
+    rows.add_row(_("Seals"), " · ".join(f"{guild(g)} {view['seals'][p][i]}"
+                                        for i, g in enumerate(cat["guilds"])))
+    hand = view["hand"][p]
+    rows.add_row(_("Hand"), ", ".join(_card(view, c, sky) for c in hand) if hand
+                 else _("{n} cards").format(n=view["hand_sizes"][p]))
+    discard = view["discard"][p]
+    rows.add_row(_("Discard"), _card(view, discard[-1], sky) if discard else "—")
+    cargo = sum(map(sum, view["cargo"][p]))
+    rows.add_row(_("Skiffs"), _("{n} in play ({cargo} cargo)").format(n=len(skiffs),
+                                                                      cargo=cargo)
+                 if not sky else "—")
+    tiles = sum(1 for e in view["board"].values() if e[2] == p and e[0] >= 0)
+    rows.add_row(_("Tiles"), _("{n} in play, {r} in Reserve, {o} Outposts left").format(
+        n=tiles, r=len(view["tiles"][p]), o=view["outposts"][p]))
+    return rows
+
+
+# -- moves and events --------------------------------------------------------------------------
+
+
+@move_namer(GAME)
+def move_words(move: dict[str, Any], view: dict[str, Any]) -> str | None:
+    """The engine's label and what the card it names does."""
+    label = str(move.get("label") or "")
+    seat = view.get("seat")
+    sky = bool(view.get("sky", [])[seat]) if isinstance(seat, int) else False
+    if move.get("type") == "play" and isinstance(move.get("card"), int):
+        return f"{label}: {card_effect(move['card'], sky)}"
+    if move.get("type") == "objective" and isinstance(move.get("stack"), int):
+        pile = view["obj_stacks"][1 if sky else 0][move["stack"]]
+        return f"{label}: {objective(pile[-1], sky)}" if pile else label
+    return None
+
+
+@event_describer(GAME)
+def event_words(event: dict[str, Any], view: dict[str, Any]) -> str | None:
+    """An event of the log in words ("": left out, None: the generic description)."""
+    kind = event.get("type")
+    who = seat_name(event.get("seat"), view)
+    if kind == "play":
+        return ""  # the move says it
+    texts = {
+        "influence": lambda: _("{seat}: Influence with the {guild}, space {space}").format(
+            seat=who, guild=guild(event.get("guild")), space=event.get("space")),
+        "vp": lambda: _("{seat}: +{n} VP").format(seat=who, n=event.get("vp")),
+        "tile_drawn": lambda: _("{seat} drew {tile}").format(
+            seat=who, tile=_tile(view, event.get("tile"))),
+        "toxicity": lambda: _("{seat}: +{n} Toxicity").format(seat=who, n=event.get("amount")),
+        "tile_placed": lambda: _("{seat} placed {tile} at {cell}").format(
+            seat=who, tile=_tile(view, event.get("tile")), cell=_cell(view, event.get("cell"))),
+        "tile_built": lambda: _("{seat} built a tile at {cell}").format(
+            seat=who, cell=_cell(view, event.get("cell"))),
+        "dive": lambda: _("{seat} dived: {results}").format(seat=who, results=", ".join(
+            {"R": _("Resource"), "T": _("Toxicity"), "D": _("Depletion"), "N": _("Nothing"),
+             "S": _("Sonar")}.get(r, r) for r in event.get("results") or [])),
+        "regroup": lambda: _("{seat} regrouped").format(seat=who),
+        "copy": lambda: _("{seat} copied {card}").format(
+            seat=who, card=_card(view, event.get("card"), False)),
+        "joined_flotilla": lambda: _("{seat} switched to the Skyside").format(seat=who),
+        "survivor": lambda: _("{seat} rescued a Survivor").format(seat=who),
+        "research": lambda: _("{seat} researched").format(seat=who),
+        "cargo": lambda: _("{seat}: a {colour} Resource onto a Skiff").format(
+            seat=who, colour=colour(event.get("colour"))),
+        "seal": lambda: _("{seat}: a Guild Seal of the {guild}").format(
+            seat=who, guild=guild(event.get("guild"))),
+        "objective": lambda: _("{seat} built an Outpost: {objective}").format(
+            seat=who, objective=objective(int(event.get("objective") or 0),
+                                          bool(view["sky"][event["seat"]]))),
+        "recruit": lambda: _("{seat} recruited {card}").format(
+            seat=who, card=_card(view, event.get("card"), False)),
+        "district_scored": lambda: _("{seat}: a {colour} District scored").format(
+            seat=who, colour=colour(event.get("colour"))),
+        "artifact": lambda: _("{seat} found {artifact}").format(
+            seat=who, artifact=view["catalog"]["artifacts"].get(str(event.get("artifact")),
+                                                                _("an Artifact"))),
+        "skiff": lambda: _("{seat}: a new Skiff").format(seat=who),
+        "dial": lambda: _("{seat} raised the {guild} Dial to {n}").format(
+            seat=who, guild=guild(event.get("guild")), n=event.get("value")),
+        "end_triggered": lambda: _("{seat} triggered the end: the last round is {n}").format(
+            seat=who, n=event.get("last_round")),
+        "guild_reward": lambda: _("{seat}: the {guild} reward").format(
+            seat=who, guild=guild(event.get("guild"))),
+        "game_over": lambda: _("Game over"),
+    }
+    make = texts.get(str(kind))
+    return make() if make else None

@@ -124,7 +124,7 @@ class GamePage {
     const title = tOr(`game.${body.game}`, this.titles[body.game] || humanize(body.game));
     const parts = [h("strong", { class: "game-title" }, title)];
     const round = body.view?.round;
-    if (round !== undefined && round !== null) parts.push(h("span", {}, t("game.round", { round })));
+    if (round && body.status !== "finished") parts.push(h("span", {}, t("game.round", { round })));
     if (body.status === "finished") {
       parts.push(h("span", { class: "turn over" }, t("game.over")));
     } else if (body.seat !== null && body.to_act === body.seat) {
@@ -189,7 +189,8 @@ class GamePage {
   drawLog() {
     const body = this.body;
     replace(this.logList, [...this.log].reverse().map((entry) => {
-      const events = entry.events.map((e) => describeEvent(body, e, this.renderer.eventParams(e))).filter(Boolean);
+      const events = entry.events.filter((e) => !this.renderer.skipEvent(e, entry))
+        .map((e) => describeEvent(body, e, this.renderer.eventParams(e, body))).filter(Boolean);
       return h("li", { value: entry.index + 1 },
         h("span", { class: "who" }, seatName(body, entry.seat)), " ",
         h("span", { class: "what" }, entry.move.secret && !entry.move.label

@@ -4,15 +4,19 @@ import { renderGeneric } from "./generic.js";
 
 const PER_GAME = {
   "darwins-journey": () => import("./darwins-journey.js"),
+  encyclopedia: () => import("./encyclopedia.js"),
+  flotilla: () => import("./flotilla.js"),
 };
 
 const GENERIC = {
   render: renderGeneric, eventParams: () => ({}), moveDetail: () => null, moveGroup: () => null,
+  skipEvent: () => false,
 };
 
-/** `game`'s renderer: render(body) -> node; eventParams(event) -> words for the log's
+/** `game`'s renderer: render(body) -> node; eventParams(event, body) -> words for the log's
  * messages; moveDetail(move, body) -> words for a move button (or null); moveGroup(move,
- * body) -> what sets a move apart within its type, for grouping (or null). */
+ * body) -> what sets a move apart within its type, for grouping (or null); skipEvent(event,
+ * entry) -> whether the log leaves an event out (one that only repeats its move). */
 export async function rendererFor(game) {
   const load = PER_GAME[game];
   if (!load) return GENERIC;

@@ -1,0 +1,370 @@
+// Encyclopedia drawn from a seat's view: the round and its tile, the main board's action areas
+// (Bank, Embassy, University, Academy) with their dice, the continents' expedition spaces, the
+// expert and animal displays, the publication grid, each player's board (die spaces, reputation
+// track, experts, animals with their research cubes) and, in solo, the AI's board.
+// Board facts come from /play/data/encyclopedia.json (a copy of core's data), names and texts
+// of the cards from the view's own catalog, every other word from the page's messages.
+
+import { h } from "../dom.js";
+import { t, tOr } from "../i18n.js";
+import { seatName } from "../names.js";
+
+const TYPES = ["I", "II", "III", "IV"];
+let data = null;
+
+/** Load the board facts once. */
+export async function prepare() {
+  if (!data) data = await (await fetch("/play/data/encyclopedia.json")).json();
+}
+
+/** The whole table as `body.seat` sees it. */
+export function render(body) {
+  const v = body.view;
+  const ctx = { body, v, cat: v.catalog || {} };
+  return h("div", { class: "enc" },
+    overview(ctx),
+    h("div", { class: "enc-grid" },
+      h("div", { class: "enc-column" }, actionAreas(ctx), continents(ctx)),
+      h("div", { class: "enc-column" }, expertDisplay(ctx), animalDisplay(ctx))),
+    publications(ctx),
+    players(ctx),
+    aiBoard(ctx));
+}
+
+/** An event's values as words for the log. */
+export function eventParams(event, body) {
+  const cat = body?.view?.catalog || {};
+  const out = {};
+  if (typeof event.action === "string") out.action = tOr(`enc.action.${event.action}`, event.action);
+  if (Number.isInteger(event.colour)) out.colour = continentName(cat, event.colour);
+  if (Number.isInteger(event.card)) out.card = animalName(cat, event.card) || expertName(cat, event.card);
+  if (Number.isInteger(event.slot)) out.slot = TYPES[event.slot] ?? event.slot + 1;
+  if (Number.isInteger(event.space) && event.type === "reputation_bonus") out.space = event.space;
+  if (typeof event.kind === "string") out.kind = resourceText(event.kind, event.amount ?? 1);
+  if (Array.isArray(event.cards)) out.cards = event.cards.map((c) => animalName(cat, c) || "?").join(", ") || t("enc.none");
+  if (Array.isArray(event.continental)) out.continental = event.continental.length
+    ? event.continental.map((c) => animalName(cat, c) || "?").join(", ") : t("enc.none");
+  if (Array.isArray(event.dice)) out.dice = event.dice.map(([d, , value]) => dieText(cat, d, value)).join(", ");
+  if (Number.isInteger(event.die) && Number.isInteger(event.value)) out.die = dieText(cat, event.die, event.value);
+  if (typeof event.effect === "string") out.tile = tOr(`enc.effect.${event.effect}`, event.effect);
+  if (Array.isArray(event.experts)) out.experts = event.experts.map((c) => expertName(cat, c) || "?").join(", ");
+  if (Array.isArray(event.animals)) out.animals = event.animals.map((c) => animalName(cat, c) || "?").join(", ");
+  return out;
+}
+
+/** The engine's "move" event repeats the move's own label: the log shows it once. */
+export function skipEvent(event) {
+  return event.type === "move";
+}
+
+/** More words for a move's button: the card texts its label only names. */
+export function moveDetail(move, body) {
+  const cat = body.view?.catalog || {};
+  if (move.type === "draft" && Array.isArray(move.cards)) {
+    return move.cards.map((c) => `${animalName(cat, c)}: ${categoriesText(cat, c)}`).join(" · ");
+  }
+  if (move.type === "animal") return categoriesText(cat, move.card);
+  if (move.type === "expert") return cat.experts?.[String(move.card)]?.text || null;
+  if (move.type === "act" && data) return actionHelp(move.action);
+  return null;
+}
+
+/** Dice placements grouped by die; dice to take grouped by whose board they are on. */
+export function moveGroup(move, body) {
+  const v = body.view || {};
+  if (move.type === "place" && Number.isInteger(move.die)) {
+    return dieText(v.catalog || {}, move.die, v.dval?.[move.die]);
+  }
+  if (move.type === "take" && Number.isInteger(move.owner)) return seatName(body, move.owner);
+  return null;
+}
+
+// ------------------------------------------------------------------ small pieces
+
+function continentName(cat, colour) {
+  return cat.colours?.[colour] ?? t("enc.continent_n", { n: colour + 1 });
+}
+
+function animalName(cat, card) {
+  return cat.animals?.[String(card)]?.name ?? null;
+}
+
+function expertName(cat, card) {
+  return cat.experts?.[String(card)]?.name ?? null;
+}
+
+function categoriesText(cat, card) {
+  const a = cat.animals?.[String(card)];
+  if (!a) return "";
+  return a.categories.map((c, i) => `${TYPES[i]} ${categoryName(c)}`).join(", ");
+}
+
+/** A category's name ("Forest" -> "Floresta"); the catalog's own word where the page has none. */
+function categoryName(name) {
+  return tOr(`enc.category.${name}`, name);
+}
+
+function dieColour(d) {
+  return Math.floor(d / 4);
+}
+
+function dieText(cat, d, value) {
+  return t("enc.die", { colour: continentName(cat, dieColour(d)), value: value ?? "?" });
+}
+
+/** A die as a coloured square with its value; its words for a screen reader. */
+function die(ctx, d) {
+  const value = ctx.v.dval?.[d];
+  const name = dieText(ctx.cat, d, value);
+  return h("span", { class: `die c${dieColour(d)}`, role: "img", "aria-label": name, title: name, dataset: { die: d } },
+    String(value ?? "?"));
+}
+
+function dice(ctx, list) {
+  return list?.length ? h("span", { class: "dice" }, list.map((d) => die(ctx, d))) : h("span", { class: "help" }, t("enc.no_dice"));
+}
+
+function seatToken(ctx, seat) {
+  const name = seatName(ctx.body, seat);
+  return h("span", { class: `token p${seat}`, title: name, role: "img", "aria-label": name }, String(seat + 1));
+}
+
+/** "2 coins", "1 expedition token", "3 VP"... */
+function resourceText(kind, n) {
+  return t(`enc.res.${kind}`, { n });
+}
+
+function rewardText(reward) {
+  const parts = Object.entries(reward || {}).map(([k, n]) => resourceText(k, n));
+  return parts.length ? parts.join(", ") : t("enc.no_reward");
+}
+
+function valueTable(values) {
+  // values by die value 1..6: shown as "1-2: 1 · 3-4: 2 · 5-6: 3" where pairs agree
+  const parts = [];
+  for (let i = 0; i < values.length; i += 2) {
+    parts.push(values[i] === values[i + 1] ? `${i + 1}–${i + 2}: ${values[i]}` : `${i + 1}: ${values[i]} · ${i + 2}: ${values[i + 1]}`);
+  }
+  return parts.join(" · ");
+}
+
+function actionHelp(action) {
+  if (action === "bank") return t("enc.help.bank", { n: data.bank_coins });
+  if (action === "embassy") return t("enc.help.embassy", { table: valueTable(data.embassy_tokens) });
+  if (action === "academy") return t("enc.help.academy", { table: valueTable(data.academy_rep) });
+  if (action === "university") return t("enc.help.university");
+  if (action === "expedition") return t("enc.help.expedition", { costs: data.research_cost.join(" / ") });
+  if (action === "publish") return t("enc.help.publish");
+  return null;
+}
+
+// Sections fold (a phone's screen is short).
+const folded = new Set();
+
+function section(id, title, ...children) {
+  const details = h("details", { class: "panel enc-section", id, open: !folded.has(id) },
+    h("summary", {}, h("h2", {}, title)), ...children);
+  details.addEventListener("toggle", () => {
+    if (details.open) folded.delete(id);
+    else folded.add(id);
+  });
+  return details;
+}
+
+function stat(key, value, params = {}) {
+  return h("li", {}, h("span", { class: "label" }, t(key, params)), " ", h("strong", {}, value ?? "—"));
+}
+
+// ------------------------------------------------------------------ sections
+
+function overview(ctx) {
+  const { v, cat } = ctx;
+  const order = Array.from({ length: v.seat_count }, (_, k) => (v.first + k) % v.seat_count);
+  return h("section", { class: "panel enc-overview", id: "enc-round" },
+    h("p", {}, h("strong", {}, v.round ? t("enc.round", { round: Math.min(v.round, data.rounds), rounds: data.rounds }) : t("enc.setup")), " · ",
+      tOr(`enc.phase.${v.phase}`, v.phase)),
+    h("p", { class: "enc-tile" }, h("span", { class: "label" }, t("enc.round_tile")), " ",
+      cat.tile ? h("strong", {}, cat.tile) : t("enc.no_tile"),
+      " ", h("span", { class: "help" }, t("enc.tiles_left", { n: v.tiles_left ?? 0 }))),
+    h("p", { class: "enc-legend" }, h("span", { class: "label" }, t("enc.turn_order")), " ",
+      order.map((s) => h("span", { class: "legend-item" }, seatToken(ctx, s), " ", seatName(ctx.body, s),
+        s === v.first ? ` (${t("enc.first_player")})` : ""))),
+    h("p", { class: "help enc-legend" }, t("enc.bag"), " ",
+      (v.bag || []).map((n, c) => h("span", { class: "legend-item" },
+        h("span", { class: `die small c${c}`, "aria-hidden": "true" }, ""), ` ${continentName(cat, c)} ×${n} `)),
+      " · ", t("enc.decks", { experts: v.xdeck ?? 0, animals: v.adeck ?? 0 })),
+    v.to_place?.length ? h("p", {}, h("span", { class: "label" }, t("enc.to_place")), " ", dice(ctx, v.to_place)) : null);
+}
+
+function actionAreas(ctx) {
+  const { v } = ctx;
+  const areas = data.areas.map((area, i) => h("li", { class: "area", dataset: { area } },
+    h("div", { class: "area-head" }, h("strong", {}, t(`enc.action.${area}`)),
+      area === "bank" && v.bank_used ? h("span", { class: "chip" }, t("enc.bank_used")) : null),
+    h("div", { class: "help" }, actionHelp(area)),
+    h("div", {}, dice(ctx, v.areas?.[i]))));
+  const publish = h("li", { class: "area", dataset: { area: "publish" } },
+    h("div", { class: "area-head" }, h("strong", {}, t("enc.action.publish"))),
+    h("div", { class: "help" }, actionHelp("publish")),
+    h("div", {}, dice(ctx, v.on_cards)));
+  return section("enc-main-board", t("enc.main_board"), h("ul", { class: "areas" }, areas, publish));
+}
+
+function continents(ctx) {
+  const { v, cat } = ctx;
+  const rows = (v.cont || []).map((slots, c) => h("li", { class: `continent c${c}-edge`, dataset: { continent: c } },
+    h("strong", {}, continentName(cat, c)),
+    h("ol", { class: "exp-spaces" }, slots.map((d, i) => {
+      const space = data.continent_spaces[i];
+      return h("li", { class: d >= 0 ? "taken" : "free" },
+        h("span", { class: "help" }, t("enc.space_reward", { rep: space.rep, bonus: space.bonus })), " ",
+        d >= 0 ? die(ctx, d) : h("span", { class: "help" }, t("enc.free")));
+    }))));
+  return section("enc-continents", t("enc.expedition"),
+    h("p", { class: "help" }, actionHelp("expedition")),
+    h("ul", { class: "continents" }, rows));
+}
+
+function expertCard(ctx, card, extra = null) {
+  const x = ctx.cat.experts?.[String(card)];
+  return h("li", { class: `card-box c${x?.colour ?? 0}-edge`, dataset: { expert: card } },
+    h("strong", {}, x?.name ?? t("enc.expert_card")), " ",
+    x ? h("span", { class: "help" }, `(${continentName(ctx.cat, x.colour)})`) : null,
+    x ? h("div", {}, x.text) : null, extra);
+}
+
+function animalCard(ctx, card, owner = null) {
+  const a = ctx.cat.animals?.[String(card)];
+  const cubes = owner === null ? 0 : ctx.v.cubes?.[card] || 0;
+  const slots = (a?.categories || []).map((c, i) => {
+    const has = cubes >> i & 1;
+    return h("li", { class: has ? "cube" : null },
+      h("span", { class: "type" }, TYPES[i]), " ", categoryName(c), " ",
+      owner === null ? null : has ? h("strong", {}, t("enc.researched"))
+        : h("span", { class: "help" }, t("enc.research_cost", { n: data.research_cost[i] })));
+  });
+  return h("li", { class: `card-box animal c${a?.colour ?? 0}-edge`, dataset: { animal: card } },
+    h("strong", {}, a?.name ?? t("enc.animal_card")), " ",
+    a ? h("span", { class: "help" }, `(${continentName(ctx.cat, a.colour)})`) : null,
+    h("ul", { class: "slots" }, slots));
+}
+
+function expertDisplay(ctx) {
+  const { v } = ctx;
+  return section("enc-experts", t("enc.expert_display"),
+    v.xdisplay?.length ? h("ul", { class: "cards" }, v.xdisplay.map((c) => expertCard(ctx, c)))
+      : h("p", { class: "help" }, t("enc.none")));
+}
+
+function animalDisplay(ctx) {
+  const { v } = ctx;
+  return section("enc-animals", t("enc.animal_display"),
+    v.adisplay?.length ? h("ul", { class: "cards" }, v.adisplay.map((c) => animalCard(ctx, c)))
+      : h("p", { class: "help" }, t("enc.none")));
+}
+
+function publications(ctx) {
+  const { v } = ctx;
+  const seats = Array.from({ length: v.seat_count }, (_, s) => s);
+  const head = h("tr", {}, h("th", { scope: "col" }, t("enc.type")),
+    [0, 1, 2, 3].map((k) => h("th", { scope: "col" }, t("enc.category_n", { n: k + 1 }))));
+  const rows = data.categories.map((names, type) => h("tr", {},
+    h("th", { scope: "row" }, TYPES[type], " ", h("span", { class: "help" }, t("enc.vp_per_cube", { n: data.publish_vp[type] }))),
+    names.map((name, k) => h("td", {}, h("div", {}, categoryName(name)),
+      seats.map((s) => (v.grid?.[s]?.[type * 4 + k] ? h("span", { class: "legend-item" }, seatToken(ctx, s), `×${v.grid[s][type * 4 + k]} `) : null))))));
+  return section("enc-publications", t("enc.publications"),
+    h("p", { class: "help" }, t("enc.publish_min", {
+      continental: data.publish_continental, types: data.publish_min.map((n, i) => `${TYPES[i]} ${n}+`).join(", "),
+    })),
+    h("div", { class: "table-wrap" }, h("table", { class: "enc-grid-table" }, h("thead", {}, head), h("tbody", {}, rows))));
+}
+
+function players(ctx) {
+  const { v } = ctx;
+  const order = Array.from({ length: v.seat_count }, (_, s) => s).filter((s) => !v.automa_seats?.[String(s)]);
+  if (v.seat !== null && v.seat !== undefined) order.sort((a, b) => (a === v.seat ? -1 : b === v.seat ? 1 : a - b));
+  return h("div", { class: "enc-players" }, order.map((s) => playerBoard(ctx, s)));
+}
+
+function dieSpaces(ctx, s) {
+  return h("ul", { class: "die-spaces" }, data.die_spaces.map((space, i) => h("li", { dataset: { space: space.id } },
+    h("span", { class: "label" }, t("enc.die_space", { n: i + 1 })), " ",
+    h("span", { class: "help" }, t("enc.owner_gets", { reward: rewardText(space.reward) })), " ",
+    dice(ctx, ctx.v.spaces?.[s]?.[i]))));
+}
+
+function reputation(ctx, s) {
+  const rep = ctx.v.rep?.[s] ?? 0;
+  const cells = [];
+  for (let i = 0; i <= data.reputation.length; i++) {
+    const bonus = data.reputation.bonuses[String(i)];
+    const text = bonus ? rewardText(bonus) : null;
+    cells.push(h("li", { class: `${i === Math.min(rep, data.reputation.length) ? "here" : ""}${i < rep ? " passed" : ""}`, title: text || "" },
+      h("span", { class: "rep-n" }, String(i)), text ? h("span", { class: "rep-bonus" }, text) : null));
+  }
+  return [h("h3", {}, t("enc.reputation_track", { n: rep })),
+    h("ol", { class: "rep-track", "aria-label": t("enc.reputation_track", { n: rep }) }, cells),
+    rep > data.reputation.length ? h("p", { class: "help" }, t("enc.beyond_track", { n: data.reputation.vp_beyond })) : null];
+}
+
+function expertSpaces(ctx, s) {
+  const stacks = ctx.v.experts?.[s] || [];
+  return h("ol", { class: "expert-spaces" }, stacks.map((stack, i) => h("li", {},
+    h("span", { class: "label" }, t("enc.expert_space", { n: i + 1 })), " ",
+    stack.length ? h("ul", { class: "cards" }, expertCard(ctx, stack[stack.length - 1],
+      stack.length > 1 ? h("div", { class: "help" }, t("enc.covered", {
+        n: stack.length - 1, names: stack.slice(0, -1).map((c) => expertName(ctx.cat, c) || "?").join(", "),
+      })) : null)) : h("span", { class: "help" }, t("enc.empty")))));
+}
+
+function playerBoard(ctx, s) {
+  const { v, body } = ctx;
+  const hand = v.hand?.[s] || [];
+  const published = v.published?.[s] || [];
+  return h("section", { class: `panel enc-player${s === v.seat ? " mine" : ""}`, dataset: { seat: s } },
+    h("h2", {}, seatToken(ctx, s), " ", seatName(body, s), s === v.first ? h("span", { class: "chip" }, t("enc.first_player")) : null),
+    h("ul", { class: "stats" },
+      stat("enc.vp", v.vp?.[s]), stat("enc.coins", v.coins?.[s]), stat("enc.tokens", v.tokens?.[s]),
+      stat("enc.seals", v.seals?.[s]), stat("enc.reputation", v.rep?.[s]), stat("enc.published_n", v.published_n?.[s])),
+    h("h3", {}, t("enc.die_spaces")), dieSpaces(ctx, s),
+    reputation(ctx, s),
+    h("h3", {}, t("enc.experts")), expertSpaces(ctx, s),
+    h("h3", {}, t("enc.animals", { n: hand.length })),
+    hand.length ? h("ul", { class: "cards animals", id: s === v.seat ? "my-animals" : null }, hand.map((c) => animalCard(ctx, c, s)))
+      : h("p", { class: "help" }, t("enc.none")),
+    h("h3", {}, t("enc.published_pile", { n: published.length })),
+    h("p", {}, published.length ? published.map((c) => animalName(ctx.cat, c) || "?").join(", ") : t("enc.none")));
+}
+
+function aiBoard(ctx) {
+  const { v, cat, body } = ctx;
+  if (!v.ai) return null;
+  const seat = Number(Object.keys(v.automa_seats || {})[0] ?? 1);
+  const ai = v.ai;
+  const behaviour = ai.behaviour ? data.behaviours[String(ai.behaviour)] : null;
+  const scoring = ai.scoring ? data.scorings[String(ai.scoring)] : null;
+  const published = v.published?.[seat] || [];
+  return h("section", { class: "panel enc-player ai", id: "ai-board", dataset: { seat } },
+    h("h2", {}, seatToken(ctx, seat), " ", t("enc.ai_board", { name: seatName(body, seat) })),
+    h("ul", { class: "stats" },
+      stat("enc.vp", v.vp?.[seat]), stat("enc.coins", v.coins?.[seat]), stat("enc.tokens", v.tokens?.[seat]),
+      stat("enc.seals", v.seals?.[seat]), stat("enc.reputation", v.rep?.[seat]), stat("enc.published_n", v.published_n?.[seat])),
+    h("p", {}, h("span", { class: "label" }, t("enc.behaviour_card")), " ",
+      behaviour ? [h("strong", {}, tOr(`enc.behaviour.${ai.behaviour}`, behaviour.name)), " — ",
+        t("enc.ai_priority", { actions: behaviour.priority.map((a) => t(`enc.action.${a}`)).join(" › ") })]
+        : h("em", {}, t("enc.hidden_card"))),
+    h("p", {}, h("span", { class: "label" }, t("enc.scoring_card")), " ",
+      scoring ? [h("strong", {}, tOr(`enc.scoring.${ai.scoring}`, scoring.name)), " — ", t("enc.ai_scoring", {
+        published: scoring.per_published, expert: scoring.per_expert, rep: scoring.per_reputation })]
+        : h("em", {}, t("enc.hidden_card"))),
+    h("p", { class: "enc-legend" }, h("span", { class: "label" }, t("enc.continent_priority")), " ",
+      (ai.priority || []).map((c, i) => h("span", { class: `legend-item` }, i ? " › " : "",
+        h("span", { class: `die small c${c}`, "aria-hidden": "true" }, ""), " ", continentName(cat, c)))),
+    h("h3", {}, t("enc.die_spaces")), dieSpaces(ctx, seat),
+    h("h3", {}, t("enc.experts")), expertSpaces(ctx, seat),
+    h("h3", {}, t("enc.animals", { n: (v.hand?.[seat] || []).length })),
+    (v.hand?.[seat] || []).length ? h("ul", { class: "cards animals" }, v.hand[seat].map((c) => animalCard(ctx, c, seat)))
+      : h("p", { class: "help" }, t("enc.none")),
+    h("h3", {}, t("enc.published_pile", { n: published.length })),
+    h("p", {}, published.length ? published.map((c) => animalName(cat, c) || "?").join(", ") : t("enc.none")));
+}

@@ -1,0 +1,485 @@
+// Flotilla drawn from a seat's view: the ocean around the Hub (each player's sector, Starter
+// Tiles, Ocean Tiles Sinkside or Skyside, Outposts, Skiffs), the Hub's Guild Dials and
+// Artifacts, the Guild Board's crew stacks, the Guild Wheels, the Sonar and Survivor tracks,
+// the Market, the objectives, your hand, and each player's board.
+// Board facts and card effects come from /play/data/flotilla.json (a copy of core's data),
+// names of the cards, tiles and Artifacts in sight from the view's own catalog, every other
+// word from the page's messages.
+
+import { h } from "../dom.js";
+import { t, tOr } from "../i18n.js";
+import { seatName } from "../names.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const SQRT3 = Math.sqrt(3);
+const HEX = 10; // a hex's radius in the map's units
+const COLOUR_LETTER = { red: "R", yellow: "Y", green: "G", blue: "B" };
+let data = null;
+
+/** Load the board facts once. */
+export async function prepare() {
+  if (!data) data = await (await fetch("/play/data/flotilla.json")).json();
+}
+
+/** The whole table as `body.seat` sees it. */
+export function render(body) {
+  const v = body.view;
+  const ctx = { body, v, cat: v.catalog || {} };
+  return h("div", { class: "fl" },
+    overview(ctx),
+    myHand(ctx),
+    h("div", { class: "fl-grid" },
+      ocean(ctx),
+      h("div", { class: "fl-column" }, hub(ctx), market(ctx), tracks(ctx))),
+    wheels(ctx),
+    objectives(ctx),
+    players(ctx));
+}
+
+/** An event's values as words for the log. */
+export function eventParams(event, body) {
+  const cat = body?.view?.catalog || {};
+  const out = {};
+  if (Number.isInteger(event.card)) out.card = cardName(cat, event.card) || event.name || t("fl.a_card");
+  if (typeof event.guild === "string") out.guild = guildName(event.guild);
+  if (typeof event.colour === "string") out.colour = colourName(event.colour);
+  if (Number.isInteger(event.tile)) out.tile = tileText(cat, event.tile);
+  if (Number.isInteger(event.cell)) out.cell = cellText(cat, event.cell);
+  if (Number.isInteger(event.site)) out.site = cellText(cat, event.site);
+  if (Number.isInteger(event.objective)) out.objective = objectiveText(event.objective, body?.view);
+  if (Number.isInteger(event.artifact)) out.artifact = artifactName(cat, event.artifact);
+  if (Number.isInteger(event.skiff)) out.skiff = event.skiff + 1;
+  if (Number.isInteger(event.target)) out.target = seatName(body, event.target);
+  if (Array.isArray(event.results)) out.results = event.results.map((r) => tOr(`fl.dive.${r}`, r)).join(", ");
+  if (Array.isArray(event.faces)) out.faces = event.faces.map(faceText).join(", ");
+  if (Array.isArray(event.face)) out.face = faceText(event.face);
+  if (typeof event.why === "string") out.why = tOr(`fl.why.${event.why.replace(/ /g, "_")}`, event.why);
+  if (Number.isInteger(event.last_round)) out.last_round = event.last_round;
+  return out;
+}
+
+/** More words for a move's button: the card, tile or objective its label names. */
+export function moveDetail(move, body) {
+  const v = body.view || {};
+  const cat = v.catalog || {};
+  const seat = body.seat ?? v.to_act;
+  const sky = Boolean(v.sky?.[seat]);
+  if ((move.type === "play" || move.type === "discard") && Number.isInteger(move.card)) return cardEffect(move.card, sky);
+  if (move.type === "recruit" && typeof move.guild === "string") {
+    const top = v.crew_top?.[cat.guilds?.indexOf(move.guild)];
+    return top === null || top === undefined ? null : `${cardName(cat, top)}: ${cardEffect(top, sky)}`;
+  }
+  if (move.type === "pick_tile" && Number.isInteger(move.tile)) return tileText(cat, move.tile);
+  if (move.type === "objective" && Number.isInteger(move.stack)) {
+    const pile = v.obj_stacks?.[sky ? 1 : 0]?.[move.stack];
+    return pile?.length ? objectiveText(pile[pile.length - 1], v) : null;
+  }
+  if (move.type === "copy" && Number.isInteger(move.target)) {
+    const pile = v.discard?.[move.target] || [];
+    return pile.length ? `${cardName(cat, pile[pile.length - 1])}: ${cardEffect(pile[pile.length - 1], sky)}` : null;
+  }
+  return null;
+}
+
+/** Sailing grouped by Skiff, tile placements by tile. */
+export function moveGroup(move) {
+  if (move.type === "sail" && Number.isInteger(move.skiff)) return t("fl.skiff_n", { n: move.skiff + 1 });
+  return null;
+}
+
+// ------------------------------------------------------------------ words
+
+function guildName(guild) {
+  return tOr(`fl.guild.${guild}`, guild);
+}
+
+function colourName(colour) {
+  return tOr(`fl.colour.${colour}`, colour);
+}
+
+function cardName(cat, card) {
+  return cat.cards?.[String(card)]?.sinkside ?? null;
+}
+
+function artifactName(cat, id) {
+  return cat.artifacts?.[String(id)] ?? t("fl.an_artifact");
+}
+
+/** One printed effect as words ("2 Influence for one Guild", "draw 2 Ocean Tiles, place 1"). */
+function opText(op) {
+  const [kind, a, b, c] = op;
+  switch (kind) {
+    case "influence": return t(`fl.op.influence.${b}`, { n: a });
+    case "dive": {
+      const extra = Object.entries(a).map(([k, n]) => `${n} ${t(`fl.depth_kind.${k}`)}`).join(", ");
+      const text = extra ? t("fl.op.dive", { dice: extra }) : t("fl.op.dive_skiffs");
+      return (b || []).includes("dredger") ? `${text} ${t("fl.op.dredger")}` : text;
+    }
+    case "research": return b ? t("fl.op.research_rerolls", { n: a, r: b }) : t("fl.op.research", { n: a });
+    case "draw_place": return t("fl.op.draw_place", { n: a, k: b });
+    case "seal": return typeof a === "string" && a !== "any" ? t("fl.op.seal_guild", { guild: guildName(a) }) : t("fl.op.seal");
+    case "discard_type": return t("fl.op.discard_type", { n: b, guild: guildName(a), effect: c.map(opText).join(", ") });
+    case "retire": return t("fl.op.retire", { effect: a.map(opText).join(", ") });
+    default: return tOr(`fl.op.${kind}`, kind.replace(/_/g, " "), { n: a ?? 1 });
+  }
+}
+
+function opsText(ops) {
+  return (ops || []).map((list) => (Array.isArray(list[0]) ? list.map(opText).join(t("fl.or")) : opText(list))).join(" + ");
+}
+
+/** A Crew Card's effect on the side its owner plays ("Skyside: income 2"). */
+function cardEffect(card, sky) {
+  const c = data.cards[card];
+  if (!c) return "";
+  const face = sky ? c.sky : c.sink;
+  const extra = sky ? t("fl.income", { n: face.income }) : t("fl.navigation", { n: face.nav });
+  const ops = opsText(face.ops);
+  return ops ? `${ops} · ${extra}` : extra;
+}
+
+function faceText(face) {
+  const [kind, value] = face;
+  if (kind === "guild") return guildName(value);
+  if (kind === "coins") return t("fl.op.coins", { n: value });
+  return tOr(`fl.research_face.${kind}`, kind);
+}
+
+function tileText(cat, tile) {
+  const info = cat.tiles?.[String(tile)];
+  if (!info) return t("fl.ocean_tile");
+  return t("fl.tile_text", { depth: t(`fl.depth.${info.depth}`), resource: colourName(info.resource) });
+}
+
+function tileSkyText(cat, tile) {
+  const info = cat.tiles?.[String(tile)];
+  if (!info) return t("fl.ocean_tile");
+  const cost = Object.entries(info.cost || {}).map(([c, n]) => `${n} ${colourName(c)}`).join(", ");
+  return t("fl.tile_sky_text", {
+    districts: (info.districts || []).map(colourName).join(", ") || t("fl.none"), cost: cost || t("fl.free"),
+  });
+}
+
+function cellText(cat, cell) {
+  const [q, r] = cellQR(cat, cell);
+  return `(${q},${r})`;
+}
+
+function objectiveText(id, v) {
+  const o = data.objectives[id];
+  if (!o) return t("fl.objective");
+  const sideKey = v && v.seat !== null && v.seat !== undefined && v.sky?.[v.seat] ? "sky" : "sink";
+  const face = o[sideKey];
+  return t("fl.objective_text", { vp: face.vp_each, what: tOr(`fl.count.${face.count}`, face.count), max: face.max_vp });
+}
+
+function objectiveFace(id, side) {
+  const face = data.objectives[id]?.[side];
+  if (!face) return t("fl.objective");
+  return t("fl.objective_text", { vp: face.vp_each, what: tOr(`fl.count.${face.count}`, face.count), max: face.max_vp });
+}
+
+function cellQR(cat, cell) {
+  const radius = cat.radius ?? 7;
+  const width = 2 * radius + 1;
+  return [Math.floor(cell / width) - radius, (cell % width) - radius];
+}
+
+// ------------------------------------------------------------------ small pieces
+
+function seatToken(ctx, seat) {
+  const name = seatName(ctx.body, seat);
+  return h("span", { class: `token p${seat}`, title: name, role: "img", "aria-label": name }, String(seat + 1));
+}
+
+function resourceChip(colour, n = null) {
+  const name = colourName(colour);
+  return h("span", { class: `res res-${colour}`, title: name },
+    h("span", { class: "sr-only" }, name), n === null ? "" : String(n));
+}
+
+function stat(key, value, params = {}) {
+  return h("li", {}, h("span", { class: "label" }, t(key, params)), " ", h("strong", {}, value ?? "—"));
+}
+
+const folded = new Set();
+
+function section(id, title, ...children) {
+  const details = h("details", { class: "panel fl-section", id, open: !folded.has(id) },
+    h("summary", {}, h("h2", {}, title)), ...children);
+  details.addEventListener("toggle", () => {
+    if (details.open) folded.delete(id);
+    else folded.add(id);
+  });
+  return details;
+}
+
+function turnOrder(v) {
+  // Turn order starts at the First Player and goes clockwise (seat order).
+  return Array.from({ length: v.seat_count }, (_, k) => (v.first + k) % v.seat_count);
+}
+
+// ------------------------------------------------------------------ sections
+
+function overview(ctx) {
+  const { v } = ctx;
+  return h("section", { class: "panel fl-overview", id: "fl-round" },
+    h("p", {}, h("strong", {}, t("fl.round", { round: v.round })),
+      v.end_round !== null && v.end_round !== undefined ? [" · ", h("strong", { class: "warn" }, t("fl.last_round", { round: v.end_round }))] : null,
+      " · ", t("fl.vp_supply", { n: v.vp_supply })),
+    h("p", { class: "fl-legend" }, h("span", { class: "label" }, t("fl.turn_order")), " ",
+      turnOrder(v).map((s) => h("span", { class: "legend-item" }, seatToken(ctx, s), " ", seatName(ctx.body, s),
+        " ", h("span", { class: "help" }, v.sky?.[s] ? t("fl.skyside") : t("fl.sinkside"))))));
+}
+
+function myHand(ctx) {
+  const { v, cat } = ctx;
+  const seat = v.seat;
+  if (seat === null || seat === undefined) return null;
+  const sky = Boolean(v.sky?.[seat]);
+  const hand = v.hand?.[seat] || [];
+  return section("fl-hand", t("fl.your_hand", { n: hand.length }),
+    h("ul", { class: "cards", id: "hand" }, hand.map((card) => crewCard(ctx, card, sky))),
+    h("p", { class: "help" }, sky ? t("fl.hand_help_sky") : t("fl.hand_help_sink")));
+}
+
+function crewCard(ctx, card, sky) {
+  const info = ctx.cat.cards?.[String(card)];
+  const guild = info?.guild;
+  const guildText = guild === "all" ? t("fl.all_guilds") : guild ? guildName(guild) : t("fl.no_guild");
+  const level = info?.level === "starter" ? t("fl.starter") : info?.level ? t("fl.level", { n: info.level }) : "";
+  return h("li", { class: `crew-card guild-${guild || "none"}`, dataset: { card } },
+    h("strong", {}, (sky ? info?.skyside : info?.sinkside) ?? t("fl.a_card")), " ",
+    h("span", { class: "help" }, `(${[guildText, level].filter(Boolean).join(", ")})`),
+    h("div", {}, cardEffect(card, sky)));
+}
+
+/** The ocean around the Hub as a hex map, with a text list of what is on it. */
+function ocean(ctx) {
+  const { v, cat } = ctx;
+  const radius = cat.radius ?? 7;
+  const hubRadius = cat.hub_radius ?? 1;
+  const n = v.seat_count;
+  const bySector = new Map((v.sector || []).map((k, p) => [k, p]));
+  const board = v.board || {};
+  const skiffsAt = new Map();
+  (v.skiffs || []).forEach((list, p) => list.forEach((cell, i) => {
+    if (cell >= 0) {
+      if (!skiffsAt.has(cell)) skiffsAt.set(cell, []);
+      skiffsAt.get(cell).push([p, i]);
+    }
+  }));
+  const svg = document.createElementNS(SVG, "svg");
+  const extent = (radius + 1) * HEX * SQRT3;
+  svg.setAttribute("viewBox", `${-extent} ${-extent} ${2 * extent} ${2 * extent}`);
+  svg.setAttribute("class", "fl-map");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", t("fl.map_label"));
+  const el = (tag, attrs, text) => {
+    const node = document.createElementNS(SVG, tag);
+    for (const [k, val] of Object.entries(attrs)) node.setAttribute(k, String(val));
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  const corners = (x, y, size) => Array.from({ length: 6 }, (_, i) => {
+    const a = Math.PI / 180 * (60 * i - 30);
+    return `${(x + size * Math.cos(a)).toFixed(2)},${(y + size * Math.sin(a)).toFixed(2)}`;
+  }).join(" ");
+  for (let q = -radius; q <= radius; q++) {
+    for (let r = -radius; r <= radius; r++) {
+      const dist = Math.max(Math.abs(q), Math.abs(r), Math.abs(q + r));
+      if (dist > radius) continue;
+      const cell = (q + radius) * (2 * radius + 1) + (r + radius);
+      const x = HEX * SQRT3 * (q + r / 2);
+      const y = HEX * 1.5 * r;
+      const g = el("g", { "data-cell": cell });
+      const entry = board[String(cell)];
+      let cls = "hex";
+      let label = "";
+      let title = "";
+      if (dist <= hubRadius) {
+        cls += " hub";
+        title = t("fl.hub");
+      } else if (entry) {
+        const [tile, , owner, depleted, outpost] = entry;
+        cls += ` tile p${owner}-fill${depleted ? " depleted" : ""}`;
+        if (tile < 0) {
+          label = "★";
+          title = t("fl.starter_tile_of", { seat: seatName(ctx.body, owner) });
+        } else if (v.sky?.[owner]) {
+          const info = cat.tiles?.[String(tile)];
+          label = (info?.districts || []).map((c) => COLOUR_LETTER[c] || "?").join("");
+          title = `${seatName(ctx.body, owner)}: ${tileSkyText(cat, tile)}`;
+        } else {
+          const info = cat.tiles?.[String(tile)];
+          label = String(info?.depth ?? "");
+          title = `${seatName(ctx.body, owner)}: ${tileText(cat, tile)}`;
+        }
+        if (depleted) title += ` · ${t("fl.depleted")}`;
+        if (outpost) title += ` · ${t("fl.outpost")}`;
+        g.dataset.outpost = outpost ? "1" : "0";
+      } else {
+        const angle = ((Math.atan2(-1.5 * r, SQRT3 * (q + r / 2)) * 180 / Math.PI) + 360) % 360;
+        const sector = Math.floor(((angle + 1e-6) % 360) / (360 / n)) % n;
+        const owner = bySector.get(sector);
+        cls += owner === undefined ? " empty" : ` empty p${owner}-tint`;
+        title = owner === undefined ? "" : t("fl.sector_of", { seat: seatName(ctx.body, owner) });
+      }
+      g.append(el("polygon", { points: corners(x, y, HEX - 0.6), class: cls }));
+      if (title) g.append(el("title", {}, `${cellText(cat, cell)} ${title}`));
+      if (label) g.append(el("text", { x: x.toFixed(2), y: (y + 3.2).toFixed(2), class: "hex-label" }, label));
+      if (entry?.[4]) g.append(el("rect", { x: (x - 3).toFixed(2), y: (y - 8.5).toFixed(2), width: 6, height: 4.5, class: `outpost p${entry[2]}-fill` }));
+      const here = skiffsAt.get(cell) || [];
+      here.forEach(([p], i) => {
+        g.append(el("circle", { cx: (x - 4 + i * 4).toFixed(2), cy: (y + 5.5).toFixed(2), r: 2.4, class: `skiff p${p}-fill` }));
+      });
+      if (here.length) {
+        g.append(el("title", {}, here.map(([p, i]) => t("fl.skiff_of", { seat: seatName(ctx.body, p), n: i + 1 })).join(", ")));
+      }
+      svg.append(g);
+    }
+  }
+  svg.append(el("text", { x: 0, y: 3, class: "hub-label" }, t("fl.hub_short")));
+  const legend = h("p", { class: "help fl-map-legend" }, t("fl.map_legend"));
+  return section("fl-ocean", t("fl.ocean"), h("div", { class: "fl-map-wrap" }, svg), legend);
+}
+
+function hub(ctx) {
+  const { v, cat } = ctx;
+  const guilds = cat.guilds || [];
+  const rows = guilds.map((guild, g) => {
+    const arts = v.hub?.[g] || [];
+    const top = v.crew_top?.[g];
+    const sizes = v.crew_sizes?.[g] || [0, 0];
+    return h("li", { class: `guild-row guild-${guild}`, dataset: { guild } },
+      h("div", {}, h("strong", {}, guildName(guild)), " ",
+        h("span", { class: "chip" }, t("fl.dial", { n: v.dials?.[g] ?? 1, max: data.dial_max }))),
+      h("div", { class: "help" }, t("fl.artifacts_here", { n: arts.length, max: data.artifact_spaces }), " ",
+        arts.length ? arts.map((a) => artifactName(cat, a)).join(", ")
+          : t("fl.first_space_bonus", { effect: opsText(data.first_space_bonus[g]) }),
+        " · ", t("fl.artifact_bag", { n: v.art_bag_sizes?.[g] ?? 0 })),
+      h("div", {}, h("span", { class: "label" }, t("fl.crew_stack")), " ",
+        top === null || top === undefined ? t("fl.empty_stack")
+          : [h("strong", {}, cardName(cat, top)), " ", h("span", { class: "help" }, cardEffect(top, false))],
+        " ", h("span", { class: "help" }, t("fl.stack_sizes", { one: sizes[0], two: sizes[1] }))));
+  });
+  return section("fl-hub", t("fl.hub_and_guilds"), h("ul", { class: "guild-rows" }, rows));
+}
+
+function market(ctx) {
+  const { v, cat } = ctx;
+  const prices = cat.market_prices || [];
+  const rows = (cat.colours || []).map((colour, c) => h("tr", { dataset: { colour } },
+    h("th", { scope: "row" }, resourceChip(colour), " ", colourName(colour)),
+    prices.map((price, i) => h("td", { class: i === v.market?.[c] ? "here" : null },
+      i === v.market?.[c] ? h("strong", {}, String(price)) : String(price)))));
+  return section("fl-market", t("fl.market"),
+    h("p", { class: "help" }, t("fl.market_help")),
+    h("div", { class: "table-wrap" }, h("table", { class: "fl-market" }, h("tbody", {}, rows))));
+}
+
+function tracks(ctx) {
+  const { v } = ctx;
+  const sonar = data.sonar.map((space, i) => h("li", { class: i === v.sonar ? "here" : null },
+    h("strong", {}, `S${i + 1}`), " ", opsText(space.icon),
+    space.vp ? h("span", { class: "help" }, ` · ${t("fl.station_vp", { n: space.vp })}`) : null,
+    i === v.sonar ? h("span", { class: "chip" }, t("fl.marker_here")) : null));
+  const track = data.survivor_tracks[String(v.seat_count)] || [];
+  const survivor = track.map((space, i) => h("li", { class: i === v.survivor % track.length ? "here" : null },
+    h("span", { class: "rep-n" }, String(i + 1)),
+    h("span", { class: "rep-bonus" }, space[0] === "milestone" ? t("fl.milestone") : opText(space))));
+  return section("fl-tracks", t("fl.tracks"),
+    h("h3", {}, t("fl.sonar_track")),
+    h("p", { class: "help" }, t("fl.sonar_help")),
+    h("ol", { class: "fl-sonar" }, sonar),
+    h("h3", {}, t("fl.survivor_track")),
+    h("ol", { class: "rep-track fl-survivors" }, survivor));
+}
+
+function wheels(ctx) {
+  const { v, cat } = ctx;
+  const guilds = cat.guilds || [];
+  const spaces = cat.wheel_spaces ?? 10;
+  const blocks = guilds.map((guild, g) => {
+    const cells = data.wheels[g].map((bonus, i) => {
+      const here = [];
+      for (let p = 0; p < v.seat_count; p++) if ((v.wheel?.[p]?.[g] ?? 0) % spaces === i) here.push(seatToken(ctx, p));
+      return h("li", { class: here.length ? "occupied" : null },
+        h("span", { class: "rep-n" }, i === 0 ? t("fl.top_space") : String(i)),
+        h("span", { class: "rep-bonus" }, bonus.length ? opsText(bonus) : "—",
+          i === data.arrow_space ? ` ${t("fl.arrow")}` : ""),
+        here.length ? h("span", { class: "here" }, here) : null);
+    });
+    const seals = [];
+    for (let p = 0; p < v.seat_count; p++) {
+      if (v.seals?.[p]?.[g]) seals.push(h("span", { class: "legend-item" }, seatToken(ctx, p), `×${v.seals[p][g]} `));
+    }
+    return h("div", { class: `wheel guild-${guild}` },
+      h("h3", {}, t("fl.wheel_of", { guild: guildName(guild) })),
+      h("ol", { class: "wheel-track" }, cells),
+      h("p", { class: "help" }, t("fl.guild_strip"), " ", seals.length ? seals : t("fl.none")));
+  });
+  return section("fl-wheels", t("fl.wheels"), h("p", { class: "help" }, t("fl.wheels_help")), blocks);
+}
+
+function objectives(ctx) {
+  const { v } = ctx;
+  const sides = [["sink", "fl.sinkside_objectives"], ["sky", "fl.skyside_objectives"]];
+  return section("fl-objectives", t("fl.objectives"),
+    h("p", { class: "help" }, t("fl.objectives_help", { prices: data.outpost_prices.join(", ") })),
+    sides.map(([side, key], k) => [h("h3", {}, t(key)),
+      h("ul", { class: "cards" }, (v.obj_stacks?.[k] || []).map((pile, i) => h("li", { dataset: { stack: i } },
+        pile.length ? [h("strong", {}, objectiveFace(pile[pile.length - 1], side)), " ",
+          h("span", { class: "help" }, t("fl.tiles_left", { n: pile.length }))] : t("fl.empty_stack"))))]));
+}
+
+function players(ctx) {
+  const { v } = ctx;
+  const order = Array.from({ length: v.seat_count }, (_, s) => s);
+  if (v.seat !== null && v.seat !== undefined) order.sort((a, b) => (a === v.seat ? -1 : b === v.seat ? 1 : a - b));
+  return h("div", { class: "fl-players" }, order.map((s) => playerBoard(ctx, s)));
+}
+
+function playerBoard(ctx, s) {
+  const { v, cat, body } = ctx;
+  const sky = Boolean(v.sky?.[s]);
+  const skiffs = (v.skiffs?.[s] || []);
+  const inPlay = skiffs.filter((c) => c >= 0).length;
+  const colours = cat.colours || [];
+  const discard = v.discard?.[s] || [];
+  const retired = v.retired?.[s] || [];
+  const outpostsLeft = v.outposts?.[s] ?? 0;
+  const nextPrice = data.outpost_prices[data.outpost_prices.length - outpostsLeft];
+  const tiles = Object.entries(v.board || {}).filter(([, e]) => e[2] === s && e[0] >= 0);
+  const skiffRows = skiffs.map((cell, i) => (cell < 0 ? null : h("li", {},
+    t("fl.skiff_at", { n: i + 1, cell: cellText(cat, cell) }), " ",
+    (v.cargo?.[s]?.[i] || []).some(Boolean)
+      ? (v.cargo[s][i]).map((n, c) => (n ? resourceChip(colours[c], n) : null)) : h("span", { class: "help" }, t("fl.no_cargo")))));
+  return h("section", { class: `panel fl-player${s === v.seat ? " mine" : ""}`, dataset: { seat: s } },
+    h("h2", {}, seatToken(ctx, s), " ", seatName(body, s), " ",
+      h("span", { class: "chip" }, sky ? t("fl.skyside") : t("fl.sinkside")),
+      s === v.first ? h("span", { class: "chip" }, t("fl.first_player")) : null),
+    h("ul", { class: "stats" },
+      stat("fl.vp", v.vp?.[s]), stat("fl.coins", v.coins?.[s]),
+      stat("fl.toxicity", `${v.tox?.[s] ?? 0}`),
+      stat("fl.penalty", data.penalty[v.penalty?.[s] ?? 0]),
+      stat("fl.survivors", v.rescued?.[s]), stat("fl.stations", v.stations?.[s]),
+      stat("fl.hand_size", v.hand_sizes?.[s]),
+      stat("fl.outposts", t("fl.outposts_left", { n: outpostsLeft, price: nextPrice ?? "—" }))),
+    h("p", {}, h("span", { class: "label" }, t("fl.reserve")), " ",
+      (v.reserve?.[s] || []).some(Boolean)
+        ? (v.reserve[s]).map((n, c) => (n ? [resourceChip(colours[c], n), " "] : null)) : t("fl.none")),
+    h("p", {}, h("span", { class: "label" }, t("fl.seals_placed")), " ",
+      (cat.guilds || []).map((g, i) => `${guildName(g)} ${v.seals?.[s]?.[i] ?? 0}`).join(" · ")),
+    !sky ? [h("h3", {}, t("fl.skiffs", { n: inPlay, max: data.skiffs })), h("ul", { class: "rows" }, skiffRows)] : null,
+    h("h3", {}, t("fl.tiles_in_play", { n: tiles.length })),
+    tiles.length ? h("p", {}, tiles.map(([cell, e]) => `${cellText(cat, Number(cell))} ${sky ? tileSkyText(cat, e[0]) : tileText(cat, e[0])}${e[3] ? ` (${t("fl.depleted")})` : ""}${e[4] ? ` (${t("fl.outpost")})` : ""}`).join(" · "))
+      : h("p", { class: "help" }, t("fl.none")),
+    (v.tiles?.[s] || []).length ? [h("h3", {}, t("fl.tile_reserve")),
+      h("p", {}, v.tiles[s].map((tile) => tileSkyText(cat, tile)).join(" · "))] : null,
+    h("h3", {}, t("fl.discard_pile", { n: discard.length })),
+    h("p", {}, discard.length ? discard.map((c) => cardName(cat, c)).join(", ") : t("fl.none")),
+    retired.length ? [h("h3", {}, t("fl.retired")), h("p", {}, retired.map((c) => cardName(cat, c)).join(", "))] : null,
+    (v.objectives?.[s] || []).length ? [h("h3", {}, t("fl.objectives_taken")),
+      h("ul", { class: "cards" }, v.objectives[s].map((o) => h("li", {}, objectiveFace(o, sky ? "sky" : "sink"))))] : null);
+}

@@ -1,0 +1,112 @@
+"""The page's Flotilla and Encyclopedia data files are copies of the engines' component data.
+
+`clients/web/data/flotilla.json` and `encyclopedia.json` hold what the page's renderers draw
+and the views do not carry (the wheels' spaces, the tracks, the cards' effects, the value
+tables of the action areas). They are made from `core/*/data` by this module; the tests fail
+when the engines' data change without them:
+
+    python3 -m tests.web.test_game_data      # rewrite both files from the engines' data
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from api.play import web_root
+
+DATA_DIR = web_root() / "data"
+
+
+def flotilla_layout() -> dict[str, Any]:
+    """What the Flotilla renderer needs of core/flotilla/data."""
+    from core.flotilla import data as D
+
+    boards = D.BOARDS
+    return {
+        "_about": "Flotilla's board facts and card effects for the web page's renderer, copied "
+                  "from core/flotilla/data (stand-ins designed from the rulebook); "
+                  "tests/web/test_game_data.py makes it and checks it still matches.",
+        "guild_colour": [D.COLOURS[c] for c in D.GUILD_COLOUR],
+        "buildings": [boards["buildings"][g] for g in D.GUILDS],
+        "dial_max": D.DIAL_MAX,
+        "artifact_spaces": D.HUB["artifact_spaces"],
+        "first_space_bonus": [D.HUB["first_space_bonus"][g] for g in D.GUILDS],
+        "wheels": D.WHEELS,
+        "arrow_space": D.ARROW_SPACE,
+        "sonar": D.SONAR,
+        "survivor_tracks": {n: boards["survivor_tracks"][n] for n in ("3", "4", "5")},
+        "outpost_prices": D.OUTPOST_PRICES,
+        "penalty": D.PENALTY,
+        "seals": D.PLAYER_BOARD["seals"],
+        "skiffs": D.PLAYER_BOARD["skiffs"],
+        "cards": [{"sink": {"ops": c["sinkside"]["ops"], "nav": c["sinkside"]["nav"]},
+                   "sky": {"ops": c["skyside"]["ops"], "income": c["skyside"]["income"]}}
+                  for c in D.CARDS],
+        "artifacts": [{"discovery": a["discovery"], "research": a["research"]}
+                      for a in D.ARTIFACTS],
+        "objectives": [{side[:-4]: {k: o[side][k] for k in ("count", "vp_each", "max_vp")}
+                        for side in ("sinkside", "skyside")} for o in D.OBJECTIVES],
+    }
+
+
+def encyclopedia_layout() -> dict[str, Any]:
+    """What the Encyclopedia renderer needs of core/encyclopedia/data."""
+    from core.encyclopedia.data import DATA
+
+    return {
+        "_about": "Encyclopedia's board facts for the web page's renderer, copied from "
+                  "core/encyclopedia/data (stand-ins designed from the rules); "
+                  "tests/web/test_game_data.py makes it and checks it still matches.",
+        "rounds": DATA.rounds,
+        "areas": ["bank", "embassy", "university", "academy"],
+        "bank_coins": DATA.bank_coins,
+        "embassy_tokens": list(DATA.embassy_tokens),
+        "academy_rep": list(DATA.academy_rep),
+        "die_spaces": [{"id": i, "reward": dict(r)}
+                       for i, r in zip(DATA.space_ids, DATA.space_rewards, strict=True)],
+        "reputation": {"length": DATA.track_length,
+                       "bonuses": {str(k): dict(v) for k, v in sorted(DATA.track_bonus.items())},
+                       "vp_beyond": DATA.vp_beyond_track},
+        "continent_spaces": [{"rep": r, "bonus": b} for r, b in
+                             zip(DATA.continent_rep, DATA.continent_bonus, strict=True)],
+        "categories": [list(c) for c in DATA.categories],
+        "research_cost": list(DATA.research_cost),
+        "research_vp": list(DATA.research_vp),
+        "publish_min": list(DATA.publish_min),
+        "publish_continental": DATA.publish_continental,
+        "publish_vp": list(DATA.publish_vp),
+        "behaviours": {str(b.id): {"name": b.name, "priority": list(b.priority)}
+                       for b in DATA.behaviours.values()},
+        "scorings": {str(x.id): {"name": x.name, "per_published": x.per_published,
+                                 "per_expert": x.per_expert, "per_reputation": x.per_reputation}
+                     for x in DATA.scorings.values()},
+    }
+
+
+LAYOUTS = {"flotilla": flotilla_layout, "encyclopedia": encyclopedia_layout}
+
+
+def _file(game: str) -> Path:
+    return DATA_DIR / f"{game}.json"
+
+
+def _normal(value: Any) -> Any:
+    """Tuples as lists, as a JSON round trip makes them."""
+    return json.loads(json.dumps(value))
+
+
+def test_the_flotilla_data_match_the_engine() -> None:
+    assert json.loads(_file("flotilla").read_text("utf-8")) == _normal(flotilla_layout())
+
+
+def test_the_encyclopedia_data_match_the_engine() -> None:
+    assert json.loads(_file("encyclopedia").read_text("utf-8")) == _normal(encyclopedia_layout())
+
+
+if __name__ == "__main__":
+    for name, make in LAYOUTS.items():
+        _file(name).write_text(json.dumps(make(), ensure_ascii=False, separators=(",", ":")) + "\n",
+                               "utf-8")
+        print(f"wrote {_file(name)}")
