@@ -34,6 +34,7 @@ class Recorder:
     def __init__(self, client: Any) -> None:
         self.client = client
         self.examples: Examples = {}
+        self.headers: dict[tuple[str, str], set[str]] = {}  # (operation, status) -> names
 
     def call(self, method: str, template: str, status: int, path: str | None = None,
              body: Any = None, headers: dict[str, str] | None = None,
@@ -44,8 +45,10 @@ class Recorder:
                                     headers=headers or {})
         assert response.status_code == status, (method, url, response.status_code,
                                                 response.get_data()[:500])
-        entry = self.examples.setdefault(f"{method.upper()} {template}",
-                                         {"request": None, "responses": {}})
+        key = f"{method.upper()} {template}"
+        entry = self.examples.setdefault(key, {"request": None, "responses": {}})
+        self.headers.setdefault((key, str(status)), set()).update(
+            name for name, _ in response.headers)
         if body is not None and entry["request"] is None:
             entry["request"] = body
         if response.is_json:
@@ -64,12 +67,12 @@ def _bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def record(client: Any, redis_client: Any) -> Examples:
+def record(client: Any, redis_client: Any, rec: Recorder | None = None) -> Examples:
     """Every operation's examples, from real games played through `client` (a Flask test
-    client of an app on `redis_client`'s database, rate limits off)."""
+    client of an app on `redis_client`'s database, rate limits off), with `rec` if given."""
     from api import botauth
 
-    rec = Recorder(client)
+    rec = rec or Recorder(client)
     rec.call("get", "/healthz", 200)
     rec.call("get", "/v1/games-catalog", 200)
     rec.call("get", "/v1/bots", 200)

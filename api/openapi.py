@@ -141,6 +141,33 @@ HEADERS: dict[str, Schema] = {
     "Idempotent-Replayed": {"description": "true: the first answer of this Idempotency-Key, "
                                            "replayed (nothing was played again)",
                             "schema": {"type": "string", "enum": ["true"]}},
+    "Content-Language": {"description": "the language of the problem's title and detail "
+                                        "(from `?lang=` or Accept-Language)",
+                         "schema": {"type": "string"}},
+    "Vary": {"description": "the request headers the answer depends on (Authorization, "
+                            "Accept-Language, ...)", "schema": {"type": "string"}},
+    "Cache-Control": {"description": "no-cache: never store the answer",
+                      "schema": {"type": "string"}},
+    "X-Accel-Buffering": {"description": "no: a proxy must pass the stream through unbuffered",
+                          "schema": {"type": "string"}},
+    "Allow": {"description": "the methods the path allows", "schema": {"type": "string"}},
+    "Access-Control-Allow-Origin": {"description": "CORS (/v1 only): the origins allowed "
+                                                   "(BGB_CORS_ORIGINS; * by default)",
+                                    "schema": {"type": "string"}},
+    "Access-Control-Expose-Headers": {"description": "CORS (/v1 only): the headers a page "
+                                                     "may read", "schema": {"type": "string"}},
+}
+
+# Headers any answer may carry: CORS (on /v1), Vary, and on problems their language.
+COMMON_HEADERS = ["Access-Control-Allow-Origin", "Access-Control-Expose-Headers", "Vary"]
+# The request headers every /v1 operation reads besides its own: the language of its texts.
+LANGUAGE_PARAMETERS: dict[str, Schema] = {
+    "AcceptLanguage": {"in": "header", "name": "Accept-Language", "required": False,
+                       "schema": {"type": "string"},
+                       "description": "the language of problem texts, catalog and bot texts "
+                                      "and move labels (en, pt-BR); `lang` wins"},
+    "Lang": {"in": "query", "name": "lang", "required": False, "schema": {"type": "string"},
+             "description": "the language, as Accept-Language (e.g. pt-BR)"},
 }
 
 STREAM_VERSION: Schema = {
@@ -483,12 +510,22 @@ def document_operations(paths: dict[str, Any], example_move: Schema | None,
             ref = response.get("$ref", "")
             if ref.startswith("#/components/responses/") and shared is not None:
                 responses[status] = copy.deepcopy(shared[ref.rsplit("/", 1)[1]])
+        if path.startswith("/v1/"):
+            operation.setdefault("parameters", []).extend(
+                {"$ref": f"#/components/parameters/{name}"} for name in LANGUAGE_PARAMETERS)
         for status, response in responses.items():
             headers = response.setdefault("headers", {})
             if status == "401":
                 headers.setdefault("WWW-Authenticate", HEADERS["WWW-Authenticate"])
             if status in ("429", "503"):
                 headers.setdefault("Retry-After", HEADERS["Retry-After"])
+            media = response.get("content", {})
+            named = [*COMMON_HEADERS, *(["Content-Language"] if PROBLEM_MIMETYPE in media
+                                        else []),
+                     *(["Cache-Control", "X-Accel-Buffering"] if "text/event-stream" in media
+                       else []), *(["Cache-Control"] if "image/png" in media else [])]
+            for name in named:
+                headers.setdefault(name, {"$ref": f"#/components/headers/{name}"})
             if not headers:
                 del response["headers"]
             slugs = PROBLEMS_BY_RESPONSE.get((method, path, status),
@@ -592,6 +629,10 @@ def install(api: flask_smorest.Api) -> None:
         for name in ("MoveResult",):
             if name in components:
                 components[name]["example"] = example["answer"]
+    for name, header in HEADERS.items():
+        api.spec.components.header(name, header)
+    for name, parameter in LANGUAGE_PARAMETERS.items():
+        api.spec.components.parameter(name, parameter["in"], parameter)
     document_operations(api.spec._paths, example and example["move"],
                         api.spec.components.responses)
     from api import examples  # here: `python -m api.examples` imports api first

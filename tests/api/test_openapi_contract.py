@@ -137,7 +137,8 @@ def test_every_operation_has_examples_from_a_real_game(client: FlaskClient,
     from api import examples
 
     spec = _spec(client)
-    fresh = examples.record(client, redis_client)
+    recorder = examples.Recorder(client)
+    fresh = examples.record(client, redis_client, recorder)
     stored = examples.load()
     assert set(stored) == set(fresh), set(stored) ^ set(fresh)
     errors: list[str] = []
@@ -168,3 +169,38 @@ def test_every_operation_has_examples_from_a_real_game(client: FlaskClient,
     assert not errors, errors[:10]
     moves = stored["POST /v1/games/{game_id}/moves"]["responses"]
     assert {"200", "403", "409", "422"} <= set(moves)
+    # Every header of every answer recorded is declared for its operation and status.
+    for (key, status), names in recorder.headers.items():
+        method, path = key.split(" ", 1)
+        declared = spec["paths"][path][method.lower()]["responses"][status].get("headers", {})
+        undeclared = names - set(declared) - {"Content-Type", "Content-Length"}
+        assert not undeclared, (key, status, undeclared)
+
+
+def test_every_request_header_read_is_declared(client: FlaskClient) -> None:
+    """Each request header the API reads is a documented parameter of some operation (or,
+    for Authorization, its security schemes)."""
+    import pathlib
+    import re
+
+    import api
+
+    spec = _spec(client)
+    read: set[str] = set()
+    for source in pathlib.Path(api.__file__).parent.glob("*.py"):
+        read |= set(re.findall(r'headers\.get\(\s*"([A-Za-z-]+)"', source.read_text()))
+    declared = {parameter["name"] for _, _, op in _operations(spec)
+                for parameter in op.get("parameters", []) if parameter.get("in") == "header"}
+    declared |= {parameter["name"] for parameter in spec["components"].get(
+        "parameters", {}).values() if parameter["in"] == "header"}
+    schemes = spec["components"]["securitySchemes"].values()
+    assert all(scheme.get("scheme") == "bearer" for scheme in schemes)
+    declared |= {"Authorization"}
+    # Framing, not an API input: a chunked body is a body (415 unless JSON).
+    read -= {"Transfer-Encoding"}
+    assert read, read
+    assert read <= declared, read - declared
+    for _, path, op in _operations(spec):
+        if path.startswith("/v1/"):
+            names = {p.get("$ref", "").rsplit("/", 1)[-1] for p in op.get("parameters", [])}
+            assert {"AcceptLanguage", "Lang"} <= names, path
