@@ -217,8 +217,8 @@ function continents(ctx) {
     h("ol", { class: "exp-spaces" }, slots.map((d, i) => {
       const space = data.continent_spaces[i];
       return h("li", { class: d >= 0 ? "taken" : "free" },
-        h("span", { class: "help" }, t("enc.space_reward", { rep: space.rep, bonus: space.bonus })), " ",
-        d >= 0 ? die(ctx, d) : h("span", { class: "help" }, t("enc.free")));
+        h("div", { class: "help" }, t("enc.space_reward", { rep: space.rep, bonus: space.bonus })),
+        h("div", {}, d >= 0 ? die(ctx, d) : h("em", { class: "help" }, t("enc.free"))));
     }))));
   return section("enc-continents", t("enc.expedition"),
     h("p", { class: "help" }, actionHelp("expedition")),
@@ -266,17 +266,16 @@ function animalDisplay(ctx) {
 function publications(ctx) {
   const { v } = ctx;
   const seats = Array.from({ length: v.seat_count }, (_, s) => s);
-  const head = h("tr", {}, h("th", { scope: "col" }, t("enc.type")),
-    [0, 1, 2, 3].map((k) => h("th", { scope: "col" }, t("enc.category_n", { n: k + 1 }))));
   const rows = data.categories.map((names, type) => h("tr", {},
-    h("th", { scope: "row" }, TYPES[type], " ", h("span", { class: "help" }, t("enc.vp_per_cube", { n: data.publish_vp[type] }))),
+    h("th", { scope: "row" }, t("enc.type_n", { type: TYPES[type] }),
+      h("div", { class: "help nowrap" }, t("enc.vp_per_cube", { n: data.publish_vp[type] }))),
     names.map((name, k) => h("td", {}, h("div", {}, categoryName(name)),
       seats.map((s) => (v.grid?.[s]?.[type * 4 + k] ? h("span", { class: "legend-item" }, seatToken(ctx, s), `×${v.grid[s][type * 4 + k]} `) : null))))));
   return section("enc-publications", t("enc.publications"),
     h("p", { class: "help" }, t("enc.publish_min", {
       continental: data.publish_continental, types: data.publish_min.map((n, i) => `${TYPES[i]} ${n}+`).join(", "),
     })),
-    h("div", { class: "table-wrap" }, h("table", { class: "enc-grid-table" }, h("thead", {}, head), h("tbody", {}, rows))));
+    h("div", { class: "table-wrap" }, h("table", { class: "enc-grid-table" }, h("tbody", {}, rows))));
 }
 
 function players(ctx) {
