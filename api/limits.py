@@ -91,6 +91,12 @@ def _category(method: str, path: str) -> str | None:
     return None
 
 
+def counts_against(method: str, path: str) -> str | None:
+    """The rate limits (create, move, read) a request of `method` on `path` counts against,
+    or None: what the OpenAPI document declares a 429 rate-limited answer for."""
+    return _category(method.upper(), path)
+
+
 class Limits:
     """The rate limiter of one app, and the checks of bot budgets and bot games."""
 

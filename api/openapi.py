@@ -18,7 +18,7 @@ from typing import Any
 import flask_smorest
 
 import core
-from api import tournament_store
+from api import limits, tournament_store
 from api.bots import bot_catalog
 from api.problems import PROBLEM_BASE, PROBLEM_MIMETYPE, PROBLEM_TYPES
 from api.schemas import STATUSES
@@ -104,7 +104,7 @@ PROBLEM_SCHEMAS: dict[str, tuple[str, dict[str, Schema]]] = {
     "rate-limited": ("RateLimitedProblem", {"retry_after": {"type": "integer"}}),
     "too-many-bot-games": ("TooManyBotGamesProblem", {"retry_after": {"type": "integer"}}),
     "too-many-streams": ("TooManyStreamsProblem", {}),
-    "too-many-tournaments": ("TooManyTournamentsProblem", {}),
+    "too-many-tournaments": ("TooManyTournamentsProblem", {"retry_after": {"type": "integer"}}),
     "internal-error": ("InternalErrorProblem", {}),
     "service-unavailable": ("ServiceUnavailableProblem", {}),
     "client-closed-request": ("ClientClosedRequestProblem", {}),
@@ -118,16 +118,21 @@ PROBLEMS_BY_RESPONSE: dict[tuple[str, str, str], list[str]] = {
     ("post", "/v1/games/{game_id}/moves", "422"): ["illegal-move", "validation-error",
                                                    "idempotency-key-reused"],
     ("post", "/v1/games", "429"): ["rate-limited", "too-many-bot-games"],
+    ("get", "/v1/games/{game_id}", "429"): ["rate-limited", "too-many-streams"],
+    ("get", "/v1/games/{game_id}/events", "429"): ["rate-limited", "too-many-streams"],
+    ("get", "/v1/tournaments/{tournament_id}/events", "429"): ["too-many-streams"],
+    ("post", "/v1/tournaments", "429"): ["too-many-tournaments"],
     ("post", "/v1/games/{game_id}/abort", "409"): ["game-over"],
     ("post", "/v1/games/{game_id}/resign", "409"): ["game-over"],
     ("post", "/v1/games/{game_id}/rematch", "409"): ["game-active", "rematch-exists"],
     ("post", "/v1/games/{game_id}/seats/{seat}/claim", "409"): ["seat-claimed"],
+    ("post", "/v1/games/{game_id}/seats/{seat}/token", "403"): ["not-your-seat"],
     ("post", "/v1/players/me/webhooks", "409"): ["too-many-webhooks"],
     ("delete", "/v1/tournaments/{tournament_id}", "409"): ["tournament-over"],
 }
 PROBLEMS_BY_STATUS: dict[str, list[str]] = {
-    "400": ["bad-request"], "401": ["unauthorized"], "404": ["not-found"],
-    "413": ["payload-too-large"], "415": ["unsupported-media-type"],
+    "400": ["bad-request"], "401": ["unauthorized"], "403": ["forbidden"], "404": ["not-found"],
+    "413": ["payload-too-large"], "415": ["unsupported-media-type"], "429": ["rate-limited"],
     "422": ["validation-error"], "503": ["service-unavailable"],
 }
 
@@ -497,6 +502,12 @@ def _fallback_id(method: str, path: str) -> str:
     return method + "".join(pascal(w) for w in words)
 
 
+def _rate_limited(method: str, path: str) -> bool:
+    """Whether the rate limiter counts requests of `method` on the path template `path`."""
+    concrete = re.sub(r"\{[a-z_]+\}", "Xk3dQ9pLr2mN7vBw", path)
+    return limits.counts_against(method, concrete) is not None
+
+
 def document_operations(paths: dict[str, Any], example_move: Schema | None,
                         shared: dict[str, Schema] | None = None) -> None:
     """operationIds, headers, problem schemas per status and stream bodies, in place.
@@ -513,6 +524,11 @@ def document_operations(paths: dict[str, Any], example_move: Schema | None,
         if path.startswith("/v1/"):
             operation.setdefault("parameters", []).extend(
                 {"$ref": f"#/components/parameters/{name}"} for name in LANGUAGE_PARAMETERS)
+        if "429" not in responses and (_rate_limited(method, path) or any(
+                key[:2] == (method, path) and key[2] == "429" for key in PROBLEMS_BY_RESPONSE)):
+            responses["429"] = {"description": "too many requests: see the problem's type; "
+                                               "retry after Retry-After seconds",
+                                "content": {PROBLEM_MIMETYPE: {"schema": _ref("Problem")}}}
         for status, response in responses.items():
             headers = response.setdefault("headers", {})
             if status == "401":

@@ -204,3 +204,35 @@ def test_every_request_header_read_is_declared(client: FlaskClient) -> None:
         if path.startswith("/v1/"):
             names = {p.get("$ref", "").rsplit("/", 1)[-1] for p in op.get("parameters", [])}
             assert {"AcceptLanguage", "Lang"} <= names, path
+
+
+def test_rate_limited_answers_are_documented(redis_client: Any, redis_url: str) -> None:
+    """A 429 of a rate limit (reads, moves, creations) is documented for its operation, typed
+    `RateLimitedProblem` with Retry-After: the operations the limiter counts get one."""
+    pytest.importorskip("openapi_schema_validator")
+    from api import create_app
+    from tests.api.conftest import NO_RATE_LIMITS
+
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, **NO_RATE_LIMITS,
+                      "RATE_LIMIT_READS": "2/minute", "RATE_LIMIT_MOVES": "1/minute",
+                      "RATE_LIMIT_CREATE": "2/minute"})
+    client = app.test_client()
+    doc = Document(_spec(client))
+    created = doc.check(client.post("/v1/games", json={"game": "toy-pontoon", "seed": 1,
+                                                       "options": {"players": 2}}),
+                        "post", "/v1/games")
+    game = f"/v1/games/{created['id']}"
+    auth = {"Authorization": f"Bearer {created['seats'][created['to_act']]['token']}"}
+    for path, operation in ((game, "/v1/games/{game_id}"),
+                            (f"{game}/moves", "/v1/games/{game_id}/moves")):
+        answers = [client.get(path) for _ in range(3)]
+        assert answers[-1].status_code == 429
+        limited = doc.check(answers[-1], "get", operation)
+        assert limited["type"] == PROBLEM_BASE + "rate-limited" and limited["retry_after"] >= 1
+    moves = [client.post(f"{game}/moves", json={"move": {"type": "draw"}, "version": v},
+                         headers=auth) for v in range(2)]
+    assert doc.check(moves[-1], "post", "/v1/games/{game_id}/moves")["status"] == 429
+    players = [client.post("/v1/players", json={}) for _ in range(3)]
+    assert players[-1].status_code == 429, [p.status_code for p in players]
+    doc.check(players[-1], "post", "/v1/players")
+    assert not doc.errors, doc.errors
