@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import time
+from collections import OrderedDict
 from typing import Any
 
 import redis
@@ -57,7 +58,14 @@ def _api() -> Client:
     # One client per worker process: its session keeps connections to the API alive.
     global _client
     if _client is None:
-        _client = Client(os.environ.get("BGB_API_URL"), retries=2, timeout=30.0)
+        import requests
+
+        session = requests.Session()
+        # The worker talks to its own API: no proxy or .netrc from the environment, whose
+        # look-up (every variable, on every request) was a fifth of a random bot's turn.
+        session.trust_env = False
+        _client = Client(os.environ.get("BGB_API_URL"), retries=2, timeout=30.0,
+                         session=session)
     return _client
 
 
@@ -136,15 +144,20 @@ def play_turn(game_id: str, seat: int, version: int) -> str:
     """
     api = _api()
     client = _redis()
-    token = botauth.bot_token(client, game_id, seat)
-    try:
-        body = api.get_game(game_id, token)
-    except NotFound:
-        return "gone"
-    except (Unauthorized, Forbidden):
-        # The token no longer opens this seat (secret rotated): retrying cannot help.
-        log.warning("bot token refused for %s seat %s", game_id, seat)
-        return "refused"
+    token = _bot_token(client, game_id, seat)
+    while True:
+        try:
+            body = api.get_game(game_id, token)
+            break
+        except NotFound:
+            return "gone"
+        except (Unauthorized, Forbidden):
+            # The secret may have changed since this process cached it: read it once more.
+            fresh = _bot_token(client, game_id, seat, reread=True)
+            if fresh == token:
+                log.warning("bot token refused for %s seat %s", game_id, seat)
+                return "refused"  # the token no longer opens this seat: retrying cannot help
+            token = fresh
     if (body.get("status") != "active" or body.get("version") != version
             or body.get("to_act") != seat or body.get("seat") != seat):
         return "stale"
@@ -191,8 +204,24 @@ def _seat_spec(body: dict[str, Any], seat: int) -> dict[str, Any]:
     return {}
 
 
+# Per worker process, so that a turn costs no Redis round trip of its own: the bot secret
+# (read again when the API refuses a token derived from it) and the seats' bots (immutable).
+_secret: bytes | None = None
+_SEAT_SPECS: OrderedDict[tuple[str, int], dict[str, Any] | None] = OrderedDict()
+_SEAT_SPECS_SIZE = 4096
+
+
+def _bot_token(client: redis.Redis, game_id: str, seat: int, reread: bool = False) -> str:
+    global _secret
+    if _secret is None or reread:
+        _secret = botauth.bot_secret(client)
+    return botauth.derive(_secret, game_id, seat)
+
+
 def _stored_seat_spec(client: redis.Redis, game_id: str, seat: int) -> dict[str, Any] | None:
     # The game body may leave bot params out; the immutable metadata has them.
+    if (game_id, seat) in _SEAT_SPECS:
+        return _SEAT_SPECS[(game_id, seat)]
     raw = client.get(keys.game_meta(game_id))
     if raw is None:
         return None
@@ -201,6 +230,8 @@ def _stored_seat_spec(client: redis.Redis, game_id: str, seat: int) -> dict[str,
     except ValueError:
         return None
     for entry in meta.get("seats") or []:
-        if entry.get("seat") == seat:
-            return {k: v for k, v in entry.items() if k != "token_sha256"}
-    return None
+        _SEAT_SPECS[(game_id, int(entry.get("seat", -1)))] = {
+            k: v for k, v in entry.items() if k != "token_sha256"}
+    while len(_SEAT_SPECS) > _SEAT_SPECS_SIZE:
+        _SEAT_SPECS.popitem(last=False)
+    return _SEAT_SPECS.get((game_id, seat))
