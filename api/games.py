@@ -42,7 +42,7 @@ from api.schemas import (
 )
 from api.seats import SeatStates, adjusted_result, effective_seat, seat_states
 from api.services import Services, services
-from api.store import OVER, Cached, Head, Read, new_epoch
+from api.store import OVER, Cached, Head, Read, json_text, new_epoch
 from api.tournament_secrecy import held_back
 from api.watchers import follow, long_poll
 from core.deals import SEED_BITS, make_deal
@@ -142,8 +142,7 @@ def _bot_seat(meta: dict[str, Any], seat: int | None,
 
 def _json(body: dict[str, Any], status: int = 200, headers: dict[str, str] | None = None,
           ) -> Response:
-    response = Response(json.dumps(body, separators=(",", ":")), status=status,
-                        mimetype="application/json")
+    response = Response(json_text(body), status=status, mimetype="application/json")
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
@@ -423,7 +422,7 @@ class Decided:
     idempotency: tuple[int, str] | None
     after: Any
     head: Head
-    snapshot: str
+    snapshot: bytes
     entry: dict[str, Any]
     answer: dict[str, Any]
     bot: dict[str, Any] | None
@@ -499,7 +498,7 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any], 
     # Only a stored move's answer is recorded for its Idempotency-Key: an error answer
     # changes nothing, so a retry of it is simply evaluated again.
     return Decided(seat, fingerprint, idempotency, after, new_head,
-                   json.dumps(game.dump(after), separators=(",", ":")), entry, answer,
+                   json_text(game.dump(after)), entry, answer,
                    _bot_seat(meta, to_act, states), new_epoch())
 
 

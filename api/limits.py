@@ -47,6 +47,10 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "TRUSTED_PROXIES": ("BGB_TRUSTED_PROXIES", 0),
 }
 
+# The request rate limits among SETTINGS.
+LIMITS = ("RATE_LIMIT_CREATE", "RATE_LIMIT_MOVES", "RATE_LIMIT_MOVES_PER_SEAT",
+          "RATE_LIMIT_READS")
+
 _GAME_PATH = re.compile(r"^/v1/games/([A-Za-z0-9_-]{1,64})(/[a-z]+)?$")
 
 
@@ -103,7 +107,11 @@ class Limits:
     def __init__(self, app: Flask) -> None:
         self.app = app
         self.config = app.config
+        # With every limit off (a load test, a private server) nothing is counted: no
+        # limiter hooks on any request.
+        limited = any(_active(str(app.config[name])) for name in LIMITS)
         self.limiter = Limiter(
+            enabled=limited,
             key_func=client_address, app=app, storage_uri=app.config["REDIS_URL"],
             storage_options={"socket_timeout": app.config.get("REDIS_TIMEOUT", 0.5),
                              "socket_connect_timeout": app.config.get("REDIS_TIMEOUT", 0.5),
@@ -114,6 +122,8 @@ class Limits:
             # Counting must not take the API down with it: with Redis gone every request
             # fails on the game store anyway, with a clear 503.
             swallow_errors=True)
+        if not limited:
+            return
         # Every count is taken by `_check`, by category, with `limiter.limit`: this app has
         # no default or decorated limits, so Flask-Limiter's own hook before every request
         # would only find none (a cost on every request, limits on or off).
@@ -149,6 +159,8 @@ class Limits:
             return False
 
     def _check(self) -> None:
+        if not self.limiter.enabled:
+            return
         category = _category(request.method, request.path)
         if category is None:
             return

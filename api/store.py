@@ -26,6 +26,11 @@ import redis
 
 from api import keys
 
+try:
+    import orjson
+except ImportError:  # a dependency; without it the standard library's encoder does
+    orjson = None  # type: ignore[assignment]
+
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 
 # A game as a request needs it: its head, its snapshot unless the caller holds the current one,
@@ -216,6 +221,17 @@ def _text(value: bytes | str | None) -> str | None:
     return value.decode("utf-8") if isinstance(value, bytes) else value
 
 
+def json_text(value: Any) -> bytes:
+    """`value` as compact JSON (orjson when it can: several times faster than json on a
+    game's snapshot or view; json for what orjson refuses, such as integers over 64 bits)."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(value)
+        except TypeError:
+            pass
+    return json.dumps(value, separators=(",", ":")).encode("utf-8")
+
+
 def new_epoch() -> str:
     """A fresh write epoch: 64 random bits."""
     return secrets.token_hex(8)
@@ -333,8 +349,8 @@ class Store:
                   keys.bot_turns(), keys.version_channel(game_id), keys.game_meta(game_id),
                   keys.game_seats(game_id), keys.game_forfeits(game_id)],
             args=[expected, head.version, snapshot, "" if head.to_act is None else head.to_act,
-                  head.status, json.dumps(entry, separators=(",", ":")),
-                  json.dumps(record, separators=(",", ":")) if record and idempotency else "",
+                  head.status, json_text(entry),
+                  json_text(record) if record and idempotency else "",
                   IDEMPOTENCY_TTL_SECONDS, game_id, "1" if bot_to_act else "0", time.time(),
                   epoch, head.updated_ms or int(time.time() * 1000),
                   self.retention.active_ttl_ms, self.retention.retain_finished_ms,

@@ -82,11 +82,18 @@ def clone(state: State) -> State:
     return new
 
 
+# Leaves are kept as they are without a call each: most of a state is numbers and strings,
+# and `to_json` runs on every stored move and every view.
+_SCALARS = frozenset({int, str, bool, float, type(None)})
+
+
 def _jsonable(value: Any) -> Any:
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, (tuple, list)):
-        return [_jsonable(v) for v in value]
+        return [v if type(v) in _SCALARS else _jsonable(v) for v in value]
     if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
+        return {k: v if type(v) in _SCALARS else _jsonable(v) for k, v in value.items()}
     return value
 
 
