@@ -111,8 +111,9 @@ def encyclopedia_view(view: dict[str, Any]) -> RenderableType:
     for i, name in enumerate(data["areas"]):
         dice = ", ".join(_die(view, d) for d in view["areas"][i]) or "—"
         board.add_row(_action(name), f"{tables[name]}: {dice}")
-    spaces = "  ".join(f"+{s['rep']}r+{s['bonus']}v" for s in data["continent_spaces"])
-    board.add_row(_("Expedition"), _("spaces {spaces}").format(spaces=spaces))
+    spaces = ", ".join(f"{s['rep']}/{s['bonus']}" for s in data["continent_spaces"])
+    board.add_row(_("Expedition"), _("reputation/value bonus of the spaces: {spaces}").format(
+        spaces=spaces))
     for c, slots in enumerate(view["cont"]):
         board.add_row("  " + _colour(view, c),
                       " | ".join(_die(view, d) if d >= 0 else _("free") for d in slots))
@@ -168,6 +169,8 @@ def _seat(view: dict[str, Any], p: int) -> RenderableType:
     rows.add_row(_("dice"), dice or "—")
     rows.add_row(_("experts"), experts or "—")
     rows.add_row(_("animals"), "\n".join(_animal(view, c) for c in view["hand"][p]) or "—")
+    if any(view["cubes"][c] for c in view["hand"][p]):
+        rows.add_row("", _("■ a research cube"))
     return rows
 
 

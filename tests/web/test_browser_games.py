@@ -141,7 +141,7 @@ def test_encyclopedia_on_a_phone_and_in_portuguese(browser: Any, site: str, shot
 # ------------------------------------------------------------------ Flotilla
 
 
-def test_flotilla_three_players_one_human_and_two_bots(
+def test_flotilla_three_players_one_human_and_two_bots_played_to_the_result(
         context: Any, site: str, shots: Shots) -> None:
     page = context.new_page()
     errors = watch_errors(page)
@@ -158,11 +158,18 @@ def test_flotilla_three_players_one_human_and_two_bots(
     for words in ("The Captain", "Navigation", "Sinkside", "Speakers", "Traders", "Founders",
                   "Delvers", "Market", "Sonar track", "Survivor track", "Outposts", "Skiff"):
         assert words in board, words
-    clicks = play(page, 25, seed=11)
-    shots(page, "after-moves")
-    assert clicks == 25 or page.is_visible("#result")
+    clicks = play(page, 20, seed=11)
+    shots(page, "after-20-moves")
     readable(page)
     assert len(page.query_selector_all("#log > li")) > clicks, "the bots' moves are in the log too"
+    # On to the end (some 150 clicks, a minute or two).
+    clicks += play_to_the_end(page, seed=12, max_clicks=500)
+    shots(page, "result")
+    result = page.inner_text("#result")
+    assert "Winner" in result and "Guild Seal majorities" in result and "Total" in result
+    text = readable(page)
+    assert "Game over" in page.inner_text("#status")
+    assert "last round" not in text or re.search(r"Round (\d+) · last round: \1\b", text)
     assert errors == []
 
 

@@ -58,6 +58,11 @@ export function eventParams(event, body) {
   return out;
 }
 
+/** The "play" event repeats its move: the log shows it once. */
+export function skipEvent(event) {
+  return event.type === "play";
+}
+
 /** More words for a move's button: the card, tile or objective its label names. */
 export function moveDetail(move, body) {
   const v = body.view || {};
@@ -161,6 +166,7 @@ function tileSkyText(cat, tile) {
 }
 
 function cellText(cat, cell) {
+  if (cell < 0) return t("fl.floating"); // a Floating Outpost has no cell
   const [q, r] = cellQR(cat, cell);
   return `(${q},${r})`;
 }
@@ -224,7 +230,7 @@ function turnOrder(v) {
 function overview(ctx) {
   const { v } = ctx;
   return h("section", { class: "panel fl-overview", id: "fl-round" },
-    h("p", {}, h("strong", {}, t("fl.round", { round: v.round })),
+    h("p", {}, h("strong", {}, t("fl.round", { round: v.end_round ? Math.min(v.round, v.end_round) : v.round })),
       v.end_round !== null && v.end_round !== undefined ? [" · ", h("strong", { class: "warn" }, t("fl.last_round", { round: v.end_round }))] : null,
       " · ", t("fl.vp_supply", { n: v.vp_supply })),
     h("p", { class: "fl-legend" }, h("span", { class: "label" }, t("fl.turn_order")), " ",
@@ -465,7 +471,8 @@ function playerBoard(ctx, s) {
       stat("fl.penalty", data.penalty[v.penalty?.[s] ?? 0]),
       stat("fl.survivors", v.rescued?.[s]), stat("fl.stations", v.stations?.[s]),
       stat("fl.hand_size", v.hand_sizes?.[s]),
-      stat("fl.outposts", t("fl.outposts_left", { n: outpostsLeft, price: nextPrice ?? "—" }))),
+      stat("fl.outposts", t("fl.outposts_left", { n: outpostsLeft, price: nextPrice ?? "—" })),
+      v.floating?.[s] ? stat("fl.floating_outposts", v.floating[s]) : null),
     h("p", {}, h("span", { class: "label" }, t("fl.reserve")), " ",
       (v.reserve?.[s] || []).some(Boolean)
         ? (v.reserve[s]).map((n, c) => (n ? [resourceChip(colours[c], n), " "] : null)) : t("fl.none")),
