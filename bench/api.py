@@ -7,7 +7,9 @@ Starts a private redis-server (or uses --redis-url), gunicorn on a free 127.0.0.
 `bgb serve` runs it (gevent workers; `--threads T` for gthread), and a load generator
 (--procs processes x --clients threads, one keep-alive connection each) that plays many
 concurrent games: each client creates a game with every seat human, reads the seat to act's
-view (its legal moves) and posts a random legal move, game after game. Prints moves/s and
+view (its legal moves) and posts a random legal move, game after game (a seat still to act
+after its move plays on with the legal moves of the move's answer, as any client may; the
+figures count every request, reads and creations included). Prints moves/s and
 p50/p99 of the POST move latency; then, holding more and more idle event streams (raw
 sockets of a helper process), the move latency again at each step, and the most streams
 held while the move p99 stays under 100 ms; then the same load generator's requests/s
