@@ -18,7 +18,7 @@ from tests.web.test_browser import DESKTOP, PHONE, fits, watch_errors
 pytestmark = pytest.mark.e2e
 
 # Raw JSON or a value the renderer failed to name, anywhere a player reads.
-RAW = re.compile(r'"\w+"\s*:|\{"|\[\[|\bundefined\b|\bNaN\b|\[object ')
+RAW = re.compile(r'"\w+"\s*:|\{"|\[\[|\bundefined\b|\bnull\b|\bNaN\b|\[object ')
 
 
 @pytest.fixture

@@ -37,18 +37,18 @@ export function eventParams(event, body) {
   const out = {};
   if (typeof event.action === "string") out.action = tOr(`enc.action.${event.action}`, event.action);
   if (Number.isInteger(event.colour)) out.colour = continentName(cat, event.colour);
-  if (Number.isInteger(event.card)) out.card = animalName(cat, event.card) || expertName(cat, event.card);
+  if (Number.isInteger(event.card)) out.card = animalName(cat, event.card) || t("enc.animal_card");
   if (Number.isInteger(event.slot)) out.slot = TYPES[event.slot] ?? event.slot + 1;
   if (Number.isInteger(event.space) && event.type === "reputation_bonus") out.space = event.space;
   if (typeof event.kind === "string") out.kind = resourceText(event.kind, event.amount ?? 1);
-  if (Array.isArray(event.cards)) out.cards = event.cards.map((c) => animalName(cat, c) || "?").join(", ") || t("enc.none");
+  if (Array.isArray(event.cards)) out.cards = event.cards.map((c) => animalName(cat, c) || t("enc.animal_card")).join(", ") || t("enc.none");
   if (Array.isArray(event.continental)) out.continental = event.continental.length
-    ? event.continental.map((c) => animalName(cat, c) || "?").join(", ") : t("enc.none");
+    ? event.continental.map((c) => animalName(cat, c) || t("enc.animal_card")).join(", ") : t("enc.none");
   if (Array.isArray(event.dice)) out.dice = event.dice.map(([d, , value]) => dieText(cat, d, value)).join(", ");
   if (Number.isInteger(event.die) && Number.isInteger(event.value)) out.die = dieText(cat, event.die, event.value);
   if (typeof event.effect === "string") out.tile = tOr(`enc.effect.${event.effect}`, event.effect);
-  if (Array.isArray(event.experts)) out.experts = event.experts.map((c) => expertName(cat, c) || "?").join(", ");
-  if (Array.isArray(event.animals)) out.animals = event.animals.map((c) => animalName(cat, c) || "?").join(", ");
+  if (Array.isArray(event.experts)) out.experts = event.experts.map((c) => expertName(cat, c) || t("enc.expert_card")).join(", ");
+  if (Array.isArray(event.animals)) out.animals = event.animals.map((c) => animalName(cat, c) || t("enc.animal_card")).join(", ");
   return out;
 }
 
@@ -312,7 +312,7 @@ function expertSpaces(ctx, s) {
     h("span", { class: "label" }, t("enc.expert_space", { n: i + 1 })), " ",
     stack.length ? h("ul", { class: "cards" }, expertCard(ctx, stack[stack.length - 1],
       stack.length > 1 ? h("div", { class: "help" }, t("enc.covered", {
-        n: stack.length - 1, names: stack.slice(0, -1).map((c) => expertName(ctx.cat, c) || "?").join(", "),
+        n: stack.length - 1, names: stack.slice(0, -1).map((c) => expertName(ctx.cat, c) || t("enc.expert_card")).join(", "),
       })) : null)) : h("span", { class: "help" }, t("enc.empty")))));
 }
 
@@ -332,7 +332,7 @@ function playerBoard(ctx, s) {
     hand.length ? h("ul", { class: "cards animals", id: s === v.seat ? "my-animals" : null }, hand.map((c) => animalCard(ctx, c, s)))
       : h("p", { class: "help" }, t("enc.none")),
     h("h3", {}, t("enc.published_pile", { n: published.length })),
-    h("p", {}, published.length ? published.map((c) => animalName(ctx.cat, c) || "?").join(", ") : t("enc.none")));
+    h("p", {}, published.length ? published.map((c) => animalName(ctx.cat, c) || t("enc.animal_card")).join(", ") : t("enc.none")));
 }
 
 function aiBoard(ctx) {
@@ -365,5 +365,5 @@ function aiBoard(ctx) {
     (v.hand?.[seat] || []).length ? h("ul", { class: "cards animals" }, v.hand[seat].map((c) => animalCard(ctx, c, seat)))
       : h("p", { class: "help" }, t("enc.none")),
     h("h3", {}, t("enc.published_pile", { n: published.length })),
-    h("p", {}, published.length ? published.map((c) => animalName(cat, c) || "?").join(", ") : t("enc.none")));
+    h("p", {}, published.length ? published.map((c) => animalName(cat, c) || t("enc.animal_card")).join(", ") : t("enc.none")));
 }

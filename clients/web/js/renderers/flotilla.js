@@ -86,9 +86,13 @@ export function moveDetail(move, body) {
   return null;
 }
 
-/** Sailing grouped by Skiff, tile placements by tile. */
-export function moveGroup(move) {
+/** Sailing grouped by Skiff; placing and building a tile by cell (a cell offers each turn
+ * of the tile that differs in effect). */
+export function moveGroup(move, body) {
   if (move.type === "sail" && Number.isInteger(move.skiff)) return t("fl.skiff_n", { n: move.skiff + 1 });
+  if ((move.type === "place" || move.type === "build") && Number.isInteger(move.cell)) {
+    return t("fl.at_cell", { cell: cellText(body.view?.catalog || {}, move.cell) });
+  }
   return null;
 }
 
@@ -480,10 +484,13 @@ function playerBoard(ctx, s) {
       (cat.guilds || []).map((g, i) => `${guildName(g)} ${v.seals?.[s]?.[i] ?? 0}`).join(" · ")),
     !sky ? [h("h3", {}, t("fl.skiffs", { n: inPlay, max: data.skiffs })), h("ul", { class: "rows" }, skiffRows)] : null,
     h("h3", {}, t("fl.tiles_in_play", { n: tiles.length })),
-    tiles.length ? h("p", {}, tiles.map(([cell, e]) => `${cellText(cat, Number(cell))} ${sky ? tileSkyText(cat, e[0]) : tileText(cat, e[0])}${e[3] ? ` (${t("fl.depleted")})` : ""}${e[4] ? ` (${t("fl.outpost")})` : ""}`).join(" · "))
+    tiles.length ? h("ul", { class: "tile-list" }, tiles.map(([cell, e]) => h("li", {},
+      h("strong", {}, cellText(cat, Number(cell))), " ", sky ? tileSkyText(cat, e[0]) : tileText(cat, e[0]),
+      e[3] ? h("span", { class: "chip" }, t("fl.depleted")) : null,
+      e[4] ? h("span", { class: "chip" }, t("fl.outpost")) : null)))
       : h("p", { class: "help" }, t("fl.none")),
     (v.tiles?.[s] || []).length ? [h("h3", {}, t("fl.tile_reserve")),
-      h("p", {}, v.tiles[s].map((tile) => tileSkyText(cat, tile)).join(" · "))] : null,
+      h("ul", { class: "tile-list" }, v.tiles[s].map((tile) => h("li", {}, tileSkyText(cat, tile))))] : null,
     h("h3", {}, t("fl.discard_pile", { n: discard.length })),
     h("p", {}, discard.length ? discard.map((c) => cardName(cat, c)).join(", ") : t("fl.none")),
     retired.length ? [h("h3", {}, t("fl.retired")), h("p", {}, retired.map((c) => cardName(cat, c)).join(", "))] : null,
