@@ -142,6 +142,32 @@ def play_turn(game_id: str, seat: int, version: int) -> str:
     "moved" ("forfeited" when the bot overran its budget and a random move was played), or
     "stale"/"gone" when there was nothing to do.
     """
+    try:
+        return _play_turn(game_id, seat, version)
+    finally:
+        _rebalance()
+
+
+# The worker's keep-alive connection binds it to one API process: two workers whose
+# connections landed on the same gunicorn process had all their turns served by that one
+# (one core, one GIL) while the other idled (in bench/tournament.py's set-up, 85% of the
+# API's CPU on one of its two processes, run after run). A new connection now and then
+# (after a turn, every RECONNECT_SECONDS) lets another process accept it: one connection
+# set-up a second rather than one a turn (a set-up costs the API about what a turn does).
+RECONNECT_SECONDS = 1.0
+_connected_at = 0.0
+
+
+def _rebalance() -> None:
+    global _connected_at
+    moment = time.monotonic()
+    if moment - _connected_at >= RECONNECT_SECONDS:
+        if _connected_at:
+            _api().session.close()  # the next request connects afresh
+        _connected_at = moment
+
+
+def _play_turn(game_id: str, seat: int, version: int) -> str:
     api = _api()
     client = _redis()
     token = _bot_token(client, game_id, seat)

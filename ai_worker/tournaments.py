@@ -117,9 +117,9 @@ def _advance(store: TournamentStore, connection: redis.Redis, tournament_id: str
     if info is None:
         return "gone"
     spec = info["spec"]
-    plan = slots(spec)
+    plan = _plan(tournament_id, spec)
     games = store.games(tournament_id)
-    results = store.results(tournament_id)
+    results = store.recorded(tournament_id)
     now = time.time()
     for slot, value in list(games.items()):
         if is_claim(value) and claim_age(value, now) > CLAIM_STALE_SECONDS:
@@ -219,8 +219,8 @@ def find_game(connection: redis.Redis, tournament_id: str, slot: int) -> str | N
 
 
 def _record_ended(store: TournamentStore, connection: redis.Redis, tournament_id: str,
-                  games: dict[int, str], results: dict[int, dict[str, Any]]) -> int:
-    """Record every ended game not recorded yet (into `results` too); how many."""
+                  games: dict[int, str], results: set[int]) -> int:
+    """Record every ended game not recorded yet (adding its slot to `results`); how many."""
     pending = [(slot, game_id) for slot, game_id in sorted(games.items())
                if slot not in results and not is_claim(game_id)]
     if not pending:
@@ -236,7 +236,7 @@ def _record_ended(store: TournamentStore, connection: redis.Redis, tournament_id
         record = ended_game(connection, game_id, text)
         if store.record(tournament_id, slot, record):
             recorded += 1
-        results[slot] = record
+        results.add(slot)
     return recorded
 
 
@@ -268,7 +268,7 @@ def poll(connection: redis.Redis, interval_ms: int = 900) -> list[str]:
             connection.srem(keys.tournaments_active(), tournament_id)
             continue
         games = store.games(tournament_id)
-        results = store.results(tournament_id)
+        results = store.recorded(tournament_id)
         pending = [g for s, g in games.items() if s not in results]
         due = (len(pending) < int(info["spec"]["max_parallel"]) and len(games) < info["total"]
                and _startable(tournament_id, info["spec"], games, results)
@@ -290,15 +290,21 @@ def poll(connection: redis.Redis, interval_ms: int = 900) -> list[str]:
 _PLANS: dict[str, list[dict[str, Any]]] = {}
 
 
-def _startable(tournament_id: str, spec: dict[str, Any], games: dict[int, str],
-               results: dict[int, dict[str, Any]]) -> bool:
-    """Whether some unscheduled slot may start now (not one waiting for a sibling game of
-    its deal to end)."""
+def _plan(tournament_id: str, spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """A tournament's slots, computed once per process (a spec never changes; never mutated)."""
     plan = _PLANS.get(tournament_id)
     if plan is None:
         if len(_PLANS) >= 64:
             _PLANS.clear()
-        plan = _PLANS[tournament_id] = slots(spec)  # a spec never changes
+        plan = _PLANS[tournament_id] = slots(spec)
+    return plan
+
+
+def _startable(tournament_id: str, spec: dict[str, Any], games: dict[int, str],
+               results: set[int]) -> bool:
+    """Whether some unscheduled slot may start now (not one waiting for a sibling game of
+    its deal to end)."""
+    plan = _plan(tournament_id, spec)
     busy = busy_entrants(spec, plan, [slot for slot in games if slot not in results])
     return any(entry["slot"] not in games and not waits_for_sibling(entry, busy)
                for entry in plan)

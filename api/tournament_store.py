@@ -144,6 +144,11 @@ class TournamentStore:
         raw = self.client.hgetall(keys.tournament_results(tournament_id))
         return {int(k): json.loads(v) for k, v in raw.items()}
 
+    def recorded(self, tournament_id: str) -> set[int]:
+        """The slots whose ended game is recorded (their results unread: the scheduler and
+        the sweeper need only which)."""
+        return {int(k) for k in self.client.hkeys(keys.tournament_results(tournament_id))}
+
     def progress(self, tournament_id: str) -> dict[str, Any] | None:
         """{"status", "total", "finished", "in_progress"} (one round trip), None if unknown."""
         pipe = self.client.pipeline(transaction=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import redis
 from rq import Queue, SimpleWorker
 
@@ -44,3 +45,27 @@ def test_the_lean_worker_runs_jobs_with_fewer_round_trips(redis_client: redis.Re
     # Per job: no worker heartbeat (3 commands) before and after its dequeue, no second
     # "idle" state, no look for `rq suspend`: 8 round trips fewer, RQ's own all kept.
     assert lean <= plain - 7 * 10, (plain, lean)
+
+
+def test_a_worker_reconnects_to_the_api_now_and_then(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its keep-alive connection is dropped after a turn once a second, so that two workers
+    are not served by one API process for good."""
+    import ai_worker.jobs as jobs
+
+    closed: list[float] = []
+
+    class Session:
+        def close(self) -> None:
+            closed.append(clock[0])
+
+    class Api:
+        session = Session()
+
+    clock = [100.0]
+    monkeypatch.setattr(jobs, "_api", lambda: Api())
+    monkeypatch.setattr(jobs, "_connected_at", 0.0)
+    monkeypatch.setattr(jobs.time, "monotonic", lambda: clock[0])
+    for step in range(30):  # 30 turns 0.1 s apart
+        clock[0] = 100.0 + step * 0.1
+        jobs._rebalance()
+    assert len(closed) == 2  # at about 101.0 and 102.0: not after every turn
