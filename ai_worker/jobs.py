@@ -110,8 +110,8 @@ def timed_move(game_name: str, bot_name: str, view: dict[str, Any], seat: int,
                                              legal_moves, {}, seed))
     log.warning("%s overran its budget (%.0f ms of %s ms): random move instead", bot_name,
                 elapsed_ms, limit)
-    return fallback, {"bot": bot_name, "elapsed_ms": round(elapsed_ms), "budget_ms": limit,
-                      "grace_ms": grace_ms()}
+    return fallback, {"bot": bot_name, "elapsed_ms": round(elapsed_ms),
+                      "budget_ms": int(limit), "grace_ms": grace_ms()}
 
 
 def max_bot_ms() -> int:
