@@ -30,8 +30,9 @@ def context(browser: Any) -> Iterator[Any]:
 
 
 def create(page: Any, site: str, game: str, players: int, bots: dict[int, str],
-           lang: str = "en") -> None:
-    """Create `game` in the lobby with `bots` seated, and open the human seat 1's link."""
+           lang: str = "en") -> str:
+    """Create `game` in the lobby with `bots` seated, and open the human seat 1's link; the
+    spectator link."""
     page.goto(f"{site}/play/?lang={lang}")
     page.wait_for_selector("#create-game")
     page.select_option("#game-select", game)
@@ -40,8 +41,10 @@ def create(page: Any, site: str, game: str, players: int, bots: dict[int, str],
         page.select_option(f"#seat-{seat}", bot)
     page.click("#create-game")
     page.wait_for_selector(".created:not([hidden]) .join a")
+    spectator = str(page.get_attribute("a.spectate", "href"))
     page.click(".join a >> nth=0")
     page.wait_for_selector(READY)
+    return spectator
 
 
 def too_wide(page: Any) -> list[str]:
@@ -86,6 +89,7 @@ def test_encyclopedia_solo_against_the_ai_played_by_clicking_to_the_result(
     errors = watch_errors(page)
     create(page, site, "encyclopedia", 1, {})
     shots(page, "first-decision")
+    assert page.query_selector("#my-animals") is None, "no animals before the draft"
     board = page.inner_text("#board")
     for part in ("#enc-round", "#enc-main-board", "#enc-continents", "#enc-experts", "#enc-animals",
                  "#enc-publications", "#ai-board"):
@@ -145,7 +149,7 @@ def test_flotilla_three_players_one_human_and_two_bots_played_to_the_result(
         context: Any, site: str, shots: Shots) -> None:
     page = context.new_page()
     errors = watch_errors(page)
-    create(page, site, "flotilla", 3, {1: "greedy", 2: "random"})
+    spectator = create(page, site, "flotilla", 3, {1: "greedy", 2: "random"})
     shots(page, "first-decision")
     for part in ("#fl-round", "#fl-hand", "#fl-ocean", "#fl-hub", "#fl-market", "#fl-tracks",
                  "#fl-wheels", "#fl-objectives"):
@@ -160,6 +164,15 @@ def test_flotilla_three_players_one_human_and_two_bots_played_to_the_result(
         assert words in board, words
     clicks = play(page, 20, seed=11)
     shots(page, "after-20-moves")
+    # A spectator sees the same table and nobody's hand.
+    watcher = context.new_page()
+    watcher.goto(spectator)
+    watcher.wait_for_selector("#fl-ocean svg")
+    assert watcher.query_selector("#hand") is None
+    assert "Cards in hand" in watcher.inner_text("#board")
+    readable(watcher)
+    shots(watcher, "spectator")
+    watcher.close()
     readable(page)
     assert len(page.query_selector_all("#log > li")) > clicks, "the bots' moves are in the log too"
     # On to the end (some 150 clicks, a minute or two).

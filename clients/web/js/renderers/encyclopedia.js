@@ -20,7 +20,10 @@ export async function prepare() {
 /** The whole table as `body.seat` sees it. */
 export function render(body) {
   const v = body.view;
-  const ctx = { body, v, cat: v.catalog || {} };
+  const mine = body.seat !== null && body.seat === body.to_act ? body.legal_moves || [] : [];
+  // Dice a legal move of this seat takes (from a player board, or for an additional action).
+  const takeable = new Set(mine.filter((m) => ["take", "extra"].includes(m.type) && Number.isInteger(m.die)).map((m) => m.die));
+  const ctx = { body, v, cat: v.catalog || {}, takeable };
   return h("div", { class: "enc" },
     overview(ctx),
     h("div", { class: "enc-grid" },
@@ -115,8 +118,9 @@ function dieText(cat, d, value) {
 /** A die as a coloured square with its value; its words for a screen reader. */
 function die(ctx, d) {
   const value = ctx.v.dval?.[d];
-  const name = dieText(ctx.cat, d, value);
-  return h("span", { class: `die c${dieColour(d)}`, role: "img", "aria-label": name, title: name, dataset: { die: d } },
+  const takeable = ctx.takeable?.has(d);
+  const name = takeable ? `${dieText(ctx.cat, d, value)} · ${t("enc.you_may_take")}` : dieText(ctx.cat, d, value);
+  return h("span", { class: `die c${dieColour(d)}${takeable ? " takeable" : ""}`, role: "img", "aria-label": name, title: name, dataset: { die: d } },
     String(value ?? "?"));
 }
 

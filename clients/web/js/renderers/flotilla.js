@@ -279,6 +279,8 @@ function ocean(ctx) {
       skiffsAt.get(cell).push([p, i]);
     }
   }));
+  // Cells a legal move of this seat names (where a tile may go, where a Skiff may sail).
+  const targets = new Set(seatMoves(ctx).filter((m) => Number.isInteger(m.cell)).map((m) => m.cell));
   const svg = document.createElementNS(SVG, "svg");
   const extent = (radius + 1) * HEX * SQRT3;
   svg.setAttribute("viewBox", `${-extent} ${-extent} ${2 * extent} ${2 * extent}`);
@@ -335,6 +337,10 @@ function ocean(ctx) {
         cls += owner === undefined ? " empty" : ` empty p${owner}-tint`;
         title = owner === undefined ? "" : t("fl.sector_of", { seat: seatName(ctx.body, owner) });
       }
+      if (targets.has(cell)) {
+        cls += " target";
+        title += ` · ${t("fl.possible_move")}`;
+      }
       g.append(el("polygon", { points: corners(x, y, HEX - 0.6), class: cls }));
       if (title) g.append(el("title", {}, `${cellText(cat, cell)} ${title}`));
       if (label) g.append(el("text", { x: x.toFixed(2), y: (y + 3.2).toFixed(2), class: "hex-label" }, label));
@@ -352,6 +358,10 @@ function ocean(ctx) {
   svg.append(el("text", { x: 0, y: 3, class: "hub-label" }, t("fl.hub_short")));
   const legend = h("p", { class: "help fl-map-legend" }, t("fl.map_legend"));
   return section("fl-ocean", t("fl.ocean"), h("div", { class: "fl-map-wrap" }, svg), legend);
+}
+
+function seatMoves(ctx) {
+  return ctx.body.seat !== null && ctx.body.seat === ctx.body.to_act ? ctx.body.legal_moves || [] : [];
 }
 
 function hub(ctx) {
