@@ -400,8 +400,9 @@ def _bot_variant(base: Schema, bot: str, params: str) -> Schema:
     """`base` (a seat spec, created seat or entrant) for bot `bot` only, its params typed."""
     variant = copy.deepcopy(base)
     props = variant["properties"]
-    for member in ("claim", "token"):
-        props.pop(member, None)
+    props.pop("token", None)
+    if "claim" in props:  # the API takes `claim: false` on a bot seat, refuses true
+        props["claim"] = {"type": "boolean", "enum": [False]}
     props["kind"] = {"type": "string", "enum": ["bot"], **(
         {"default": "bot"} if "default" in props.get("kind", {}) else {})}
     props["bot"] = {**props.get("bot", {}), "type": "string", "enum": [bot]}
@@ -448,8 +449,11 @@ def bot_components(components: dict[str, Schema]) -> dict[str, Schema]:
         if base is None or "kind" not in base.get("properties", {}):
             continue
         human = copy.deepcopy(base)
-        for member in ("bot", "params"):
-            human["properties"].pop(member, None)
+        human["properties"].pop("bot", None)
+        if name == "Entrant":  # the API takes empty params from an external entrant
+            human["properties"]["params"] = {"type": "object", "maxProperties": 0}
+        else:
+            human["properties"].pop("params", None)
         human["properties"]["kind"] = {"type": "string", "enum": [other]}
         human["required"] = sorted({*human.get("required", []), "kind", *required})
         add[f"{pascal(other)}{name}"] = human

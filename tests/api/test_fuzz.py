@@ -115,6 +115,7 @@ def _quick_long_polls(case: Any) -> None:
             query["timeout"] = 0
 
 
+@pytest.mark.timeout(max(600, EXAMPLES * 40))  # a deep run takes longer than the default
 def test_schemathesis_every_operation(fuzz_app: Flask, redis_client: redis.Redis) -> None:
     schemathesis = pytest.importorskip("schemathesis")
     import hypothesis

@@ -64,8 +64,18 @@ def test_each_bot_has_its_params_schema(client: FlaskClient) -> None:
         assert _validator(spec, "SeatSpec").is_valid(seat), name
         assert not _validator(spec, "SeatSpec").is_valid({**seat, "params": {"nope": 1}})
         assert _validator(spec, f"{pascal(name)}SeatSpec").is_valid(seat)
-    assert _validator(spec, "SeatSpec").is_valid({"kind": "human", "claim": True})
-    assert not _validator(spec, "SeatSpec").is_valid({"kind": "bot", "bot": "nobody"})
+    seats = _validator(spec, "SeatSpec")
+    assert seats.is_valid({"kind": "human", "claim": True})
+    assert not seats.is_valid({"kind": "bot", "bot": "nobody"})
+    # Exactly what the API takes: `claim: false` on a bot seat, empty params of an external
+    # entrant (a schemathesis negative case must be refused).
+    assert seats.is_valid({"kind": "bot", "bot": "random", "claim": False})
+    assert not seats.is_valid({"kind": "bot", "bot": "random", "claim": True})
+    assert not seats.is_valid({"kind": "human", "params": {}})
+    entrants = _validator(spec, "Entrant")
+    assert entrants.is_valid({"kind": "external", "name": "ada", "params": {}})
+    assert not entrants.is_valid({"kind": "external", "name": "ada", "params": {"ms": 1}})
+    assert entrants.is_valid({"bot": "mcts", "params": {"ms": 250}})
     mcts = schemas["MctsBotParams"]["properties"]
     assert {"ms", "iterations", "c"} <= set(mcts) and mcts["c"]["type"] == "number"
 
