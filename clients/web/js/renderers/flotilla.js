@@ -43,7 +43,10 @@ export function eventParams(event, body) {
   if (Number.isInteger(event.card)) out.card = cardName(cat, event.card) || event.name || t("fl.a_card");
   if (typeof event.guild === "string") out.guild = guildName(event.guild);
   if (typeof event.colour === "string") out.colour = colourName(event.colour);
-  if (Number.isInteger(event.tile)) out.tile = tileText(cat, event.tile);
+  if (Number.isInteger(event.tile)) {
+    // The catalog names the tiles in sight: one drawn and put back is in the bag again.
+    out.tile = cat.tiles?.[String(event.tile)] ? tileText(cat, event.tile) : t("fl.tile_back_in_bag");
+  }
   if (Number.isInteger(event.cell)) out.cell = cellText(cat, event.cell);
   if (Number.isInteger(event.site)) out.site = cellText(cat, event.site);
   if (Number.isInteger(event.objective)) out.objective = objectiveText(event.objective, body?.view);
