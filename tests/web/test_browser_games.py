@@ -142,6 +142,19 @@ def test_encyclopedia_on_a_phone_and_in_portuguese(browser: Any, site: str, shot
         ctx.close()
 
 
+def test_encyclopedia_two_players_against_a_bot(context: Any, site: str, shots: Shots) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    create(page, site, "encyclopedia", 2, {1: "greedy"})
+    assert page.query_selector("#ai-board") is None, "no AI board without the AI"
+    assert len(page.query_selector_all(".enc-player")) == 2
+    play(page, 15, seed=4)
+    shots(page, "after-moves")
+    text = readable(page)
+    assert "Round 1 of 6" in text or "Round 2 of 6" in text
+    assert errors == []
+
+
 # ------------------------------------------------------------------ Flotilla
 
 

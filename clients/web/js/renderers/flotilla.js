@@ -504,9 +504,12 @@ function playerBoard(ctx, s) {
       : h("p", { class: "help" }, t("fl.none")),
     (v.tiles?.[s] || []).length ? [h("h3", {}, t("fl.tile_reserve")),
       h("ul", { class: "tile-list" }, v.tiles[s].map((tile) => h("li", {}, tileSkyText(cat, tile))))] : null,
+    s !== v.seat && (v.hand?.[s] || []).length ? [h("h3", {}, t("fl.open_hand")),
+      h("p", {}, v.hand[s].map((c) => cardName(cat, c) || t("fl.a_card")).join(", "))] : null,
     h("h3", {}, t("fl.discard_pile", { n: discard.length })),
-    h("p", {}, discard.length ? discard.map((c) => cardName(cat, c)).join(", ") : t("fl.none")),
-    retired.length ? [h("h3", {}, t("fl.retired")), h("p", {}, retired.map((c) => cardName(cat, c)).join(", "))] : null,
+    h("p", {}, discard.length ? discard.map((c) => cardName(cat, c) || t("fl.a_card")).join(", ") : t("fl.none")),
+    retired.length ? [h("h3", {}, t("fl.retired")),
+      h("p", {}, retired.map((c) => cardName(cat, c) || t("fl.a_card")).join(", "))] : null,
     (v.objectives?.[s] || []).length ? [h("h3", {}, t("fl.objectives_taken")),
       h("ul", { class: "cards" }, v.objectives[s].map((o) => h("li", {}, objectiveFace(o, sky ? "sky" : "sink"))))] : null);
 }
