@@ -30,6 +30,7 @@ from typing import Any
 import redis
 from rq import SimpleWorker, Worker
 
+import core
 from ai_worker import sweeper
 from ai_worker.jobs import QUEUE
 from api.notify import QUEUE_NAME as WEBHOOK_QUEUE
@@ -99,6 +100,9 @@ def run(redis_url: str | None = None, *, burst: bool = False, fork: bool = False
     name = name or worker_name()
     level = (log_level or os.environ.get("BGB_LOG_LEVEL") or "WARNING").upper()
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    # The games' registry loaded now, as the API does at start-up: a broken game module fails
+    # the worker's start, and its first turn does not pay for the loading.
+    core.game_names()
     worker_class = LeanForkWorker if fork else LeanWorker
     worker = worker_class(list(queues), connection=connection, name=name)
     stop = None

@@ -8,6 +8,10 @@ rules engine, the API and the scheduling are what is measured, not a bot's think
 `max_parallel` two games a worker. Prints games/minute from the creation of the tournament
 (its workers already listening) to its last game's end, and the speed-up over one worker.
 Goal: 2 workers >= 1.7x one (on a machine with at least two free cores).
+
+`--profile` adds, per worker count, where a bot turn's time goes: CPU milliseconds a turn
+of the API (each gunicorn process), of each bot worker, of Redis, and Redis commands a turn
+(Linux: read from /proc and Redis's INFO).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -43,10 +48,56 @@ def stop(processes: list[subprocess.Popen[bytes]]) -> None:
         process.wait(timeout=30)
 
 
+def cpu_seconds(session: int) -> dict[int, float]:
+    """CPU seconds (user + system) of the process `session` and of every process of its
+    session, by pid (Linux /proc)."""
+    found: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session or int(entry.name) == session:  # field 6: session
+            found[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    return found
+
+
+class Profile:
+    """CPU and Redis commands of the stack's processes between `start` and `stop`."""
+
+    def __init__(self, connection: Any, sessions: dict[str, int]) -> None:
+        self.connection = connection
+        self.sessions = sessions
+        self.before: dict[str, dict[int, float]] = {}
+
+    def start(self) -> None:
+        """Note the CPU so far and reset Redis's command counts."""
+        self.connection.config_resetstat()
+        self.before = {name: cpu_seconds(sid) for name, sid in self.sessions.items()}
+
+    def report(self, turns: int) -> str:
+        """CPU ms a turn per process, and Redis commands a turn."""
+        parts = []
+        for name, sid in self.sessions.items():
+            now = cpu_seconds(sid)
+            used = {pid: now[pid] - self.before[name].get(pid, 0.0) for pid in now}
+            shown = " + ".join(f"{1000 * u / turns:.1f}" for u in sorted(used.values(),
+                                                                       reverse=True)
+                               if len(used) == 1 or u > 0.01)
+            parts.append(f"{name} {shown or '0'}")
+        commands = sum(v["calls"] for v in self.connection.info("commandstats").values())
+        return (f"    CPU ms a turn: {', '.join(parts)}; Redis commands a turn: "
+                f"{commands / turns:.1f}")
+
+
 def measure(client: Client, env: dict[str, str], logs: Path, game: str, options: dict,
-            games: int, workers: int) -> float:
+            games: int, workers: int, profile: dict[str, int] | None = None) -> float:
     """Games per minute of one tournament played by `workers` worker processes (started and
-    listening before the clock starts)."""
+    listening before the clock starts); with `profile` (name -> session of the API and
+    Redis), also prints where a turn's time went."""
     import redis
     from rq import Worker
 
@@ -59,6 +110,11 @@ def measure(client: Client, env: dict[str, str], logs: Path, game: str, options:
             if time.monotonic() > deadline:
                 raise SystemExit(f"workers did not start; see {logs}")
             time.sleep(0.1)
+        watch = None
+        if profile is not None:
+            watch = Profile(connection, {**profile, **{f"worker{i}": p.pid
+                                                       for i, p in enumerate(procs)}})
+            watch.start()
         created = client.create_tournament(
             game, [{"bot": "random", "name": "a"}, {"bot": "random", "name": "b"}], options,
             games=games, max_parallel=2 * workers)
@@ -67,7 +123,13 @@ def measure(client: Client, env: dict[str, str], logs: Path, game: str, options:
         while body["status"] == "active":
             time.sleep(0.1)
             body = client.tournament(created["id"])
-        return 60.0 * body["progress"]["finished"] / (time.monotonic() - started)
+        elapsed = time.monotonic() - started
+        if watch is not None:
+            games_played = client.tournament_games(created["id"])
+            turns = sum(client.get_game(g["game_id"])["version"] for g in games_played)
+            print(watch.report(max(1, turns)) + f"; {1000 * elapsed / max(1, turns):.1f} ms "
+                  "a turn", flush=True)
+        return 60.0 * body["progress"]["finished"] / elapsed
     finally:
         stop(procs)
 
@@ -80,6 +142,8 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=24)
     parser.add_argument("--workers", default="1,2,4")
+    parser.add_argument("--profile", action="store_true",
+                        help="also print CPU ms a turn per process and Redis commands a turn")
     args = parser.parse_args()
     logs = Path(tempfile.mkdtemp(prefix="bgb-bench-tournament-"))
     with LocalRedis(logs / "redis", port=free_port()) as local:
@@ -99,8 +163,11 @@ def main() -> int:
                   f"bots, {os.cpu_count()} CPUs")
             base = None
             for workers in [int(w) for w in args.workers.split(",")]:
+                sessions = None
+                if args.profile and local.process is not None:
+                    sessions = {"API": api.pid, "Redis": local.process.pid}
                 rate = measure(client, env, logs, args.game, {"players": args.players},
-                               args.games, workers)
+                               args.games, workers, sessions)
                 base = base or rate
                 print(f"{workers} worker(s): {rate:7.1f} games/minute  ({rate / base:.2f}x)",
                       flush=True)
