@@ -197,7 +197,20 @@ function overview(ctx) {
       (v.bag || []).map((n, c) => h("span", { class: "legend-item" },
         h("span", { class: `die small c${c}`, "aria-hidden": "true" }, ""), ` ${continentName(cat, c)} ×${n} `)),
       " · ", t("enc.decks", { experts: v.xdeck ?? 0, animals: v.adeck ?? 0 })),
-    v.to_place?.length ? h("p", {}, h("span", { class: "label" }, t("enc.to_place")), " ", dice(ctx, v.to_place)) : null);
+    v.to_place?.length ? h("p", {}, h("span", { class: "label" }, t("enc.to_place")), " ", dice(ctx, v.to_place)) : null,
+    dieInHand(ctx));
+}
+
+/** The die a player took and is modifying (the top decision: colour and value so far). */
+function dieInHand(ctx) {
+  const frame = (ctx.v.stack || []).at(-1);
+  if (!Array.isArray(frame) || frame[0] !== "mod") return null;
+  const [, seat, , colour, value, plus] = frame;
+  const shown = value;
+  const name = t("enc.die", { colour: continentName(ctx.cat, colour), value })
+    + (plus ? ` +${plus} (${t("enc.action.expedition")})` : "");
+  return h("p", { id: "die-in-hand" }, h("span", { class: "label" }, t("enc.die_in_hand", { seat: seatName(ctx.body, seat) })), " ",
+    h("span", { class: `die c${colour}`, role: "img", "aria-label": name, title: name }, String(shown)), " ", name);
 }
 
 function actionAreas(ctx) {
