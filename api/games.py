@@ -121,7 +121,7 @@ def _remember(svc: Services, game: core.Game, game_id: str, read: Read,
 def _held_back(svc: Services, meta: dict[str, Any], seat: int | None) -> bool:
     """Whether the game's deal is held back (a deal still in play in a tournament with an
     external entrant: api.tournament_secrecy): 403 for a spectator; its seats read it, but
-    what its end would reveal (seed, whole log) waits for the deal's other games."""
+    what its end would reveal (seed, whole log, result) waits for the deal's other games."""
     if "tournament" not in meta or not held_back(svc.redis, meta):
         return False
     if seat is None:
@@ -317,8 +317,8 @@ class GameResource(MethodView):
         if _none_match(request.headers.get("If-None-Match", ""), head.version):
             return Response(status=304, headers=headers)
         body = game_body(game, game_id, meta, head.version, state, seat, head.status, states)
-        if held:
-            body["deal"] = public_deal(meta, False)  # the seed would deal the sibling games
+        if held:  # the seed would deal the sibling games, the result tell their hands
+            body.update(deal=public_deal(meta, False), result=None)
         body["rematch_of"] = meta.get("rematch_of")
         rematch = svc.redis.hget(keys.game_state(game_id), "rematch") \
             if head.status in OVER else None
@@ -464,7 +464,8 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any], 
         body_now = game_body(game, game_id, meta, head.version, state, seat, head.status, states)
         raise refuse(Problem(409, "game-over", "Game over",
                              f"the game is {head.status}; no move is taken",
-                             result=body_now["result"]))
+                             result=None if _held_back(svc, meta, seat)
+                             else body_now["result"]))
     if expected != head.version:
         raise refuse(_stale(game, game_id, meta, seat, head, state, expected, states))
     if head.to_act != seat:
@@ -491,6 +492,8 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any], 
               if to_act is None else None,
               # The seat still to act goes on without reading the game.
               "legal_moves": game.legal_moves(after) if to_act == seat else []}
+    if to_act is None and _held_back(svc, meta, seat):
+        answer["result"] = None  # its deal's other games are still in play (tournament)
     entry = {"index": head.version, "version": new_head.version, "seat": seat,
              "move": chosen, "events": events}
     if forfeit is not None:

@@ -13,7 +13,8 @@ could read the rest. So while deal d of a tournament with an external entrant is
 - only a game's seats may read it: a spectator's read of its state or of its log is 403
   (`forbidden`); an entrant's seat tokens open its own games, never a sibling rotation;
 - a game of the deal that has ended keeps its secrets even from its own seats: its deal is
-  not revealed (no seed, no nonce) and its log stays redacted per seat as while it ran;
+  not revealed (no seed, no nonce), its log stays redacted per seat as while it ran, and its
+  result (the final hands' scores) is null, in its read and in the answer to its last move;
 - the tournament's games list shows no result (nor forfeits) of the deal's games, and the
   standings and the chart count whole deals only (a sibling's score would otherwise show as
   the change of a mean);

@@ -272,18 +272,20 @@ def test_an_ended_tournament_expires_with_its_games(redis_client: redis.Redis, r
 
 
 def _play_game(client: FlaskClient, game_id: str, tokens: dict[str, str],
-               rng: random.Random) -> None:
-    """Play one game to its end with random legal moves of the given seats' tokens."""
+               rng: random.Random) -> dict[str, Any]:
+    """Play one game to its end with random legal moves of the given seats' tokens; the
+    answer to its last move."""
+    last: dict[str, Any] = {}
     for _ in range(100):
         for seat_token in tokens.values():
             auth = {"Authorization": f"Bearer {seat_token}"}
             view = client.get(f"/v1/games/{game_id}", headers=auth).get_json()
             if view["status"] != "active":
-                return
+                return last
             if view["to_act"] == view["seat"]:
-                client.post(f"/v1/games/{game_id}/moves", headers=auth,
-                            json={"move": rng.choice(view["legal_moves"]),
-                                  "version": view["version"]})
+                last = client.post(f"/v1/games/{game_id}/moves", headers=auth,
+                                   json={"move": rng.choice(view["legal_moves"]),
+                                         "version": view["version"]}).get_json()
     raise AssertionError("the game did not end")
 
 
@@ -314,7 +316,8 @@ def test_a_deal_in_play_is_held_back_from_external_entrants(
         seat_tokens.update({f"{name}{seat}": t for seat, t in row["tokens"].items()})
     assert client.get(f"/v1/games/{first}", headers={
         "Authorization": f"Bearer {seat_tokens['ann0']}"}).status_code == 200
-    _play_game(client, first, seat_tokens, random.Random(1))
+    last = _play_game(client, first, seat_tokens, random.Random(1))
+    assert last["status"] == "finished" and last["result"] is None  # the deal is in play
     advance(tournament_id, redis_client)  # records the first, starts the second
     games = client.get(f"{url}/games").get_json()["games"]
     assert [g["status"] for g in games] == ["finished", "active"]
@@ -324,6 +327,10 @@ def test_a_deal_in_play_is_held_back_from_external_entrants(
     auth = {"Authorization": f"Bearer {seat_tokens['ann0']}"}
     read = client.get(f"/v1/games/{first}", headers=auth).get_json()
     assert read["status"] == "finished" and read["deal"]["revealed"] is None
+    assert read["result"] is None  # the other seat's final hand is the second game's
+    over = problem(client.post(f"/v1/games/{first}/moves", headers=auth, json={
+        "move": {"type": "stop"}, "version": read["version"]}), 409, "game-over")
+    assert over["result"] is None
     log = client.get(f"/v1/games/{first}/moves", headers=auth).get_json()["moves"]
     assert any(e.get("redacted") for m in log if m["seat"] == 1 for e in m["events"])
     problem(client.get(f"/v1/games/{first}"), 403, "forbidden")
@@ -343,6 +350,7 @@ def test_a_deal_in_play_is_held_back_from_external_entrants(
     games = client.get(f"{url}/games").get_json()["games"]
     assert all(g["result"] is not None for g in games)
     read = client.get(f"/v1/games/{first}").get_json()
+    assert read["result"] is not None
     assert read["deal"]["revealed"]["seed"] == json.loads(
         redis_client.get(keys.game_meta(second)))["seed"]
     log = client.get(f"/v1/games/{first}/moves").get_json()["moves"]
