@@ -16,9 +16,10 @@ What each key holds:
   present exactly while a bot seat is to act (written by the same script as the move).
 - `bot_secret()`: the HMAC secret of derived bot tokens when BGB_BOT_SECRET is unset.
 
-Retention: games (meta, state, move log) never expire; nothing deletes them. Idempotency
-records expire after a day. An operator who needs to reclaim space deletes a finished
-game's three `bgb:game:{<id>}:*` keys (meta, state, moves); the API then answers 404 for it.
+Retention (README, "Retention"): every write of a game sets the expiry of all its keys
+(BGB_RETAIN_FINISHED after it ended; while active, BGB_ABANDON_AFTER more); a finished or
+cancelled tournament's keys expire BGB_RETAIN_FINISHED after its end, an active one's never.
+Idempotency records expire after a day. The API answers 404 for what has expired.
 """
 
 from __future__ import annotations
