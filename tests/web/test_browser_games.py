@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Shots
-from tests.web.helpers import READY, click_move, play_to_the_end
+from tests.web.helpers import READY, click_move
 from tests.web.test_browser import DESKTOP, PHONE, fits, watch_errors
 
 pytestmark = pytest.mark.e2e
@@ -67,14 +67,17 @@ def readable(page: Any) -> str:
     return text
 
 
-def play(page: Any, clicks: int, seed: int) -> int:
-    """Click up to `clicks` random moves (fewer if the game ends); the number clicked."""
+def play(page: Any, clicks: int, seed: int, check_every: int = 10) -> int:
+    """Click up to `clicks` random moves (fewer if the game ends), the page checked readable
+    every `check_every` clicks; the number clicked."""
     rng = random.Random(seed)
     done = 0
     while done < clicks:
         page.wait_for_selector(READY, timeout=60000)
         if page.is_visible("#result"):
             break
+        if done % check_every == 0:
+            readable(page)
         click_move(page, rng)
         done += 1
     return done
@@ -104,9 +107,9 @@ def test_encyclopedia_solo_against_the_ai_played_by_clicking_to_the_result(
     readable(page)
     # The starting animals: each button names the two cards with their categories.
     assert page.inner_text("#moves").count("I ") >= 2
-    clicks = play_to_the_end(page, seed=7, max_clicks=400)
+    clicks = play(page, 400, seed=7)
     shots(page, "result")
-    assert clicks > 20
+    assert page.is_visible("#result") and clicks > 20
     result = page.inner_text("#result")
     assert "Winner" in result and "Continent collections" in result and "Total" in result
     assert page.query_selector_all("#log > li"), "the move log lists the game"
@@ -189,8 +192,9 @@ def test_flotilla_three_players_one_human_and_two_bots_played_to_the_result(
     readable(page)
     assert len(page.query_selector_all("#log > li")) > clicks, "the bots' moves are in the log too"
     # On to the end (some 150 clicks, a minute or two).
-    clicks += play_to_the_end(page, seed=12, max_clicks=500)
+    clicks += play(page, 500, seed=12)
     shots(page, "result")
+    assert page.is_visible("#result")
     result = page.inner_text("#result")
     assert "Winner" in result and "Guild Seal majorities" in result and "Total" in result
     text = readable(page)
