@@ -77,7 +77,7 @@ def op_text(op: list[Any]) -> str:
     n = a if isinstance(a, int) else 1
     if kind == "influence":
         return {"same": _("{n} Influence, all for one Guild"),
-                "different": _("{n} Influence, each for a different Guild")}.get(
+                "diff": _("{n} Influence, each for a different Guild")}.get(
             str(b), _("{n} Influence, any Guilds")).format(n=n)
     if kind == "dive":
         dice = ", ".join(f"{k} {kind_n}" for kind_n, k in

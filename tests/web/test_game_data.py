@@ -11,6 +11,7 @@ when the engines' data change without them:
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +104,54 @@ def test_the_flotilla_data_match_the_engine() -> None:
 
 def test_the_encyclopedia_data_match_the_engine() -> None:
     assert json.loads(_file("encyclopedia").read_text("utf-8")) == _normal(encyclopedia_layout())
+
+
+def _ops(value: Any) -> Iterator[list[Any]]:
+    """Every printed effect ([kind, ...]) inside `value`, nested ones included."""
+    if isinstance(value, list):
+        if value and isinstance(value[0], str):
+            yield value
+        for item in value:
+            yield from _ops(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _ops(item)
+
+
+# Effects the Flotilla renderer words itself (opText's own cases), not by a `fl.op.<kind>` key.
+WORDED_APART = {"influence", "dive", "research", "draw_place", "seal", "discard_type", "retire"}
+
+
+def test_every_key_the_renderers_make_from_the_data_has_its_message() -> None:
+    messages = {lang: json.loads((web_root() / "i18n" / f"{lang}.json").read_text("utf-8"))
+                for lang in ("en", "pt-BR")}
+    flotilla = flotilla_layout()
+    encyclopedia = encyclopedia_layout()
+    keys = set()
+    for op in _ops([flotilla["cards"], flotilla["artifacts"], flotilla["wheels"],
+                    flotilla["sonar"], flotilla["survivor_tracks"],
+                    flotilla["first_space_bonus"]]):
+        if op[0] == "influence":
+            keys.add(f"fl.op.influence.{op[2]}")
+        elif op[0] == "dive":
+            keys.update(f"fl.depth_kind.{kind}" for kind in op[1])
+        elif op[0] not in WORDED_APART:
+            keys.add(f"fl.op.{op[0]}")
+    keys.update(f"fl.count.{o[side]['count']}" for o in flotilla["objectives"]
+                for side in ("sink", "sky"))
+    keys.update(f"fl.guild.{g}" for g in ("speakers", "traders", "founders", "delvers"))
+    keys.update(f"fl.colour.{c}" for c in ("red", "yellow", "green", "blue"))
+    rewards = [s["reward"] for s in encyclopedia["die_spaces"]]
+    rewards += list(encyclopedia["reputation"]["bonuses"].values())
+    keys.update(f"enc.res.{kind}" for reward in rewards for kind in reward)
+    keys.update(f"enc.action.{a}" for b in encyclopedia["behaviours"].values()
+                for a in b["priority"])
+    keys.update(f"enc.action.{a}" for a in encyclopedia["areas"])
+    keys.update(f"enc.category.{c}" for row in encyclopedia["categories"] for c in row)
+    keys.update(f"enc.behaviour.{b}" for b in encyclopedia["behaviours"])
+    keys.update(f"enc.scoring.{x}" for x in encyclopedia["scorings"])
+    for lang, found in messages.items():
+        assert sorted(keys - set(found)) == [], lang
 
 
 if __name__ == "__main__":
