@@ -11,8 +11,10 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from flask import Blueprint, Response, redirect, send_from_directory
+from flask import Blueprint, Response, jsonify, redirect, send_from_directory
 from werkzeug.exceptions import NotFound
+
+from clients import web_messages
 
 blp = Blueprint("play", __name__)
 
@@ -72,6 +74,18 @@ def play_no_slash() -> Response:
 def page(game_id: str | None = None) -> Response:
     """The page (the lobby, or a game: the script reads the path and the fragment)."""
     return _send("index.html")
+
+
+@blp.get("/play/i18n/<lang>.json")
+def page_messages(lang: str) -> Response:
+    """The page's texts in `lang`, read from its gettext catalog (`clients/web_messages.py`)."""
+    try:
+        body = web_messages.messages(lang)
+    except KeyError:
+        raise NotFound() from None
+    response = jsonify(body)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @blp.get("/play/<path:filename>")

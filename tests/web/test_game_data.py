@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from api.play import web_root
+from clients import web_messages
 
 DATA_DIR = web_root() / "data"
 
@@ -123,8 +124,7 @@ WORDED_APART = {"influence", "dive", "research", "draw_place", "seal", "discard_
 
 
 def test_every_key_the_renderers_make_from_the_data_has_its_message() -> None:
-    messages = {lang: json.loads((web_root() / "i18n" / f"{lang}.json").read_text("utf-8"))
-                for lang in ("en", "pt-BR")}
+    messages = {lang: web_messages.messages(lang) for lang in ("en", "pt-BR")}
     flotilla = flotilla_layout()
     encyclopedia = encyclopedia_layout()
     keys = set()

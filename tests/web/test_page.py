@@ -7,15 +7,16 @@ import re
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
 
 from api import create_app
 from api.play import web_root
+from clients import web_messages
 from core.darwins_journey.data import DATA, ISLANDS
 
 WEB = web_root()
-MESSAGES = {lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text("utf-8"))
-            for lang in ("en", "pt-BR")}
+MESSAGES = {lang: web_messages.messages(lang) for lang in ("en", "pt-BR")}
 # Messages the same in both languages: names, numbers and symbols.
 SAME_IN_BOTH = {"app.title", "bot.alfred", "automa.darwins-journey", "game.darwins-journey",
                 "game.encyclopedia", "game.flotilla", "dj.location", "result.total", "seat.bot",
@@ -73,6 +74,20 @@ def test_both_languages_have_every_message() -> None:
         assert set(re.findall(r"\{\w+\}", en[key])) == set(re.findall(r"\{\w+\}", pt[key])), key
     english_left = [k for k in en if en[k] == pt[k] and k not in SAME_IN_BOTH]
     assert english_left == []
+
+
+def test_the_messages_are_served_from_the_gettext_catalog(client: FlaskClient) -> None:
+    """Issue 14: the page's texts live in a .po catalog (msgctxt = key), read with Babel."""
+    with web_messages.catalog_path().open("rb") as source:
+        catalog = read_po(source, locale="pt_BR", domain="web")
+    entries = [m for m in catalog if m.id]
+    assert len(entries) == len(MESSAGES["en"]) and all(m.context for m in entries)
+    assert [m.context for m in entries if m.fuzzy or not m.string] == []  # all translated
+    for lang in ("en", "pt-BR"):
+        answer = client.get(f"/play/i18n/{lang}.json")
+        assert answer.status_code == 200 and answer.get_json() == MESSAGES[lang]
+    assert client.get("/play/i18n/fr.json").status_code == 404
+    assert client.get("/play/i18n/../app.json").status_code == 404
 
 
 def test_every_message_the_page_asks_for_exists() -> None:

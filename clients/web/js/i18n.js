@@ -1,4 +1,5 @@
-// The page's own texts: one JSON message file per language under /play/i18n/.
+// The page's own texts: one JSON object per language at /play/i18n/<lang>.json, which the
+// server reads from the page's gettext catalog (clients/web/locales, see clients/web_messages.py).
 // Chosen by ?lang=, then the switch's last choice, then the browser's languages.
 
 export const LANGUAGES = { en: "English", "pt-BR": "Português (Brasil)" };
