@@ -569,6 +569,9 @@ class Moves(MethodView):
             # first, a token was rotated, a seat resigned, or this process's copy is old).
             if commit.read is None:
                 raise _not_found(game_id)
+            if svc.store.overdue(commit.read.head):
+                now, fresh = _state(svc, game, game_id), True  # marks it abandoned
+                continue
             now, fresh = _remember(svc, game, game_id, commit.read, now), True
         else:
             raise service_unavailable("the game changed under this move every time it was "

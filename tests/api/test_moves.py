@@ -304,3 +304,18 @@ def test_a_token_replaced_in_another_process_stops_working_at_once(
     assert [m["index"] for m in _log(client, created)] == [0]
     created.tokens[1] = token
     assert move(client, created, 1, 1).status_code == 200
+
+
+def test_a_game_abandoned_since_this_process_held_it_takes_no_move(
+        redis_client: redis.Redis, redis_url: str) -> None:
+    import time
+
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, **NO_RATE_LIMITS,
+                      "ABANDON_AFTER": 0.5, "RETAIN_FINISHED": 5.0})
+    client = app.test_client()
+    created = create(client, players=2)
+    assert move(client, created, 0, 0).status_code == 200  # this process holds version 1
+    time.sleep(0.7)
+    # Straight to a move (no read first): the game is found abandoned, not moved.
+    problem(move(client, created, 1, 1), 409, "game-over")
+    assert [m["move"]["type"] for m in _log(client, created)] == ["draw", "abandon"]
