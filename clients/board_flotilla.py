@@ -292,15 +292,13 @@ def _player(view: dict[str, Any], p: int) -> RenderableType:
 
 @move_namer(GAME)
 def move_words(move: dict[str, Any], view: dict[str, Any]) -> str | None:
-    """The engine's label and what the card it names does."""
+    """The engine's label and what the card it names does (the label names tiles and
+    objectives by their texts already)."""
     label = str(move.get("label") or "")
     seat = view.get("seat")
     sky = bool(view.get("sky", [])[seat]) if isinstance(seat, int) else False
     if move.get("type") == "play" and isinstance(move.get("card"), int):
         return f"{label}: {card_effect(move['card'], sky)}"
-    if move.get("type") == "objective" and isinstance(move.get("stack"), int):
-        pile = view["obj_stacks"][1 if sky else 0][move["stack"]]
-        return f"{label}: {objective(pile[-1], sky)}" if pile else label
     return None
 
 

@@ -2,8 +2,8 @@
 
 Each game keeps its Portuguese texts in `<game>/locales/pt_BR/LC_MESSAGES/<game>.po`, read
 with Babel on first use and compiled in memory (no build step, no `.mo` file). Besides plain
-lookups, a catalog translates a text an engine composed in English ("sail skiff 2 to (1,-3)")
-by the message id it was made from ("sail skiff {skiff} to {cell}"): each id with `{name}`
+lookups, a catalog translates a text an engine composed in English ("sail Skiff 2 to (1,-3)")
+by the message id it was made from ("sail Skiff {skiff} to {cell}"): each id with `{name}`
 placeholders is a pattern, and the values it captures are translated in turn ("Lion (Africa)"
 -> "Leão (África)"). A placeholder named `n` or ending in `_n` captures only a number, one
 named `colour` only a lower-case word (an id such as "red").

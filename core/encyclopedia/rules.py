@@ -57,6 +57,12 @@ def expert_text(card: int) -> str:
     return f"{x.name} ({COLOURS[x.colour]}; {x.text()})"
 
 
+def player_name(s: State, seat: int) -> str:
+    """A seat as the event descriptions name it, "Player 2" (seats count from 1); the solo
+    AI as the pages name it, "the AI"."""
+    return "the AI" if s.solo and seat == AI_SEAT else f"Player {seat + 1}"
+
+
 def _table(table: tuple[int, ...], value: int) -> int:
     # A14: a value above 6 reads the 5-6 column; below 1 cannot happen (dice show 1-6)
     return table[min(max(value, 1), len(table)) - 1]
@@ -359,7 +365,7 @@ def take_moves(s: State) -> list[Move]:
                 if owner == seat:
                     label = f"Take your {text} (from your {DATA.space_labels[i]} space)"
                 else:
-                    label = (f"Take seat {owner}'s {text} "
+                    label = (f"Take {player_name(s, owner)}'s {text} "
                              f"(they receive {DATA.space_labels[i]})")
                 out.append({"type": "take", "owner": owner, "space": i, "die": d,
                             "label": label})

@@ -1,10 +1,11 @@
 """Flotilla's move labels, event descriptions and catalog texts in English or Brazilian Portuguese.
 
 Outside the rules. A move's label is the engine's English text, made from a fixed message
-("sail skiff {skiff} to {cell}"): its Portuguese is that message's text in
+("sail Skiff {skiff} to {cell}"): its Portuguese is that message's text in
 `locales/pt_BR/LC_MESSAGES/flotilla.po` with the values translated in turn (a card's name, a
-Guild, a colour). An event is written from its fields as a gettext message. The terms are the
-Portuguese rulebook's (Esquife, Peça de Oceano, Posto Avançado, Oradores, Lado Sideral...).
+Guild, a colour, a tile or an objective named by `names.py`). An event is written from its
+fields as a gettext message. The terms are the Portuguese rulebook's (Esquife, Peça de Oceano,
+Posto Avançado, Oradores, Lado Sideral...).
 
     label(move, "pt_BR")                -> "navegar com o Esquife 1 até (2,-1)"
     describe(event, "pt_BR")            -> "Jogador 2: +3 de Toxicidade"
@@ -13,13 +14,13 @@ Portuguese rulebook's (Esquife, Peça de Oceano, Posto Avançado, Oradores, Lado
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from core.flotilla import data as D
+from core.flotilla import names as N
 from core.texts import Catalog, Gettext, _noop
 
 CATALOG = Catalog(Path(__file__).parent / "locales", "flotilla")
@@ -49,18 +50,7 @@ def _card(card: Any, _: Gettext) -> str:
 
 def face(value: Any, _: Gettext) -> str:
     """A Research die face (["coins", 2], ["guild", "speakers"], ["advance"], ["wild"])."""
-    kind = value[0] if isinstance(value, list | tuple) and value else value
-    if kind == "coins":
-        return _("{n} coins").format(n=value[1])
-    if kind == "vp":
-        return _("{n} VP").format(n=value[1])
-    if kind == "guild":
-        return _guild(value[1], _)
-    if kind == "advance":
-        return _("Advance")
-    if kind == "wild":
-        return _("Wildcard")
-    return str(value)
+    return N.research_face(value, _)
 
 
 # -- moves -------------------------------------------------------------------------------------
@@ -69,16 +59,6 @@ def face(value: Any, _: Gettext) -> str:
 def label(move: dict[str, Any], locale: str) -> str:
     """The move's label in `locale` (the engine's own label in English)."""
     english = str(move.get("label") or move.get("type") or "")
-    if locale == "en":
-        return english
-    _ = CATALOG.gettext(locale)
-    rolled = re.fullmatch(r"reroll die (\d+) \((.*)\)", english)
-    if rolled:  # the face is printed as the engine's list: read it back as data
-        try:
-            value = ast.literal_eval(rolled[2])
-        except (ValueError, SyntaxError):
-            value = rolled[2]
-        return _("reroll die {die} ({face})").format(die=rolled[1], face=face(value, _))
     return CATALOG.translate(english, locale)
 
 
@@ -126,8 +106,8 @@ _EVENTS: dict[str, Writer] = {
         seat=who, round=e["last_round"]),
     "toxicity": lambda e, who, _, names: _("{seat}: +{n} Toxicity").format(
         seat=who, n=e["amount"]),
-    "tile_drawn": lambda e, who, _, names: _("{seat}: drew Ocean Tile {tile}").format(
-        seat=who, tile=e["tile"]),
+    "tile_drawn": lambda e, who, _, names: _("{seat}: drew the {tile}").format(
+        seat=who, tile=N.sink_tile(e["tile"], _)),
     "recruit": lambda e, who, _, names: _("{seat}: recruited {card} from the {guild}").format(
         seat=who, card=_card(e["card"], _), guild=_guild(e["guild"], _)),
     "seal": lambda e, who, _, names: _("{seat}: a Seal for the {guild}").format(
@@ -138,8 +118,8 @@ _EVENTS: dict[str, Writer] = {
     "dive": lambda e, who, _, names: _("{seat}: Dive, rolled {results}").format(
         seat=who, results=", ".join(_(_ICONS.get(r, r)) for r in e["results"])
         or _("nothing")),
-    "cargo": lambda e, who, _, names: _("{seat}: a {colour} Barrel on skiff {skiff}").format(
-        seat=who, colour=_(e["colour"]), skiff=e["skiff"]),
+    "cargo": lambda e, who, _, names: _("{seat}: a {colour} Barrel on Skiff {skiff}").format(
+        seat=who, colour=_(e["colour"]), skiff=e["skiff"] + 1),
     "depleted": lambda e, who, _, names: _("{seat}: the tile at {cell} is depleted").format(
         seat=who, cell=_cell(e["cell"])),
     "research": lambda e, who, _, names: _("{seat}: Research dice rolled {faces}").format(
@@ -154,12 +134,10 @@ _EVENTS: dict[str, Writer] = {
     "joined_flotilla": lambda e, who, _, names: _(
         "{seat}: switched to the Skyside and joined the Flotilla (number {order})").format(
         seat=who, order=e["order"]),
-    "tile_placed": lambda e, who, _, names: _(
-        "{seat}: Ocean Tile {tile} placed at {cell}, turned {rot}").format(
-        seat=who, tile=e["tile"], cell=_cell(e["cell"]), rot=e["rot"]),
-    "tile_built": lambda e, who, _, names: _(
-        "{seat}: tile {tile} built at {cell}, turned {rot}").format(
-        seat=who, tile=e["tile"], cell=_cell(e["cell"]), rot=e["rot"]),
+    "tile_placed": lambda e, who, _, names: _("{seat}: placed the {tile} at {cell}").format(
+        seat=who, tile=N.sink_tile(e["tile"], _), cell=_cell(e["cell"])),
+    "tile_built": lambda e, who, _, names: _("{seat}: built the {tile} at {cell}").format(
+        seat=who, tile=N.sky_tile(e["tile"], _), cell=_cell(e["cell"])),
     "district_scored": lambda e, who, _, names: _(
         "{seat}: {colour} District scored, {a} × {b} VP").format(
         seat=who, colour=_(e["colour"]), a=e["a"], b=e["b"]),
@@ -176,7 +154,7 @@ _EVENTS: dict[str, Writer] = {
     "copy": lambda e, who, _, names: _("{seat}: copies {card} of {target}").format(
         seat=who, card=_card(e["card"], _), target=_seat(e["target"], _, names)),
     "reroll": lambda e, who, _, names: _("{seat}: rerolled die {die}: {face}").format(
-        seat=who, die=e["die"], face=face(e["face"], _)),
+        seat=who, die=e["die"] + 1, face=face(e["face"], _)),
     "dial": lambda e, who, _, names: _("{seat}: the {guild} Dial raised to {value}").format(
         seat=who, guild=_guild(e["guild"], _), value=e["value"]),
 }

@@ -11,6 +11,7 @@ from typing import Any
 from core.contract import IllegalMove, find_move
 from core.flotilla import board as B
 from core.flotilla import data as D
+from core.flotilla import names as N
 from core.flotilla.rng import draw, randbelow
 
 S = dict[str, Any]
@@ -643,6 +644,25 @@ def _card_name(s: S, p: int, card: int) -> str:
     return D.face(card, bool(s["sky"][p]))["name"]
 
 
+_GUILD = [N.GUILD_NAMES[g] for g in GN]  # "Speakers": a Guild as the labels name it
+
+
+def _player(seat: int) -> str:
+    """A seat as the event descriptions name it: "Player 2" (seats count from 1)."""
+    return f"Player {seat + 1}"
+
+
+def _placement(tile: int, sky: bool, cell: int, rot: int) -> str:
+    """"Shelf tile (depth 2, yellow Resource) at (2,-1), turned 120°": rotations turn the
+    tile clockwise by whole edges; a tile whose turns all look alike is not turned."""
+    name = N.tile(tile, sky)
+    if len(B.rotations(tile, "sky" if sky else "sink")) == 1:
+        return f"{name} at {_at(cell)}"
+    if rot == 0:
+        return f"{name} at {_at(cell)}, not turned"
+    return f"{name} at {_at(cell)}, turned {60 * rot}°"
+
+
 def moves_for(s: S) -> list[Move]:
     """The legal moves of the pending decision (empty when it has nothing left to offer)."""
     p = s["turn"]
@@ -661,7 +681,7 @@ def moves_for(s: S) -> list[Move]:
     elif kind == "academic":
         for q in academic_targets(s, p):
             name = _card_name(s, q, s["discard"][q][-1])
-            out.append(_lbl({"type": "copy", "target": q}, f"copy seat {q}'s {name}"))
+            out.append(_lbl({"type": "copy", "target": q}, f"copy {_player(q)}'s {name}"))
     elif kind == "nav":
         home = s["home"][p]
         board = s["board"]
@@ -673,12 +693,12 @@ def moves_for(s: S) -> list[Move]:
                     if nb == home and sum(s["cargo"][p][i]):
                         # F21.4: unloading at the delivery point is optional
                         out.append(_lbl({"type": "sail", "skiff": i, "cell": nb, "unload": True},
-                                        f"sail skiff {i} home and unload"))
+                                        f"sail Skiff {i + 1} home and unload"))
                         out.append(_lbl({"type": "sail", "skiff": i, "cell": nb, "unload": False},
-                                        f"sail skiff {i} home, keep the cargo"))
+                                        f"sail Skiff {i + 1} home, keep the cargo"))
                     else:
                         out.append(_lbl({"type": "sail", "skiff": i, "cell": nb},
-                                        f"sail skiff {i} to {_at(nb)}"))
+                                        f"sail Skiff {i + 1} to {_at(nb)}"))
         if out:
             # A31: unused Navigation points may be left ("may move")
             out.append(_lbl({"type": "done"}, "end navigation"))
@@ -690,44 +710,47 @@ def moves_for(s: S) -> list[Move]:
             if mode == "diff" and g in used:
                 continue
             out.append(_lbl({"type": "influence", "guild": GN[g]},
-                            f"1 Influence with the {GN[g]}"))
+                            f"1 Influence with the {_GUILD[g]}"))
     elif kind == "arrow":
         g = frame[1]
         out.append(_lbl({"type": "arrow", "skip": False},
-                        f"{GN[g]} wheel: step onto the third space"))
-        out.append(_lbl({"type": "arrow", "skip": True}, f"{GN[g]} wheel: take the arrow past it"))
+                        f"{_GUILD[g]} Wheel: step onto the third space"))
+        out.append(_lbl({"type": "arrow", "skip": True},
+                        f"{_GUILD[g]} Wheel: take the arrow past it"))
     elif kind == "resource_any":
         for c in range(4):
             out.append(_lbl({"type": "resource", "colour": CN[c]}, f"gain a {CN[c]} Resource"))
     elif kind == "recruit_any":
         for g in range(4):
             if s["crew"][g]:
-                out.append(_lbl({"type": "recruit", "guild": GN[g]}, f"recruit from the {GN[g]}"))
+                out.append(_lbl({"type": "recruit", "guild": GN[g]},
+                                f"recruit from the {_GUILD[g]}"))
     elif kind == "seal_any":
         for g in range(4):
-            out.append(_lbl({"type": "seal", "guild": GN[g]}, f"a Seal for the {GN[g]}"))
+            out.append(_lbl({"type": "seal", "guild": GN[g]}, f"a Seal for the {_GUILD[g]}"))
     elif kind == "trans":
         out = _transaction_moves(s, p, frame)
     elif kind == "place":
         if frame[2] > 0:
             for tile in sorted(set(frame[1])):
                 if sink_placements(s, p, tile):
-                    out.append(_lbl({"type": "pick_tile", "tile": tile}, f"place tile {tile}"))
+                    out.append(_lbl({"type": "pick_tile", "tile": tile},
+                                    f"place the {N.sink_tile(tile)}"))
         if out:
             # A24: placing is optional; unplaced tiles go back to the bag
             out.append(_lbl({"type": "done"}, "stop placing (the rest back to the bag)"))
     elif kind == "place_at":
         for cell, rot in sink_placements(s, p, frame[1]):
             out.append(_lbl({"type": "place", "cell": cell, "rot": rot},
-                            f"tile {frame[1]} at {_at(cell)} turned {rot}"))
-        out.append(_lbl({"type": "skip"}, f"return tile {frame[1]} to the bag"))
+                            _placement(frame[1], False, cell, rot)))
+        out.append(_lbl({"type": "skip"}, f"return the {N.sink_tile(frame[1])} to the bag"))
     elif kind == "build":
         if frame[1] > 0 and B.open_cells(s, p):
             for tile in sorted(set(s["tiles"][p])):
                 if can_pay(s, p, tile):
                     cost = ", ".join(f"{k} {c}" for c, k in B.sky(tile)["cost"].items())
                     out.append(_lbl({"type": "pick_tile", "tile": tile},
-                                    f"build tile {tile} (pay {cost})"))
+                                    f"build the {N.sky_tile(tile)} (pay {cost})"))
         if out:
             out.append(_lbl({"type": "done"}, "stop building"))
     elif kind == "build_at":
@@ -735,7 +758,7 @@ def moves_for(s: S) -> list[Move]:
         for cell in B.open_cells(s, p):
             for rot in B.rotations(tile, "sky"):
                 out.append(_lbl({"type": "build", "cell": cell, "rot": rot},
-                                f"tile {tile} at {_at(cell)} turned {rot}"))
+                                _placement(tile, True, cell, rot)))
     elif kind == "district":
         for c in B.districts(s["board"][frame[1]]):
             out.append(_lbl({"type": "district", "colour": CN[c]}, f"score the {CN[c]} District"))
@@ -747,7 +770,7 @@ def moves_for(s: S) -> list[Move]:
                 continue
             seen.add(key)
             names = {"R": "a Resource", "T": "a Toxicity", "D": "a Depletion",
-                     "S": "a Survivor", "N": f"a Sonar ({dkind} die)"}
+                     "S": "a Survivor", "N": f"a Sonar ({N.KIND_NAMES.get(dkind, dkind)} die)"}
             move = {"type": "resolve", "icon": icon}
             if icon == "N":
                 move["kind"] = dkind
@@ -755,7 +778,7 @@ def moves_for(s: S) -> list[Move]:
     elif kind == "cargo":
         for i in eligible_skiffs(s, p):
             colour = B.sink(s["board"][s["skiffs"][p][i]][0])["resource"]
-            out.append(_lbl({"type": "cargo", "skiff": i}, f"a {colour} Barrel on skiff {i}"))
+            out.append(_lbl({"type": "cargo", "skiff": i}, f"a {colour} Barrel on Skiff {i + 1}"))
     elif kind == "deplete":
         for cell in depletion_targets(s, p):
             out.append(_lbl({"type": "deplete", "cell": cell}, f"deplete the tile at {_at(cell)}"))
@@ -764,19 +787,19 @@ def moves_for(s: S) -> list[Move]:
         if rerolls > 0:
             for i, (d, f, _) in enumerate(dice):
                 out.append(_lbl({"type": "reroll", "die": i},
-                                f"reroll die {i} ({D.RESEARCH_DICE[d][f]})"))
+                                f"reroll die {i + 1} ({N.research_face(D.RESEARCH_DICE[d][f])})"))
             out.append(_lbl({"type": "done"}, "keep the dice"))
         else:
             for i, (d, f, wild) in enumerate(dice):
                 if D.RESEARCH_DICE[d][f][0] == "wild" and wild < 0:
                     for g in range(4):
                         out.append(_lbl({"type": "wild", "die": i, "guild": GN[g]},
-                                        f"wildcard die {i} counts for the {GN[g]}"))
+                                        f"wildcard die {i + 1} counts for the {_GUILD[g]}"))
                     break
     elif kind == "dial":
         for g in range(4):
             if s["dials"][g] < D.DIAL_MAX:
-                out.append(_lbl({"type": "dial", "guild": GN[g]}, f"raise the {GN[g]} Dial"))
+                out.append(_lbl({"type": "dial", "guild": GN[g]}, f"raise the {_GUILD[g]} Dial"))
         if frame[1] and out:
             out.append(_lbl({"type": "skip"}, "no Breakthrough"))
     elif kind == "switch":
@@ -813,15 +836,18 @@ def _transaction_moves(s: S, p: int, frame: list[Any]) -> list[Move]:
             for site in dests:
                 cost = outpost_price(s, p, site < 0)
                 if coins >= cost:
-                    where = f"at {_at(site)}" if site >= 0 else "floating"
+                    where = f"Outpost at {_at(site)}" if site >= 0 else "Floating Outpost"
+                    text = N.objective(pile[-1], bool(s["sky"][p]))
                     out.append(_lbl({"type": "objective", "stack": k, "site": site},
-                                    f"Outpost {where} + objective {pile[-1]} ({cost} coins)"))
+                                    f"{where} + objective “{text}” ({cost} coins)"))
     for c in range(4):
         if not sold[c] and coins >= price(s, c):
-            out.append(_lbl({"type": "buy", "colour": CN[c]}, f"buy {CN[c]} for {price(s, c)}"))
+            out.append(_lbl({"type": "buy", "colour": CN[c]},
+                            f"buy a {CN[c]} Resource for {price(s, c)} coins"))
     for c in range(4):
         if not bought[c] and s["reserve"][p][c] > 0:
-            out.append(_lbl({"type": "sell", "colour": CN[c]}, f"sell {CN[c]} for {price(s, c)}"))
+            out.append(_lbl({"type": "sell", "colour": CN[c]},
+                            f"sell a {CN[c]} Resource for {price(s, c)} coins"))
     out.append(_lbl({"type": "done"}, "end transactions"))
     return out
 

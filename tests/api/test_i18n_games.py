@@ -79,9 +79,11 @@ def test_every_message_has_its_portuguese_text(game: str) -> None:
 @pytest.mark.parametrize("game", sorted(PO))
 def test_every_message_of_the_module_is_in_its_catalog(game: str) -> None:
     messages = _messages(PO[game])
-    for _line, message, _comments, _context in extract_from_file(
-            "python", REPO / f"core/{game}/i18n.py", keywords={"_": None, "_noop": None}):
-        assert message in messages, message
+    modules = [REPO / f"core/{game}/{name}" for name in ("i18n.py", "names.py")]
+    for module in (m for m in modules if m.exists()):
+        for _line, message, _comments, _context in extract_from_file(
+                "python", module, keywords={"_": None, "_noop": None}):
+            assert message in messages, (module.name, message)
 
 
 def test_every_flotilla_component_name_is_in_the_catalog() -> None:

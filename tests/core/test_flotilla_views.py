@@ -111,5 +111,5 @@ def test_terminal_renderer_draws_from_the_view_alone() -> None:
     console = Console(width=160, record=True)
     console.print(board_flotilla.flotilla_view(view))
     text = console.export_text()
-    assert "Flotilla" in text and "players" in text and "S2" in text
+    assert "Flotilla" in text and "Players" in text and "S2" in text
     assert render_view("flotilla", view) is not None

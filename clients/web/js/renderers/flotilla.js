@@ -66,7 +66,8 @@ export function skipEvent(event) {
   return event.type === "play";
 }
 
-/** More words for a move's button: the card, tile or objective its label names. */
+/** More words for a move's button: what the card its label names does (the label names
+ * tiles and objectives by their texts already). */
 export function moveDetail(move, body) {
   const v = body.view || {};
   const cat = v.catalog || {};
@@ -76,11 +77,6 @@ export function moveDetail(move, body) {
   if (move.type === "recruit" && typeof move.guild === "string") {
     const top = v.crew_top?.[cat.guilds?.indexOf(move.guild)];
     return top === null || top === undefined ? null : `${cardName(cat, top)}: ${cardEffect(top, sky)}`;
-  }
-  if (move.type === "pick_tile" && Number.isInteger(move.tile)) return tileText(cat, move.tile);
-  if (move.type === "objective" && Number.isInteger(move.stack)) {
-    const pile = v.obj_stacks?.[sky ? 1 : 0]?.[move.stack];
-    return pile?.length ? objectiveText(pile[pile.length - 1], v) : null;
   }
   if (move.type === "copy" && Number.isInteger(move.target)) {
     const pile = v.discard?.[move.target] || [];
