@@ -14,8 +14,10 @@ p50/p99 of the POST move latency; then, holding more and more idle event streams
 sockets of a helper process), the move latency again at each step, and the most streams
 held while the move p99 stays under 100 ms; then the same load generator's requests/s
 against a plain Flask "hello" app under the same gunicorn settings, and moves/s as a
-fraction of it. When ai_worker.jobs exists, also starts RQ workers and times a human move
--> the bot's answer (seat 1 a bot), observed by long polls. Uses the toy game when Darwin's
+fraction of it, with the CPU time of a move (the API's, Redis's, the load generator's) and
+of a hello (on a machine shared with other jobs, the CPU times move less than the rates).
+When ai_worker.jobs exists, also starts RQ workers and times a human move -> the bot's
+answer (seat 1 a bot), observed by long polls. Uses the toy game when Darwin's
 Journey is not registered (BGB_GAME_MODULES=tests.toygame). Rate limits are off (the load
 generator is one client address).
 """
@@ -64,6 +66,35 @@ def wait_port(port: int, timeout: float = 20.0) -> None:
     raise RuntimeError(f"nothing listens on port {port} after {timeout}s")
 
 
+# The processes the bench started, for their CPU time: gunicorn masters by port, Redis by URL.
+SERVER_PIDS: dict[int | str, int] = {}
+
+
+def cpu_seconds(pid: int | None) -> float:
+    """User + system CPU seconds used so far by process `pid` and its live descendants (from
+    /proc; 0 where there is none)."""
+    total, pending = 0.0, [pid] if pid else []
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    while pending:
+        current = pending.pop()
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+            for task in Path(f"/proc/{current}/task").iterdir():
+                pending += [int(child) for child in (task / "children").read_text().split()]
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def children_cpu_seconds() -> float:
+    """CPU seconds of this process's ended children (the load generator's processes)."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 @contextmanager
 def private_redis(url: str | None) -> Iterator[str]:
     """The given Redis URL, or a throwaway redis-server on a free port."""
@@ -80,6 +111,7 @@ def private_redis(url: str | None) -> Iterator[str]:
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_port(port)
+        SERVER_PIDS[f"redis://127.0.0.1:{port}/0"] = proc.pid
         yield f"redis://127.0.0.1:{port}/0"
     finally:
         proc.terminate()
@@ -101,6 +133,7 @@ def gunicorn(app: str, env: dict[str, str], workers: int, threads: int,
         del command[at:at + 2]
     command[-1:] = ["--log-level", "warning", "--keep-alive", "30", app]
     proc = subprocess.Popen(command, env=env, cwd=env.get("BENCH_CWD", str(ROOT)))
+    SERVER_PIDS[port] = proc.pid
     try:
         wait_port(port)
         time.sleep(0.5)  # let every worker finish booting
@@ -339,7 +372,8 @@ def main() -> int:
                 gunicorn("hello_app:app", hello_env, args.workers, args.threads,
                          config=False) as hello_port:
             game, options = pick_game(port, args.game)
-            compare_with_hello(args, port, hello_port, game, options)
+            compare_with_hello(args, port, hello_port, game, options,
+                               SERVER_PIDS.get(redis_url))
             if steps:
                 streams_run(args, port, game, options, steps)
             if args.bot_workers < 1:
@@ -352,30 +386,50 @@ def main() -> int:
 
 
 def compare_with_hello(args: argparse.Namespace, port: int, hello_port: int, game: str,
-                       options: dict[str, Any], rounds: int = 3) -> None:
+                       options: dict[str, Any], redis_pid: int | None = None,
+                       rounds: int = 3) -> None:
     """Moves/s and their latency, and a plain Flask "hello" app's requests/s under the same
     gunicorn settings and load generator, in alternating rounds (a busy machine then slows
-    both alike)."""
+    both alike); and the CPU time each takes (the API's, Redis's and the load generator's),
+    which other jobs on the machine disturb less than the rates."""
     latencies: list[float] = []
     reads, move_time, hellos, hello_time = 0, 0.0, 0, 0.0
+    move_cpu = {"API": 0.0, "Redis": 0.0, "load generator": 0.0}
+    hello_cpu = {"server": 0.0, "load generator": 0.0}
     for _ in range(rounds):
+        before = (cpu_seconds(SERVER_PIDS.get(port)), cpu_seconds(redis_pid),
+                  children_cpu_seconds())
         found, elapsed = move_load(args, port, game, options, args.seconds / rounds)
+        move_cpu["API"] += cpu_seconds(SERVER_PIDS.get(port)) - before[0]
+        move_cpu["Redis"] += cpu_seconds(redis_pid) - before[1]
+        move_cpu["load generator"] += children_cpu_seconds() - before[2]
         latencies += found[0]
         reads += found[1]
         move_time += elapsed
+        before = (cpu_seconds(SERVER_PIDS.get(hello_port)), children_cpu_seconds())
         started = time.monotonic()
         results = run_load(hello_client, lambda i: (hello_port, args.seconds / rounds),
                            args.procs, args.clients)
         hello_time += time.monotonic() - started
+        hello_cpu["server"] += cpu_seconds(SERVER_PIDS.get(hello_port)) - before[0]
+        hello_cpu["load generator"] += children_cpu_seconds() - before[1]
         hellos += sum(r[1] for r in results if r[0] == "hello")
-    rate, hello = len(latencies) / move_time, hellos / hello_time
-    print(f"{game} {options}: {len(latencies)} moves in {move_time:.1f}s = {rate:.0f} moves/s "
-          f"({(len(latencies) + reads) / move_time:.0f} requests/s incl. view reads "
-          f"and creations)")
+    moves = len(latencies)
+    rate, hello = moves / move_time, hellos / hello_time
+    print(f"{game} {options}: {moves} moves in {move_time:.1f}s = {rate:.0f} moves/s "
+          f"({(moves + reads) / move_time:.0f} requests/s incl. view reads and creations)")
     print(f"  move latency p50 {percentile(latencies, 0.5) * 1000:.1f} ms, "
           f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms")
     print(f"baseline plain Flask hello: {hello:.0f} requests/s; moves/s are {rate / hello:.0%} "
           f"of it (goal: 30%)")
+    if moves and hellos and move_cpu["API"] > 0:
+        per_move = sum(move_cpu.values()) / moves
+        per_hello = sum(hello_cpu.values()) / hellos
+        print("  CPU per move: " + ", ".join(f"{name} {seconds / moves * 1e6:.0f} us"
+                                             for name, seconds in move_cpu.items())
+              + "; per hello: " + ", ".join(f"{name} {seconds / hellos * 1e6:.0f} us"
+                                            for name, seconds in hello_cpu.items())
+              + f" (a hello's CPU is {per_hello / per_move:.0%} of a move's)")
 
 
 # The load generator is one client address: the API's rate limits would refuse it.
