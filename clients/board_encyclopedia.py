@@ -79,6 +79,18 @@ def _expert(view: dict[str, Any], card: int) -> str:
     return f"{info['name']}: {info['text']}" if info else _("an expert")
 
 
+def _expert_name(view: dict[str, Any], card: Any) -> str:
+    info = view["catalog"]["experts"].get(str(card))
+    return info["name"] if info else _("an expert")
+
+
+def _ai_card(name: Any) -> str:
+    """The name of an AI behaviour or scoring card (its data's English)."""
+    return {"Collector": _("Collector"), "Explorer": _("Explorer"), "Rival": _("Rival"),
+            "Apprentice": _("Apprentice"), "Scholar": _("Scholar"),
+            "Master": _("Master")}.get(str(name), str(name)) if name else _("hidden")
+
+
 @summary(GAME)
 def headline(view: dict[str, Any]) -> str:
     """Round (or set-up) and phase."""
@@ -135,8 +147,8 @@ def encyclopedia_view(view: dict[str, Any]) -> RenderableType:
         behaviour = data["behaviours"].get(str(ai.get("behaviour")), {}).get("name")
         scoring = data["scorings"].get(str(ai.get("scoring")), {}).get("name")
         parts.append(Text(_("AI: behaviour card {b}, scoring card {s}; continent priority "
-                            "{order}").format(b=behaviour or _("hidden"),
-                                              s=scoring or _("hidden"), order=order)))
+                            "{order}").format(b=_ai_card(behaviour), s=_ai_card(scoring),
+                                              order=order)))
     return Group(*parts)
 
 
@@ -207,6 +219,12 @@ def event_words(event: dict[str, Any], view: dict[str, Any]) -> str | None:
         return _("{seat}: colour match, +1 token").format(seat=who)
     if kind == "reroll":
         return _("{seat} re-rolled a die: {value}").format(seat=who, value=event.get("value"))
+    if kind == "deck_animal":
+        return _("{seat} took {animal} from the animal deck").format(
+            seat=who, animal=_animal(view, int(event.get("card") or 0), False))
+    if kind == "deck_expert":
+        return _("{seat} took {expert} from the expert deck").format(
+            seat=who, expert=_expert_name(view, event.get("card")))
     if kind == "round_end":
         return _("End of round {n}").format(n=event.get("round"))
     if kind == "game_over":

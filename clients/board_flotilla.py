@@ -144,8 +144,20 @@ def _tile(view: dict[str, Any], tile: Any) -> str:
     if not info:
         return _("an Ocean Tile")
     depth = {1: _("Shallows"), 2: _("Shelf"), 3: _("Slope")}.get(info["depth"], "?")
-    return _("{depth} tile, {resource} Resource").format(depth=depth,
-                                                         resource=colour(info["resource"]))
+    return _("{depth} tile (depth {n}, {resource} Resource)").format(
+        depth=depth, n=info["depth"], resource=colour(info["resource"]))
+
+
+def research_face(value: Any) -> str:
+    """A Research die face (["coins", 2], ["guild", "speakers"], ["advance"], ["wild"])."""
+    kind = value[0] if isinstance(value, list) and value else value
+    if kind == "coins":
+        return _("{n} coins").format(n=value[1])
+    if kind == "vp":
+        return _("{n} VP").format(n=value[1])
+    if kind == "guild":
+        return guild(value[1])
+    return {"advance": _("Advance"), "wild": _("Wildcard")}.get(str(kind), str(kind))
 
 
 def _cell(view: dict[str, Any], cell: Any) -> str:
@@ -350,6 +362,12 @@ def event_words(event: dict[str, Any], view: dict[str, Any]) -> str | None:
             seat=who, n=event.get("last_round")),
         "guild_reward": lambda: _("{seat}: the {guild} reward").format(
             seat=who, guild=guild(event.get("guild"))),
+        "depleted": lambda: _("{seat}: the tile at {cell} is depleted").format(
+            seat=who, cell=_cell(view, event.get("cell"))),
+        "sonar": lambda: _("{seat}: the Sonar marker to space {n}").format(
+            seat=who, n=int(event.get("space") or 0) + 1),
+        "reroll": lambda: _("{seat} rerolled die {n}: {face}").format(
+            seat=who, n=int(event.get("die") or 0) + 1, face=research_face(event.get("face"))),
         "game_over": lambda: _("Game over"),
     }
     make = texts.get(str(kind))

@@ -130,3 +130,54 @@ def test_a_renderer_that_fails_falls_back_to_the_generic_one() -> None:
         raise KeyError("layout changed")
 
     assert "Round" in _text(board.render_view("broken-game", {"round": 1}))
+
+
+def _words(path: str, attribute: str) -> set[str]:
+    from babel.messages.pofile import read_po
+
+    with open(path, "rb") as source:
+        texts = [getattr(m, attribute) for m in read_po(source) if m.id]
+    return {w for text in texts for w in re.findall(r"[^\W\d_][^\W\d_'-]+",
+                                                    re.sub(r"\{\w*\}", " ", text))}
+
+
+@pytest.mark.parametrize("name,players", [("flotilla", 4), ("encyclopedia", 1),
+                                          ("encyclopedia", 3)])
+def test_other_games_in_portuguese_leave_no_english(name: str, players: int) -> None:
+    """`bgb --lang pt-BR`: the board, the moves and the log of Flotilla and Encyclopedia say no
+    English word of their catalogs (the view's catalog and labels come translated by the API,
+    as `core/<game>/i18n.py` does here)."""
+    import importlib
+    import json
+
+    texts = importlib.import_module(f"core.{name}.i18n")
+    catalogs = ["clients/locales/pt_BR/LC_MESSAGES/bgb.po",
+                f"core/{name}/locales/pt_BR/LC_MESSAGES/{name}.po"]
+    english = set().union(*(_words(p, "id") for p in catalogs)) - set().union(
+        *(_words(p, "string") for p in catalogs)) - {"Flotilla", "Encyclopedia", "Sonar"}
+    i18n.activate("pt-BR")
+    game = core.get_game(name)
+    state = game.new_game({"players": players}, 3)
+    first = game.view(state, 0)
+    seats = [{"seat": p, "kind": "bot" if str(p) in first["automa_seats"] else "human"}
+             for p in range(first["seat_count"])]
+    board.name_seats({"game": name, "seat": 0, "seats": seats, "view": first})
+    rng = random.Random(3)
+    screens = []
+    for step in range(200):
+        seat = game.to_act(state)
+        if seat is None:
+            break
+        view = json.loads(json.dumps(game.view(state, seat)))
+        view["catalog"] = texts.catalog(view["catalog"], "pt_BR")
+        if step % 20 == 0:
+            screens.append(_text(board.render_view(name, view)))
+        moves = game.legal_moves(state)
+        screens += [board.move_text({**m, "label": texts.label(m, "pt_BR")}, name, view)
+                    for m in moves]
+        screens += [board.event_text(name, e, view)
+                    for e in game.apply(state, rng.choice(moves))]
+    board.name_seats({})
+    for screen in screens:
+        left = set(re.findall(r"[^\W\d_][^\W\d_'-]+", screen)) & english
+        assert not left, (left, screen)

@@ -53,3 +53,18 @@ def test_encyclopedia_in_portuguese_reads_well(run) -> None:  # noqa: F811
     assert_readable(screen)
     term.send("q")
     term.finish()
+
+
+def test_flotilla_in_portuguese_reads_well(run) -> None:  # noqa: F811
+    term = run("--lang", "pt-BR", "play", "flotilla", "--vs", "random", "--vs", "random",
+               "--seed", "5")
+    screen = term.expect(PROMPT_PT, timeout=60)
+    assert "Mercado" in screen and "Oradores" in screen and "A Capitã" in screen
+    assert "Market" not in screen and "Speakers" not in screen
+    assert_readable(screen)
+    term.send("1")
+    after = term.expect(PROMPT_PT, timeout=60)
+    assert "Skiff" not in after and "Ocean Tile" not in after
+    assert_readable(after)
+    term.send("q")
+    term.finish()
