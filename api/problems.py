@@ -271,13 +271,20 @@ def install(app: Flask) -> None:
     """Route every error the app can raise to a problem+json answer, and serve the page of
     each problem type at the path of its `type` URI."""
 
+    def html(text: str) -> Response:
+        response = Response(text, mimetype="text/html")
+        # Static text and links only: nothing to load, nothing to run.
+        response.headers["Content-Security-Policy"] = "default-src 'none'"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
+
     def index() -> Response:
-        return Response(problem_index(), mimetype="text/html")
+        return html(problem_index())
 
     def page(slug: str) -> Response:
         if slug not in PROBLEM_TYPES:
             raise Problem(404, "not-found", "Not found", "no such problem type")
-        return Response(problem_page(slug), mimetype="text/html")
+        return html(problem_page(slug))
 
     app.add_url_rule(_PAGES_PATH, "problem_index", index, methods=["GET"])
     app.add_url_rule(_PAGES_PATH + "<slug>", "problem_page", page, methods=["GET"])

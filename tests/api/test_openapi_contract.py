@@ -113,6 +113,7 @@ def test_every_problem_type_uri_is_a_page(client: FlaskClient) -> None:
         assert uri in listed
         page = client.get(urlsplit(uri).path)
         assert page.status_code == 200 and page.mimetype == "text/html", uri
+        assert page.headers["Content-Security-Policy"] == "default-src 'none'"
         text = page.get_data(as_text=True)
         kind = PROBLEM_TYPES[uri.removeprefix(PROBLEM_BASE)]
         assert kind.title in text and "What it means" in text and "What to do" in text, uri
