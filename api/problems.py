@@ -30,12 +30,13 @@ _REDIS_UNAVAILABLE = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadi
 
 # Slug and title of the HTTP statuses werkzeug (routing, body limits) or webargs raise.
 #
-# 403 choice: the seat is always the token's own (no request names a seat), so a valid token
-# can only ever be refused for its timing: "not-your-turn" (a human posting while a bot seat
-# is to act, a bot token of a seat not to act, any seat not to act). A token of no seat of
-# this game, including a token of another game, is 401 "unauthorized" (telling them apart
-# would confirm that the token opens some other game). So the API never sends "forbidden";
-# it stays here only as the slug of a bare 403, should a framework ever raise one.
+# 403 choice: a move is always the token's own seat's (no request names a seat), so a valid
+# token is refused a move only for its timing: "not-your-turn" (or "resigned"). A token of no
+# seat of this game, including a token of another game, is 401 "unauthorized" (telling them
+# apart would confirm that the token opens some other game). "forbidden" is a valid
+# credential that may not do the thing at all: resigning or claiming a seat that is not a
+# human seat's, a spectator's read of a tournament game whose deal is in play, the metrics
+# from another machine.
 _BY_STATUS: dict[int, tuple[str, str]] = {
     400: ("bad-request", "Bad request"),
     401: ("unauthorized", "Unauthorized"),
