@@ -633,6 +633,8 @@ def install(api: flask_smorest.Api) -> None:
     for name, field in (("MoveResult", "events"), ("LogEntry", "events")):
         if name in components:
             components[name]["properties"][field]["items"] = _ref("Event")
+    if "legal_moves" in components.get("MoveResult", {}).get("properties", {}):
+        components["MoveResult"]["properties"]["legal_moves"]["items"] = _ref("Move")
     if "MoveResult" in components:
         components["MoveResult"]["properties"]["result"] = {
             **_nullable("Result"),

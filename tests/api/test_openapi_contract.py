@@ -247,3 +247,22 @@ def test_rate_limited_answers_are_documented(redis_client: Any, redis_url: str) 
     assert players[-1].status_code == 429, [p.status_code for p in players]
     doc.check(players[-1], "post", "/v1/players")
     assert not doc.errors, doc.errors
+
+
+def test_game_json_is_typed_wherever_it_travels(client: FlaskClient) -> None:
+    """No answer carries a game's moves, events, view or result as a free-form object: each
+    is a reference to the typed unions (a new member added by the API is caught here)."""
+    schemas = _spec(client)["components"]["schemas"]
+    typed = ("legal_moves", "events", "move", "view", "result", "current")
+    free = []
+    for name, schema in schemas.items():
+        if name == "MoveRequest":
+            continue  # the request's move: sent back as it came, its label optional
+        for member, prop in schema.get("properties", {}).items():
+            if member not in typed:
+                continue
+            inner = prop.get("items", prop)
+            if not ({"$ref", "anyOf", "oneOf", "allOf"} & set(inner)) and \
+                    inner.get("type") in ("object", None) and "properties" not in inner:
+                free.append(f"{name}.{member}")
+    assert not free, free
