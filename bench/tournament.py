@@ -119,11 +119,12 @@ def measure(client: Client, env: dict[str, str], logs: Path, game: str, options:
             game, [{"bot": "random", "name": "a"}, {"bot": "random", "name": "b"}], options,
             games=games, max_parallel=2 * workers)
         started = time.monotonic()
-        body = client.tournament(created["id"])
-        while body["status"] == "active":
-            time.sleep(0.1)
-            body = client.tournament(created["id"])
+        # Followed on its event stream, not polled: the bench's own reads would take the
+        # API's CPU from the games it measures.
+        for _ in client.tournament_events(created["id"]):
+            pass
         elapsed = time.monotonic() - started
+        body = client.tournament(created["id"])
         if watch is not None:
             games_played = client.tournament_games(created["id"])
             turns = sum(client.get_game(g["game_id"])["version"] for g in games_played)
