@@ -165,14 +165,19 @@ def relabel(value: Any, texts: ModuleType, locale: str) -> bool:
 
 
 def localize_response(response: Response) -> Response:
-    """After a request about a game asked in another language than English: its move labels
-    (legal moves, the log, a stale move's current game) and its view's catalog texts in that
-    language."""
-    game_id = (request.view_args or {}).get("game_id")
-    if not game_id or response.is_streamed or not response.is_json:
+    """After a /v1 request: `Content-Language` and `Vary: Accept-Language` on its JSON answer;
+    for a game asked in another language than English, its move labels (legal moves, the log,
+    a stale move's current game) and its view's catalog texts in that language."""
+    if response.is_streamed or not response.is_json:
         return response
-    response.vary.add("Accept-Language")
     locale = request_locale()
+    if request.path.startswith("/v1/"):
+        # every /v1 answer may hold texts in the asked language: say which, for caches too
+        response.vary.add("Accept-Language")
+        response.headers.setdefault("Content-Language", locale.replace("_", "-"))
+    game_id = (request.view_args or {}).get("game_id")
+    if not game_id:
+        return response
     if locale == "en":
         return response
     body = response.get_json(silent=True)

@@ -146,8 +146,9 @@ HEADERS: dict[str, Schema] = {
     "Idempotent-Replayed": {"description": "true: the first answer of this Idempotency-Key, "
                                            "replayed (nothing was played again)",
                             "schema": {"type": "string", "enum": ["true"]}},
-    "Content-Language": {"description": "the language of the problem's title and detail "
-                                        "(from `?lang=` or Accept-Language)",
+    "Content-Language": {"description": "the language of the answer's texts (a problem's "
+                                        "title and detail, move labels, catalog and bot "
+                                        "texts), from `?lang=` or Accept-Language",
                          "schema": {"type": "string"}},
     "Vary": {"description": "the request headers the answer depends on (Authorization, "
                             "Accept-Language, ...)", "schema": {"type": "string"}},
@@ -163,7 +164,7 @@ HEADERS: dict[str, Schema] = {
                                                      "may read", "schema": {"type": "string"}},
 }
 
-# Headers any answer may carry: CORS (on /v1), Vary, and on problems their language.
+# Headers any answer may carry: CORS (on /v1), Vary, and on JSON answers their language.
 COMMON_HEADERS = ["Access-Control-Allow-Origin", "Access-Control-Expose-Headers", "Vary"]
 # The request headers every /v1 operation reads besides its own: the language of its texts.
 LANGUAGE_PARAMETERS: dict[str, Schema] = {
@@ -541,7 +542,7 @@ def document_operations(paths: dict[str, Any], example_move: Schema | None,
                 headers.setdefault("Retry-After", HEADERS["Retry-After"])
             media = response.get("content", {})
             named = [*COMMON_HEADERS, *(["Content-Language"] if PROBLEM_MIMETYPE in media
-                                        else []),
+                                        or "application/json" in media else []),
                      *(["Cache-Control", "X-Accel-Buffering"] if "text/event-stream" in media
                        else []), *(["Cache-Control"] if "image/png" in media else [])]
             for name in named:

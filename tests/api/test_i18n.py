@@ -98,6 +98,16 @@ def test_language_from_query_then_accept_language(client: FlaskClient) -> None:
     query = client.get("/v1/games/nope?lang=en", headers={"Accept-Language": "pt-BR"})
     assert query.get_json()["title"] == "Not found"
     assert client.get("/v1/games/nope?lang=pt-BR").get_json()["title"] == "Não encontrado"
+
+
+def test_every_answer_says_its_language_so_caches_keep_them_apart(client: FlaskClient) -> None:
+    """The catalog and the bots answer in the asked language: they say so (issue 14)."""
+    for path in ("/v1/games-catalog", "/v1/bots"):
+        for asked, said in (("pt-BR", "pt-BR"), ("en", "en")):
+            answer = client.get(path, headers={"Accept-Language": asked})
+            assert answer.status_code == 200
+            assert answer.headers["Content-Language"] == said, path
+            assert "Accept-Language" in answer.headers["Vary"], path
     assert client.get("/v1/games/nope", headers={"Accept-Language": "fr"}
                       ).get_json()["title"] == "Not found"
 
