@@ -18,6 +18,7 @@ import io
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -36,6 +37,15 @@ def _capture(name: str) -> str:
     if name == "colour":
         return "[a-z]+"
     return ".+?"
+
+
+def seat_name(seat: Any, _: Gettext, names: dict[int, str] | None = None) -> str:
+    """A seat as a player reads it: its given name, else "Player n" counted from 1.
+
+    The messages ("Player {n}", "nobody") are in each game's own catalog, whose `_` this is."""
+    if isinstance(seat, int):
+        return (names or {}).get(seat) or _("Player {n}").format(n=seat + 1)
+    return _("nobody")
 
 
 def _noop(message: str) -> str:
@@ -94,6 +104,10 @@ class Catalog:
             found.append((re.compile(regex + r"\Z", re.DOTALL), message))
         found.sort(key=lambda item: -len(item[1]))
         return tuple(found)
+
+    def label(self, move: dict[str, Any], locale: str) -> str:
+        """A move's label in `locale` (the engine's own label, in English, translated)."""
+        return self.translate(str(move.get("label") or move.get("type") or ""), locale)
 
     def translate(self, text: str, locale: str, depth: int = 0) -> str:
         """`text` (an English text made from this catalog's messages) in `locale`: its own

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from core.encyclopedia.data import DATA
-from core.texts import Catalog, Gettext, _noop
+from core.texts import Catalog, Gettext, _noop, seat_name
 
 CATALOG = Catalog(Path(__file__).parent / "locales", "encyclopedia")
 LOCALES = ("en", "pt_BR")
@@ -42,17 +42,12 @@ _ACTIONS = {"bank": _noop("Bank"), "embassy": _noop("Embassy"), "university": _n
 def label(move: dict[str, Any], locale: str) -> str:
     """The move's label in `locale` (the engine's own label in English); also the label an
     event of type "move" carries."""
-    english = str(move.get("label") or move.get("type") or "")
-    return CATALOG.translate(english, locale)
+    return CATALOG.label(move, locale)
 
 
 # -- events ------------------------------------------------------------------------------------
 
 
-def _seat(seat: Any, _: Gettext, names: dict[int, str] | None) -> str:
-    if isinstance(seat, int):
-        return (names or {}).get(seat) or _("Player {n}").format(n=seat + 1)
-    return _("nobody")
 
 
 def _continent(colour: int, _: Gettext) -> str:
@@ -77,7 +72,7 @@ def describe(event: dict[str, Any], locale: str = "en",
              seat_names: dict[int, str] | None = None) -> str:
     """One event in words, in `locale`; seats named by `seat_names` ("Player 2" otherwise)."""
     _ = CATALOG.gettext(locale)
-    who = _seat(event.get("seat"), _, seat_names)
+    who = seat_name(event.get("seat"), _, seat_names)
     kind = str(event.get("type"))
     if event.get("redacted"):
         return _("{seat}: a hidden event").format(seat=who)
@@ -122,7 +117,7 @@ _EVENTS: dict[str, Writer] = {
         seat=who, dice=", ".join(_die(colour, value, _) for _d, colour, value in e["dice"])),
     "round_end": lambda e, who, _, names, locale: _(
         "End of round {round}; {first} is the first player").format(
-        round=e["round"], first=_seat(e["first"], _, names)),
+        round=e["round"], first=seat_name(e["first"], _, names)),
     "game_over": lambda e, who, _, names, locale: _("Game over"),
     "reroll": lambda e, who, _, names, locale: _("{seat}: re-rolled a die: {die}").format(
         seat=who, die=_die(DATA.die_colour[e["die"]], e["value"], _)),

@@ -21,7 +21,7 @@ from typing import Any
 
 from core.flotilla import data as D
 from core.flotilla import names as N
-from core.texts import Catalog, Gettext, _noop
+from core.texts import Catalog, Gettext, _noop, seat_name
 
 CATALOG = Catalog(Path(__file__).parent / "locales", "flotilla")
 LOCALES = ("en", "pt_BR")
@@ -58,24 +58,19 @@ def face(value: Any, _: Gettext) -> str:
 
 def label(move: dict[str, Any], locale: str) -> str:
     """The move's label in `locale` (the engine's own label in English)."""
-    english = str(move.get("label") or move.get("type") or "")
-    return CATALOG.translate(english, locale)
+    return CATALOG.label(move, locale)
 
 
 # -- events ------------------------------------------------------------------------------------
 
 
-def _seat(seat: Any, _: Gettext, names: dict[int, str] | None) -> str:
-    if isinstance(seat, int):
-        return (names or {}).get(seat) or _("Player {n}").format(n=seat + 1)
-    return _("nobody")
 
 
 def describe(event: dict[str, Any], locale: str = "en",
              seat_names: dict[int, str] | None = None) -> str:
     """One event in words, in `locale`; seats named by `seat_names` ("Player 2" otherwise)."""
     _ = CATALOG.gettext(locale)
-    who = _seat(event.get("seat"), _, seat_names)
+    who = seat_name(event.get("seat"), _, seat_names)
     kind = str(event.get("type"))
     if event.get("redacted"):
         return _("{seat}: a hidden event").format(seat=who)
@@ -152,7 +147,7 @@ _EVENTS: dict[str, Writer] = {
     "play": lambda e, who, _, names: _("{seat}: plays {card}").format(
         seat=who, card=_(e.get("name") or D.CARDS[e["card"]]["sinkside"]["name"])),
     "copy": lambda e, who, _, names: _("{seat}: copies {card} of {target}").format(
-        seat=who, card=_card(e["card"], _), target=_seat(e["target"], _, names)),
+        seat=who, card=_card(e["card"], _), target=seat_name(e["target"], _, names)),
     "reroll": lambda e, who, _, names: _("{seat}: rerolled die {die}: {face}").format(
         seat=who, die=e["die"] + 1, face=face(e["face"], _)),
     "dial": lambda e, who, _, names: _("{seat}: the {guild} Dial raised to {value}").format(
