@@ -143,6 +143,8 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=24)
     parser.add_argument("--workers", default="1,2,4")
+    parser.add_argument("--api-workers", type=int, default=2,
+                        help="gunicorn processes of the API (default %(default)s)")
     parser.add_argument("--profile", action="store_true",
                         help="also print CPU ms a turn per process and Redis commands a turn")
     args = parser.parse_args()
@@ -151,7 +153,7 @@ def main() -> int:
         port = free_port()
         env = dict(os.environ, REDIS_URL=local.url, BGB_API_URL=f"http://127.0.0.1:{port}",
                    PYTHONPATH=str(REPO), BGB_LOG_LEVEL="WARNING")
-        api = spawn(gunicorn_command("127.0.0.1", port, workers=2, threads=8), env,
+        api = spawn(gunicorn_command("127.0.0.1", port, workers=args.api_workers, threads=8), env,
                     logs / "api.log")
         client = Client(f"http://127.0.0.1:{port}")
         try:
