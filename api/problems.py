@@ -78,8 +78,11 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         "names the scheme."),
     "forbidden": ProblemType(
         "Forbidden", 403, "The credential is valid but may not do this: a seat token that is "
-        "not a human seat's (resign, claim), or the metrics asked from another machine.",
-        "Do not retry with the same credential; use the credential the operation asks for."),
+        "not a human seat's (resign, claim), or the metrics asked from another machine; or, "
+        "with no credential, a spectator's read of a tournament game whose deal is still in "
+        "play (a tournament with an external entrant: only the game's seats may read it).",
+        "Do not retry with the same credential; use the credential the operation asks for "
+        "(a seat token), or read the game once every game of its deal has ended."),
     "not-your-turn": ProblemType(
         "Not your turn", 403, "Another seat is to act; `to_act` names it (null once the game "
         "is over).", "Wait for your turn: long-poll `GET /v1/games/{id}?wait_version=N` or "
