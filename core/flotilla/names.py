@@ -98,7 +98,7 @@ def research_face(value: Any, _: Gettext = _english) -> str:
     """A Research die face (["coins", 2], ["guild", "speakers"], ["advance"], ["wild"])."""
     kind = value[0] if isinstance(value, list | tuple) and value else value
     if kind == "coins":
-        return _("{n} coins").format(n=value[1])
+        return _("1 coin") if value[1] == 1 else _("{n} coins").format(n=value[1])
     if kind == "vp":
         return _("{n} VP").format(n=value[1])
     if kind == "guild":
