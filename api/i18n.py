@@ -16,24 +16,20 @@ from __future__ import annotations
 
 import functools
 import importlib
-import io
 import json
-import re
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import NullTranslations, Translations
 from flask import Response, has_request_context, request
+
+from core.texts import Catalog
 
 LOCALES_DIR = Path(__file__).parent / "locales"
 DOMAIN = "api"
 LOCALES = ("en", "pt_BR")
 # BCP 47 tags as HTTP speaks them, best first when a client's preferences tie.
 TAGS = {"en": "en", "pt-BR": "pt_BR", "pt": "pt_BR"}
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 def normalize(lang: str | None) -> str | None:
@@ -59,39 +55,8 @@ def request_locale() -> str:
     return TAGS.get(best or "", "en")
 
 
-@functools.cache
-def translations(locale: str) -> NullTranslations:
-    """The compiled catalog of `locale` (an empty one for English)."""
-    path = LOCALES_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
-    if locale == "en" or not path.exists():
-        return NullTranslations()
-    with path.open("rb") as source:
-        catalog = read_po(source, locale=locale, domain=DOMAIN)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    return Translations(compiled, domain=DOMAIN)
-
-
-@functools.cache
-def _patterns(locale: str) -> tuple[tuple[re.Pattern[str], str], ...]:
-    """(regex of the English text, translation) for each message id with placeholders."""
-    found = []
-    catalog = translations(locale)
-    path = LOCALES_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
-    with path.open("rb") as source:
-        ids = [m.id for m in read_po(source, locale=locale, domain=DOMAIN) if m.id]
-    for message in ids:
-        if not isinstance(message, str) or not _PLACEHOLDER.search(message):
-            continue
-        parts = _PLACEHOLDER.split(message)
-        regex = "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)"
-                        for i, part in enumerate(parts))
-        found.append((re.compile(regex + r"\Z", re.DOTALL), catalog.gettext(message)))
-    # the longest (most specific) first: "the game is {status}; no move is taken" before
-    # "the game is {status}"
-    found.sort(key=lambda item: -len(item[0].pattern))
-    return tuple(found)
+CATALOG = Catalog(LOCALES_DIR, DOMAIN)
+translations = CATALOG.translations  # the compiled catalog of a locale (empty for English)
 
 
 def has_key(key: str) -> bool:
@@ -112,20 +77,7 @@ def keyed(key: str, english: str, locale: str | None = None) -> str:
 
 def gettext(text: str, locale: str | None = None) -> str:
     """`text` in the request's language (or `locale`'s): its translation, else itself."""
-    locale = locale or request_locale()
-    if locale == "en":
-        return text
-    catalog = translations(locale)
-    translated = catalog.gettext(text)
-    if translated != text:
-        return translated
-    for pattern, translation in _patterns(locale):
-        matched = pattern.match(text)
-        if matched:
-            # the values too, when they are words of the catalog ("finished")
-            values = {k: catalog.gettext(v) for k, v in matched.groupdict().items()}
-            return translation.format(**values)
-    return text
+    return CATALOG.translate(text, locale or request_locale())
 
 
 # -- the engines' move labels ------------------------------------------------------------------

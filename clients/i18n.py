@@ -10,13 +10,12 @@ locale's (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`), else English.
 from __future__ import annotations
 
 import functools
-import io
 import os
 from pathlib import Path
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import NullTranslations, Translations
+from babel.support import NullTranslations
+
+from core.texts import Catalog
 
 LOCALES_DIR = Path(__file__).parent / "locales"
 DOMAIN = "bgb"
@@ -56,15 +55,7 @@ def choose(lang: str | None = None) -> str:
 def translations(locale: str, domain: str = DOMAIN,
                  directory: Path = LOCALES_DIR) -> NullTranslations:
     """The compiled catalog of `locale` (an empty one for English or a missing file)."""
-    path = directory / locale / "LC_MESSAGES" / f"{domain}.po"
-    if locale == "en" or not path.exists():
-        return NullTranslations()
-    with path.open("rb") as source:
-        catalog = read_po(source, locale=locale, domain=domain)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    return Translations(compiled, domain=domain)
+    return Catalog(directory, domain).translations(locale)
 
 
 def activate(lang: str | None = None) -> str:

@@ -12,41 +12,18 @@ a placement costs) are read from that label. English labels are the engine's own
 
 from __future__ import annotations
 
-import functools
-import io
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import NullTranslations, Translations
+from core.texts import Catalog, Gettext, _noop
 
 LOCALES_DIR = Path(__file__).parent / "locales"
 DOMAIN = "darwins_journey"
 LOCALES = ("en", "pt_BR")
 
-Gettext = Callable[[str], str]
-
-
-@functools.cache
-def translations(locale: str) -> NullTranslations:
-    """The compiled catalog of `locale` (an empty one for English)."""
-    path = LOCALES_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
-    if locale == "en" or not path.exists():
-        return NullTranslations()
-    with path.open("rb") as source:
-        catalog = read_po(source, locale=locale, domain=DOMAIN)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    return Translations(compiled, domain=DOMAIN)
-
-
-def _noop(message: str) -> str:
-    """Marks a message for extraction where it is only named, not translated yet."""
-    return message
+CATALOG = Catalog(LOCALES_DIR, DOMAIN)
 
 
 # -- the game's words --------------------------------------------------------------------------
@@ -297,7 +274,7 @@ def label(move: dict[str, Any], locale: str) -> str:
     if locale == "en":
         return english
     try:
-        text = _move_text(move, translations(locale).gettext)
+        text = _move_text(move, CATALOG.gettext(locale))
     except (KeyError, TypeError, ValueError, IndexError):
         text = None
     return text or english
@@ -313,7 +290,7 @@ def _seat(seat: Any, _: Gettext) -> str:
 def describe(event: dict[str, Any], locale: str = "en",
              seat_names: dict[int, str] | None = None) -> str:
     """One event in words, in `locale`; seats named by `seat_names` ("Player 2" otherwise)."""
-    _ = translations(locale).gettext
+    _ = CATALOG.gettext(locale)
     seat = event.get("seat")
     who = (seat_names or {}).get(seat) if isinstance(seat, int) else None
     who = who or _seat(seat, _)
