@@ -4,6 +4,8 @@
 derived token, does nothing when the game has moved on, and posts its move with the version
 and the Idempotency-Key f"bot-{game_id}-{version}", so a duplicate or retried job can never
 move twice. Transient failures (server unreachable, 5xx) raise, so RQ retries with back-off.
+A job plays on through the game's next bot turns for up to `chain_seconds()` (see
+`play_turn`), each one posted through the API as the first.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ import logging
 import os
 import time
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 import redis
-from rq import get_current_job
+from rq import Queue, get_current_job
 
 from ai_worker.bots import get_bot
 from api import botauth, keys
@@ -136,16 +139,50 @@ def capped_budget(schema: dict[str, Any], params: dict[str, Any]) -> dict[str, A
     return params
 
 
+def chain_seconds() -> float:
+    """How long one job goes on playing a game's consecutive bot turns before it leaves the
+    next one to a job of its own, at the back of the queue (BGB_BOT_CHAIN_SECONDS, default
+    0.5 s; 0 queues a job for every turn)."""
+    return float(os.environ.get("BGB_BOT_CHAIN_SECONDS") or 0.5)
+
+
 def play_turn(game_id: str, seat: int, version: int) -> str:
-    """Play `seat`'s turn of `game_id` at `version`; returns what happened (for the job log).
+    """Play `seat`'s turn of `game_id` at `version`, then the game's next bot turns while the
+    job is younger than `chain_seconds()`; returns what happened (for the job log).
 
     "moved" ("forfeited" when the bot overran its budget and a random move was played), or
-    "stale"/"gone" when there was nothing to do.
+    "stale"/"gone" when there was nothing to do; "moved 12 turns" when the job played on.
+
+    Playing on spares a turn the RQ job's own cost (its enqueue, dequeue and bookkeeping,
+    most of a random bot's turn in Redis commands): the move tells the API, with `bot_job`,
+    that this job plays the next bot turn, and the API then queues none. The game's state
+    names the job meanwhile, so the sweeper leaves the turn to it while it lives, and takes
+    it back as it does any lost turn when it does not. The time limit keeps the queue fair:
+    a long game yields its worker to the other games' turns twice a second.
     """
+    job = get_current_job()
+    started = time.monotonic()
+    turn: Turn | None = Turn(seat, version)
+    outcomes: list[str] = []
     try:
-        return _play_turn(game_id, seat, version)
+        while turn is not None:
+            held = job is not None and time.monotonic() - started < chain_seconds()
+            outcome, turn = _play_turn(game_id, turn, job.id if held and job else None)
+            outcomes.append(outcome)
+    except BaseException:
+        if len(outcomes) > 0 and turn is not None:
+            # This job holds the turn it failed on: a job of its own plays it now, rather
+            # than the sweeper after its grace.
+            enqueue_turn(Queue(QUEUE, connection=_redis()), game_id, turn.seat, turn.version,
+                         f"seat {turn.seat} of {game_id} at version {turn.version} "
+                         "(handed back)")
+        raise
     finally:
         _rebalance()
+    if len(outcomes) == 1:
+        return outcomes[0]
+    moved = sum(outcome in ("moved", "forfeited") for outcome in outcomes)
+    return f"moved {moved} turns, then {outcomes[-1]}"
 
 
 # The worker's keep-alive connection binds it to one API process: two workers whose
@@ -167,29 +204,44 @@ def _rebalance() -> None:
         _connected_at = moment
 
 
-def _play_turn(game_id: str, seat: int, version: int) -> str:
+@dataclass(frozen=True)
+class Turn:
+    """A bot turn to play: the seat to act at `version`, and the game as that seat reads it
+    when the API sent it with the move before (else the turn reads it)."""
+
+    seat: int
+    version: int
+    body: dict[str, Any] | None = None
+
+
+def _play_turn(game_id: str, turn: Turn,
+               bot_job: str | None = None) -> tuple[str, Turn | None]:
+    """One bot turn: what happened, and the next turn when the API left it to the job
+    `bot_job`."""
+    seat, version = turn.seat, turn.version
     api = _api()
     client = _redis()
     token = _bot_token(client, game_id, seat)
-    while True:
+    body = turn.body
+    while body is None:
         try:
             body = api.get_game(game_id, token)
-            break
         except NotFound:
-            return "gone"
+            return "gone", None
         except (Unauthorized, Forbidden):
             # The secret may have changed since this process cached it: read it once more.
             fresh = _bot_token(client, game_id, seat, reread=True)
             if fresh == token:
                 log.warning("bot token refused for %s seat %s", game_id, seat)
-                return "refused"  # the token no longer opens this seat: retrying cannot help
+                # The token no longer opens this seat: retrying cannot help.
+                return "refused", None
             token = fresh
     if (body.get("status") != "active" or body.get("version") != version
             or body.get("to_act") != seat or body.get("seat") != seat):
-        return "stale"
+        return "stale", None
     legal = list(body.get("legal_moves") or [])
     if not legal:
-        return "stale"
+        return "stale", None
     spec = _seat_spec(body, seat)
     if "params" not in spec:
         stored = _stored_seat_spec(client, game_id, seat)
@@ -208,19 +260,23 @@ def _play_turn(game_id: str, seat: int, version: int) -> str:
         # A forfeit is stored with the move, by the same atomic write (its log entry, the
         # game's `forfeits`), so no reader ever sees the move without it.
         answer = api.move(game_id, token, move, version,
-                          idempotency_key=f"bot-{game_id}-{version}", forfeit=forfeit)
+                          idempotency_key=f"bot-{game_id}-{version}", forfeit=forfeit,
+                          bot_job=bot_job)
     except (StaleVersion, GameOver, NotFound, NotYourTurn):
-        return "stale"
+        return "stale", None
     except IdempotencyKeyReused:
         # A duplicate job chose another move for this version and stored it first.
-        return "stale"
+        return "stale", None
     except TransportError:
         raise  # RQ retries; the same Idempotency-Key makes the retry safe
     if answer.get("status") != "active":
         from ai_worker.tournaments import game_ended
 
         game_ended(client, game_id)  # a tournament's next game starts now, not at a poll
-    return "forfeited" if forfeit is not None else "moved"
+    held = None
+    if bot_job is not None and answer.get("bot_job") == bot_job:
+        held = Turn(int(answer["to_act"]), int(answer["version"]), answer.get("next"))
+    return "forfeited" if forfeit is not None else "moved", held
 
 
 def _seat_spec(body: dict[str, Any], seat: int) -> dict[str, Any]:

@@ -6,7 +6,9 @@ worker killed mid-turn (RQ only notices a dead worker minutes later), retries ex
 the API was down, or a job that finished without moving. Every `interval` seconds one sweeper
 (a Redis lock elects it among all worker processes) looks at the bot turns older than `grace`
 seconds and enqueues the turn again unless its job is queued, scheduled for a retry, or running
-on a live worker. Re-running a turn is harmless: `play_turn` is idempotent.
+on a live worker, or the job that played the turn before it holds it (the game state's
+`bot_job`: a job plays a game's consecutive bot turns) and is itself live. Re-running a turn
+is harmless: `play_turn` is idempotent.
 
 Worker liveness: each bgb worker process refreshes `alive_key(name)` (a few seconds' TTL) from
 its sweeper thread; a started job whose bgb worker lost that key is abandoned.
@@ -46,14 +48,21 @@ BATCH = 500
 _LIVE = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 
 
-def _head(fields: list[Any]) -> tuple[int, int] | None:
-    """(version, seat to act) of an active game from its state hash fields, else None."""
-    version, to_act, status = fields
+# The fields of a game's state hash the sweeper reads: see `_head`.
+_HEAD_FIELDS = ["version", "to_act", "status", "bot_job"]
+
+
+def _head(fields: list[Any]) -> tuple[int, int, str | None] | None:
+    """(version, seat to act, the bot job playing that turn after its own when one does)
+    of an active game from its state hash fields, else None."""
+    version, to_act, status, bot_job = fields
     if isinstance(status, bytes):
         status = status.decode()
     if version is None or to_act in (None, b"", "") or status != "active":
         return None  # gone or over; the API drops it from bot_turns itself
-    return int(version), int(to_act)
+    if isinstance(bot_job, bytes):
+        bot_job = bot_job.decode()
+    return int(version), int(to_act), bot_job or None
 
 
 alive_key = keys.worker_alive
@@ -106,14 +115,16 @@ class Sweeper:
         # Two round trips for the whole batch: the games' heads, then their jobs.
         with self.connection.pipeline(transaction=False) as pipe:
             for game_id in game_ids:
-                pipe.hmget(keys.game_state(game_id), ["version", "to_act", "status"])
+                pipe.hmget(keys.game_state(game_id), _HEAD_FIELDS)
             heads = [_head(fields) for fields in pipe.execute()]
         turns = [(game_id, since, head) for game_id, (_, since), head
                  in zip(game_ids, overdue, heads, strict=True) if head is not None]
         jobs = Job.fetch_many([job_id(g, h[0]) for g, _, h in turns], connection=self.connection)
         enqueued = []
-        for (game_id, since, (version, seat)), job in zip(turns, jobs, strict=True):
+        for (game_id, since, (version, seat, bot_job)), job in zip(turns, jobs, strict=True):
             try:
+                if (job is None or not self._is_live(job)) and self._chained(bot_job):
+                    continue
                 again = self._sweep_turn(game_id, version, seat, job, now, now - since)
             except redis.RedisError:
                 raise
@@ -150,6 +161,14 @@ class Sweeper:
             pipe.zadd(keys.bot_turns(), {game_id: now}, xx=True)
             pipe.execute()
         return jid
+
+    def _chained(self, bot_job: str | None) -> bool:
+        """Whether the turn is held by a live job playing it after its own turn (a worker
+        plays a game's consecutive bot turns in one job: `ai_worker.jobs`)."""
+        if bot_job is None:
+            return False
+        job = Job.fetch_many([bot_job], connection=self.connection)[0]
+        return job is not None and self._is_live(job)
 
     def _is_live(self, job: Job) -> bool:
         status = job.get_status(refresh=False)

@@ -426,6 +426,8 @@ class Decided:
     entry: dict[str, Any]
     answer: dict[str, Any]
     bot: dict[str, Any] | None
+    # The bot worker's job that plays the next bot turn itself (no job is queued for it).
+    claim: str | None
     epoch: str
 
 
@@ -441,11 +443,12 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any], 
             svc.bot_tokens.seat_of(token, game_id, [seat]) is None:
         raise Problem(403, "resigned", "Resigned",
                       f"seat {seat} resigned: a bot plays its turns now")
-    forfeit = body.get("forfeit")
-    if forfeit is not None and svc.bot_tokens.seat_of(token, game_id, [seat]) is None:
-        raise validation_error({"json": {"forfeit": ["only the server's bot workers "
-                                                     "record a forfeit"]}},
-                               "a forfeit needs the bot seat's derived token")
+    forfeit, bot_job = body.get("forfeit"), body.get("bot_job")
+    if (forfeit is not None or bot_job is not None) and \
+            svc.bot_tokens.seat_of(token, game_id, [seat]) is None:
+        field = "forfeit" if forfeit is not None else "bot_job"
+        raise validation_error({"json": {field: ["only the server's bot workers send it"]}},
+                               f"`{field}` needs the bot seat's derived token")
     expected = _expected_version(body)
     key = _idempotency_key()
     idempotency = (seat, key) if key is not None else None
@@ -492,6 +495,10 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any], 
               if to_act is None else None,
               # The seat still to act goes on without reading the game.
               "legal_moves": game.legal_moves(after) if to_act == seat else []}
+    bot = _bot_seat(meta, to_act, states)
+    claim = bot_job if bot is not None and bot_job is not None else None
+    if claim is not None:
+        answer["bot_job"] = claim  # the worker's job plays the next turn: none is queued
     if to_act is None and _held_back(svc, meta, seat):
         answer["result"] = None  # its deal's other games are still in play (tournament)
     entry = {"index": head.version, "version": new_head.version, "seat": seat,
@@ -501,8 +508,7 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any], 
     # Only a stored move's answer is recorded for its Idempotency-Key: an error answer
     # changes nothing, so a retry of it is simply evaluated again.
     return Decided(seat, fingerprint, idempotency, after, new_head,
-                   json_text(game.dump(after)), entry, answer,
-                   _bot_seat(meta, to_act, states), new_epoch())
+                   json_text(game.dump(after)), entry, answer, bot, claim, new_epoch())
 
 
 @blp.route("/games/<game_id>/moves")
@@ -560,7 +566,7 @@ class Moves(MethodView):
                 game_id, now.version, decided.head, decided.snapshot, decided.entry,
                 {"status": 200, "body": decided.answer, "fingerprint": decided.fingerprint},
                 decided.idempotency, decided.bot is not None, decided.epoch,
-                (now.epoch, now.seats_seen))
+                (now.epoch, now.seats_seen), decided.claim)
             if commit.outcome == "replay" and commit.record is not None:
                 return _replay(commit.record, decided.fingerprint)
             if commit.outcome == "ok":
@@ -579,10 +585,17 @@ class Moves(MethodView):
         head, after, states = decided.head, decided.after, now.seats
         svc.cache.put(game_id, head.version, decided.epoch, after, head, states, now.seats_seen)
         metrics.MOVES.labels(game.name).inc()
-        if decided.bot is not None and head.to_act is not None:
+        if decided.bot is not None and head.to_act is not None and decided.claim is None:
             svc.bot_queue.enqueue(game_id, head.to_act, head.version, decided.bot["bot"])
         notify_players(svc, game_id, meta, states, decided.seat, head)
-        return _json(decided.answer, 200, {"ETag": f'"{head.version}"'})
+        answer = decided.answer
+        if decided.claim is not None:
+            # The worker's job plays the next turn: it gets that seat's game as its read
+            # would answer, and spares the read. Not in the stored answer (an Idempotency-Key
+            # replay leaves it out: the worker reads then), which would keep a view a move.
+            answer = dict(answer, next=game_body(game, game_id, meta, head.version, after,
+                                                 head.to_act, head.status, states))
+        return _json(answer, 200, {"ETag": f'"{head.version}"'})
 
     @blp.arguments(MoveLogQuerySchema(), location="query")
     @blp.response(200, MoveLogSchema)

@@ -7,7 +7,9 @@ What each key holds:
 - `game_meta(id)`: JSON string, immutable after creation: {"game", "options", "seed",
   "created", "seats": [{"seat", "kind", "bot"?, "params"?, "token_sha256"?}]}.
 - `game_state(id)`: hash {"version": int, "to_act": int or "" when over,
-  "status": "active"|"finished", "snapshot": JSON of game.dump(state)}.
+  "status": "active"|"finished", "snapshot": JSON of game.dump(state), "bot_job"?: the id
+  of the bot worker's job that plays the bot turn to act after its own (no job is queued
+  for that turn; the sweeper checks that job's liveness instead)}.
 - `move_log(id)`: list of JSON {"index", "version", "seat", "move", "events"}; entry i has
   index i and version i + 1 (version 0 is the initial setup).
 - `idempotency(id, seat, key)`: JSON {"status", "body"} of the first answer, with a TTL.

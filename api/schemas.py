@@ -200,6 +200,10 @@ class MoveRequestSchema(ma.Schema):
         "description": "the server's bot workers only (a bot seat's derived token): the bot "
                        "overran its budget and this move is the fallback's `random` move; "
                        "recorded with the move"})
+    bot_job = fields.String(validate=validate.Length(min=1, max=200), metadata={
+        "description": "the server's bot workers only (a bot seat's derived token): the id "
+                       "of the worker's job, which plays the game's next bot turn itself, so "
+                       "that no job is queued for it (see `bot_job` in the answer)"})
 
 
 class MoveResultSchema(ma.Schema):
@@ -214,6 +218,13 @@ class MoveResultSchema(ma.Schema):
         "description": "the seat's legal moves when the move leaves it to act, so that it "
                        "plays on without reading the game (as in a game read: empty when "
                        "another seat is to act)"})
+    bot_job = fields.String(metadata={
+        "description": "present when the request's `bot_job` now holds the next turn: a bot "
+                       "seat is to act and no job was queued for it; the worker plays it"})
+    next = fields.Nested(GameSchema, metadata={
+        "description": "with `bot_job`: the game as the seat to act reads it, so that the "
+                       "worker plays that turn without a read (left out of an "
+                       "Idempotency-Key's replay)"})
 
 
 class MoveLogQuerySchema(ma.Schema):

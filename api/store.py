@@ -84,8 +84,9 @@ end
 #       idempotency record ("" for none), idempotency ttl, game id, "1" if a bot acts next, now,
 #       the new epoch, now (ms, for 'updated'), expiry if active (ms), expiry if over (ms),
 #       the forfeit record of a bot's move played as a random one ("" for none), the epoch
-#       the move was decided on, the number n of seats fields it saw, then those n
-#       (field, value) pairs of the seats hash
+#       the move was decided on, the bot job that plays the next turn itself ("" for
+#       none), the number n of seats fields it saw, then those n (field, value) pairs of
+#       the seats hash
 # -> {"ok"} | {"replay", record} | {"changed", the game as read_game reads it now}
 # The move is stored only if the game is exactly as the caller decided it on: same version,
 # same snapshot (epoch) and same seats (tokens, resignations). Else nothing is written and
@@ -97,16 +98,21 @@ if ARGV[7] ~= '' then
 end
 local head = redis.call('HMGET', KEYS[1], 'version', 'epoch')
 local same = head[1] == ARGV[1] and (head[2] or '') == ARGV[17]
-local fields = tonumber(ARGV[18])
+local fields = tonumber(ARGV[19])
 if same and redis.call('HLEN', KEYS[7]) ~= fields then same = false end
 local i = 0
 while same and i < fields do
-  if redis.call('HGET', KEYS[7], ARGV[19 + 2 * i]) ~= ARGV[20 + 2 * i] then same = false end
+  if redis.call('HGET', KEYS[7], ARGV[20 + 2 * i]) ~= ARGV[21 + 2 * i] then same = false end
   i = i + 1
 end
 if not same then return {'changed', read_game(KEYS[1], KEYS[7], ARGV[1], ARGV[17])} end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'snapshot', ARGV[3], 'to_act', ARGV[4],
            'status', ARGV[5], 'epoch', ARGV[12], 'updated', ARGV[13])
+if ARGV[18] ~= '' then
+  redis.call('HSET', KEYS[1], 'bot_job', ARGV[18])
+else
+  redis.call('HDEL', KEYS[1], 'bot_job')
+end
 redis.call('RPUSH', KEYS[2], ARGV[6])
 if ARGV[16] ~= '' then
   redis.call('HSET', KEYS[8], ARGV[1], ARGV[16])
@@ -142,6 +148,7 @@ entry['index'] = version - 1
 entry['version'] = version
 redis.call('HSET', KEYS[1], 'version', version, 'to_act', ARGV[5], 'status', ARGV[4],
            'epoch', ARGV[3], 'updated', ARGV[7])
+redis.call('HDEL', KEYS[1], 'bot_job')
 redis.call('RPUSH', KEYS[2], cjson.encode(entry))
 if ARGV[6] == '1' then
   redis.call('ZADD', KEYS[3], tonumber(ARGV[7]) / 1000, ARGV[1])
@@ -335,12 +342,16 @@ class Store:
     def commit_move(self, game_id: str, expected: int, head: Head, snapshot: str | bytes,
                     entry: dict[str, Any], record: dict[str, Any] | None,
                     idempotency: tuple[int, str] | None, bot_to_act: bool,
-                    epoch: str, decided_on: tuple[str, SeatsSeen] = ("", ())) -> Commit:
+                    epoch: str, decided_on: tuple[str, SeatsSeen] = ("", ()),
+                    bot_job: str | None = None) -> Commit:
         """Store a move if the game is still as it was decided on: at version `expected`,
         with the snapshot of epoch `decided_on[0]` and the seats `decided_on[1]` (one atomic
         script). `epoch` is the new snapshot's write epoch; `head.updated_ms`, when set, the
         time written. An entry with a `forfeit` (a bot's move played as a random one) is also
-        recorded in the game's forfeits, in the same script."""
+        recorded in the game's forfeits, in the same script. `bot_job`, when set, is the
+        bot worker's job that plays the next bot turn itself: the state's `bot_job` names it
+        until the next write, for the sweeper (which then leaves the turn to that job while
+        it lives)."""
         record_key = (keys.idempotency(game_id, *idempotency) if idempotency
                       else keys.game_meta(game_id))
         decided_epoch, seats = decided_on
@@ -356,7 +367,8 @@ class Store:
                   self.retention.active_ttl_ms, self.retention.retain_finished_ms,
                   json.dumps(entry["forfeit"], separators=(",", ":"))
                   if entry.get("forfeit") else "",
-                  decided_epoch, len(seats), *(part for pair in seats for part in pair)])
+                  decided_epoch, bot_job or "", len(seats),
+                  *(part for pair in seats for part in pair)])
         kind = _text(outcome[0])
         if kind == "ok":
             return Commit("ok")

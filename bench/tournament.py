@@ -7,7 +7,9 @@ that many bot workers and has the server play a round robin of two `random` bots
 rules engine, the API and the scheduling are what is measured, not a bot's thinking), with
 `max_parallel` two games a worker. Prints games/minute from the creation of the tournament
 (its workers already listening) to its last game's end, and the speed-up over one worker.
-Goal: 2 workers >= 1.7x one (on a machine with at least two free cores).
+Goal: 2 workers >= 1.7x one (on a machine with at least two free cores). Each line also says
+how many cores the stack used and how many the machine's other processes took meanwhile:
+a run beside other work says little about the speed-up.
 
 `--profile` adds, per worker count, where a bot turn's time goes: CPU milliseconds a turn
 of the API (each gunicorn process), of each bot worker, of Redis, and Redis commands a turn
@@ -65,18 +67,37 @@ def cpu_seconds(session: int) -> dict[int, float]:
     return found
 
 
+def machine_busy_seconds() -> float:
+    """CPU seconds the whole machine has spent busy since boot (Linux /proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
 class Profile:
-    """CPU and Redis commands of the stack's processes between `start` and `stop`."""
+    """CPU and Redis commands of the stack's processes between `start` and `stop`, and the
+    CPU the rest of the machine used meanwhile (a shared machine's other jobs take the
+    cores that a second worker needs: a speed-up measured beside them means little)."""
 
     def __init__(self, connection: Any, sessions: dict[str, int]) -> None:
         self.connection = connection
         self.sessions = sessions
         self.before: dict[str, dict[int, float]] = {}
+        self.busy_before = 0.0
 
     def start(self) -> None:
         """Note the CPU so far and reset Redis's command counts."""
         self.connection.config_resetstat()
         self.before = {name: cpu_seconds(sid) for name, sid in self.sessions.items()}
+        self.busy_before = machine_busy_seconds()
+
+    def cores(self, elapsed: float) -> tuple[float, float]:
+        """Cores used on average since `start`: by the stack, and by everything else."""
+        stack = sum(seconds - self.before[name].get(pid, 0.0)
+                    for name, sid in self.sessions.items()
+                    for pid, seconds in cpu_seconds(sid).items())
+        busy = machine_busy_seconds() - self.busy_before
+        return stack / elapsed, max(0.0, busy - stack) / elapsed
 
     def report(self, turns: int) -> str:
         """CPU ms a turn per process, and Redis commands a turn."""
@@ -88,16 +109,22 @@ class Profile:
                                                                        reverse=True)
                                if len(used) == 1 or u > 0.01)
             parts.append(f"{name} {shown or '0'}")
-        commands = sum(v["calls"] for v in self.connection.info("commandstats").values())
+        stats = {name.removeprefix("cmdstat_"): v["calls"]
+                 for name, v in self.connection.info("commandstats").items()}
+        commands = sum(stats.values())
+        top = sorted(stats.items(), key=lambda item: -item[1])[:8]
         return (f"    CPU ms a turn: {', '.join(parts)}; Redis commands a turn: "
-                f"{commands / turns:.1f}")
+                f"{commands / turns:.1f} ("
+                + ", ".join(f"{name} {calls / turns:.1f}" for name, calls in top) + ")")
 
 
 def measure(client: Client, env: dict[str, str], logs: Path, game: str, options: dict,
-            games: int, workers: int, profile: dict[str, int] | None = None) -> float:
+            games: int, workers: int, sessions: dict[str, int],
+            profile: bool = False) -> tuple[float, float, float]:
     """Games per minute of one tournament played by `workers` worker processes (started and
-    listening before the clock starts); with `profile` (name -> session of the API and
-    Redis), also prints where a turn's time went."""
+    listening before the clock starts), and the cores the stack (`sessions`: name ->
+    session of the API and Redis, plus the workers) and the rest of the machine used
+    meanwhile; with `profile`, also prints where a turn's time went."""
     import redis
     from rq import Worker
 
@@ -110,11 +137,9 @@ def measure(client: Client, env: dict[str, str], logs: Path, game: str, options:
             if time.monotonic() > deadline:
                 raise SystemExit(f"workers did not start; see {logs}")
             time.sleep(0.1)
-        watch = None
-        if profile is not None:
-            watch = Profile(connection, {**profile, **{f"worker{i}": p.pid
-                                                       for i, p in enumerate(procs)}})
-            watch.start()
+        watch = Profile(connection, {**sessions, **{f"worker{i}": p.pid
+                                                    for i, p in enumerate(procs)}})
+        watch.start()
         created = client.create_tournament(
             game, [{"bot": "random", "name": "a"}, {"bot": "random", "name": "b"}], options,
             games=games, max_parallel=2 * workers)
@@ -124,13 +149,14 @@ def measure(client: Client, env: dict[str, str], logs: Path, game: str, options:
         for _ in client.tournament_events(created["id"]):
             pass
         elapsed = time.monotonic() - started
+        stack_cores, other_cores = watch.cores(elapsed)
         body = client.tournament(created["id"])
-        if watch is not None:
+        if profile:
             games_played = client.tournament_games(created["id"])
             turns = sum(client.get_game(g["game_id"])["version"] for g in games_played)
             print(watch.report(max(1, turns)) + f"; {1000 * elapsed / max(1, turns):.1f} ms "
                   "a turn", flush=True)
-        return 60.0 * body["progress"]["finished"] / elapsed
+        return 60.0 * body["progress"]["finished"] / elapsed, stack_cores, other_cores
     finally:
         stop(procs)
 
@@ -145,6 +171,9 @@ def main() -> int:
     parser.add_argument("--workers", default="1,2,4")
     parser.add_argument("--api-workers", type=int, default=2,
                         help="gunicorn processes of the API (default %(default)s)")
+    parser.add_argument("--api-threads", type=int, default=8,
+                        help="threads of each API process (0: gevent, as `bgb serve`; "
+                             "default %(default)s)")
     parser.add_argument("--profile", action="store_true",
                         help="also print CPU ms a turn per process and Redis commands a turn")
     args = parser.parse_args()
@@ -153,7 +182,7 @@ def main() -> int:
         port = free_port()
         env = dict(os.environ, REDIS_URL=local.url, BGB_API_URL=f"http://127.0.0.1:{port}",
                    PYTHONPATH=str(REPO), BGB_LOG_LEVEL="WARNING")
-        api = spawn(gunicorn_command("127.0.0.1", port, workers=args.api_workers, threads=8), env,
+        api = spawn(gunicorn_command("127.0.0.1", port, workers=args.api_workers, threads=args.api_threads), env,
                     logs / "api.log")
         client = Client(f"http://127.0.0.1:{port}")
         try:
@@ -166,14 +195,16 @@ def main() -> int:
                   f"bots, {os.cpu_count()} CPUs")
             base = None
             for workers in [int(w) for w in args.workers.split(",")]:
-                sessions = None
-                if args.profile and local.process is not None:
-                    sessions = {"API": api.pid, "Redis": local.process.pid}
-                rate = measure(client, env, logs, args.game, {"players": args.players},
-                               args.games, workers, sessions)
+                sessions = {"API": api.pid}
+                if local.process is not None:
+                    sessions["Redis"] = local.process.pid
+                rate, stack, others = measure(client, env, logs, args.game,
+                                              {"players": args.players}, args.games, workers,
+                                              sessions, args.profile)
                 base = base or rate
-                print(f"{workers} worker(s): {rate:7.1f} games/minute  ({rate / base:.2f}x)",
-                      flush=True)
+                print(f"{workers} worker(s): {rate:7.1f} games/minute  ({rate / base:.2f}x); "
+                      f"cores used: {stack:.2f} by the stack, {others:.2f} by other "
+                      "processes", flush=True)
         finally:
             stop([api])
     return 0

@@ -374,13 +374,17 @@ class Client:
         return list(self.get_game(game_id, token).get("legal_moves") or [])
 
     def move(self, game_id: str, token: str, move: Json, version: int,
-             idempotency_key: str | None = None, forfeit: Json | None = None) -> Json:
+             idempotency_key: str | None = None, forfeit: Json | None = None,
+             bot_job: str | None = None) -> Json:
         """Play `move` against `version`; retried safely under one Idempotency-Key.
-        (`forfeit`: the server's bot workers only, reporting a move over its budget.)"""
+        (`forfeit` and `bot_job`: the server's bot workers only, reporting a move over its
+        budget, and holding the next bot turn for the worker's job.)"""
         key = idempotency_key or str(uuid.uuid4())
         body: Json = {"move": move, "version": version}
         if forfeit is not None:
             body["forfeit"] = forfeit
+        if bot_job is not None:
+            body["bot_job"] = bot_job
         return dict(self._request(
             "POST", f"/games/{game_id}/moves", token=token,
             json_body=body,

@@ -319,3 +319,59 @@ def test_a_game_abandoned_since_this_process_held_it_takes_no_move(
     # Straight to a move (no read first): the game is found abandoned, not moved.
     problem(move(client, created, 1, 1), 409, "game-over")
     assert [m["move"]["type"] for m in _log(client, created)] == ["draw", "abandon"]
+
+
+def _bot_move(client: FlaskClient, redis_client: redis.Redis, created: Created, seat: int,
+              version: int, **extra: Any) -> Any:
+    token = botauth.bot_token(redis_client, created.id, seat)
+    return client.post(f"/v1/games/{created.id}/moves",
+                       json={"move": {"type": "draw"}, "version": version, **extra},
+                       headers={"Authorization": f"Bearer {token}",
+                                "Idempotency-Key": f"bot-{created.id}-{version}"})
+
+
+def test_a_bot_job_holds_the_next_bot_turn(client: FlaskClient,
+                                          redis_client: redis.Redis) -> None:
+    created = create(client, seats=[{"kind": "bot", "bot": "random"},
+                                    {"kind": "bot", "bot": "random"}])
+    queue = rq.Queue("bots", connection=redis_client)
+    response = _bot_move(client, redis_client, created, 0, 0, bot_job="play-x-0")
+    answer = response.get_json()
+    assert response.status_code == 200 and answer["bot_job"] == "play-x-0"
+    # The job plays the next turn: none is queued, the state names the job for the sweeper,
+    # and the answer brings the game as the seat to act reads it.
+    assert queue.fetch_job(f"play-{created.id}-1") is None
+    assert redis_client.hget(keys.game_state(created.id), "bot_job") == b"play-x-0"
+    assert redis_client.zscore(keys.bot_turns(), created.id) is not None
+    token = botauth.bot_token(redis_client, created.id, answer["to_act"])
+    read = client.get(f"/v1/games/{created.id}",
+                      headers={"Authorization": f"Bearer {token}"}).get_json()
+    assert answer["to_act"] == 1 and answer["next"]["seat"] == 1
+    assert answer["next"]["legal_moves"] and answer["next"]["view"]
+    assert answer["next"] == {name: read[name] for name in answer["next"]}
+    # A retry under the same key replays the answer, without the read it carried.
+    replay = _bot_move(client, redis_client, created, 0, 0, bot_job="play-x-0")
+    assert replay.headers["Idempotent-Replayed"] == "true"
+    assert replay.get_json()["bot_job"] == "play-x-0" and "next" not in replay.get_json()
+    # A move without it queues the next bot turn again, and the state forgets the job.
+    second = _bot_move(client, redis_client, created, 1, 1).get_json()
+    assert "bot_job" not in second and "next" not in second
+    assert redis_client.hget(keys.game_state(created.id), "bot_job") is None
+    assert queue.fetch_job(f"play-{created.id}-2").args == (created.id, 0, 2)
+
+
+def test_only_a_bot_seat_sends_a_bot_job_and_only_a_bot_turn_is_held(
+        client: FlaskClient, redis_client: redis.Redis) -> None:
+    created = create(client, seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    before = snapshot(redis_client, created.id)
+    body = problem(client.post(f"/v1/games/{created.id}/moves",
+                               json={"move": {"type": "draw"}, "version": 0,
+                                     "bot_job": "play-x-0"},
+                               headers=created.auth(0)), 422, "validation-error")
+    assert "bot_job" in body["errors"]["json"]
+    assert snapshot(redis_client, created.id) == before
+    # A human's turn is never held by a bot job.
+    mixed = create(client, seats=[{"kind": "bot", "bot": "random"}, {"kind": "human"}])
+    answer = _bot_move(client, redis_client, mixed, 0, 0, bot_job="play-y-0").get_json()
+    assert answer["to_act"] == 1 and "bot_job" not in answer and "next" not in answer
+    assert redis_client.hget(keys.game_state(mixed.id), "bot_job") is None

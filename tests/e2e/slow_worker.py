@@ -15,8 +15,16 @@ from ai_worker.worker import main
 _choose = jobs.choose_move
 
 
+_chosen = 0
+
+
 def _slow_choose(*args: Any, **kwargs: Any) -> dict[str, Any]:
-    time.sleep(float(os.environ.get("BGB_TEST_THINK_SECONDS", "60")))
+    # The first BGB_TEST_FAST_TURNS choices are quick: a test can kill the worker in a turn
+    # its job plays after its own.
+    global _chosen
+    _chosen += 1
+    if _chosen > int(os.environ.get("BGB_TEST_FAST_TURNS", "0")):
+        time.sleep(float(os.environ.get("BGB_TEST_THINK_SECONDS", "60")))
     return _choose(*args, **kwargs)
 
 

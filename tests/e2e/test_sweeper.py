@@ -107,3 +107,29 @@ def test_a_turn_that_keeps_failing_is_retried_at_a_doubling_pace(
     job.set_status(JobStatus.FAILED)
     assert keeper.sweep_once(now + 4, elect=False) == []  # 2 x grace not over yet
     assert keeper.sweep_once(now + 7, elect=False) == ["play-g6-5"]
+
+
+def test_a_turn_held_by_the_job_before_it_waits_while_that_job_lives(
+        redis_client: redis.Redis) -> None:
+    # Job play-g7-3 played version 3 and holds version 4 (ai_worker.jobs plays on).
+    _bot_turn(redis_client, "g7", 4, 1, age=10)
+    redis_client.hset(keys.game_state("g7"), "bot_job", "play-g7-3")
+    queue = Queue("bots", connection=redis_client)
+    enqueue_turn(queue, "g7", 0, 3)
+    job = Job.fetch("play-g7-3", connection=redis_client)
+    queue.remove(job.id)
+    with redis_client.pipeline() as pipe:
+        job.prepare_for_execution("bgb-host-2-abc", pipe)
+        pipe.execute()
+    alive = sweeper.Sweeper(redis_client, worker_name="bgb-host-2-abc")
+    alive.heartbeat()
+    assert sweeper.Sweeper(redis_client).sweep_once(elect=False) == []
+    alive.forget()  # its worker died mid-turn: the held turn gets a job of its own
+    assert sweeper.Sweeper(redis_client).sweep_once(elect=False) == ["play-g7-4"]
+    assert Job.fetch("play-g7-4", connection=redis_client).args == ("g7", 1, 4)
+
+
+def test_a_turn_held_by_a_job_that_ended_is_enqueued(redis_client: redis.Redis) -> None:
+    _bot_turn(redis_client, "g8", 6, 0, age=10)
+    redis_client.hset(keys.game_state("g8"), "bot_job", "play-g8-1")  # long gone
+    assert sweeper.Sweeper(redis_client).sweep_once(elect=False) == ["play-g8-6"]

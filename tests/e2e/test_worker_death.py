@@ -12,6 +12,7 @@ from rq import Queue
 from rq.job import Job, JobStatus
 
 from ai_worker.jobs import job_id
+from api import keys
 from tests.e2e.conftest import Stack
 from tests.e2e.helpers import check_log, wait_finished
 
@@ -47,6 +48,36 @@ def test_worker_killed_mid_turn_then_another_worker_finishes_the_game(bare_stack
     assert client.get_game(game_id)["version"] == 0
     assert Job.fetch(job.id, connection=connection).get_status() == JobStatus.STARTED
 
+    bare_stack.start_worker()
+    final = wait_finished(client, game_id, timeout=60)
+    assert final["result"]["finished"] is True
+    check_log(client, game_id, final["version"])
+
+
+def test_worker_killed_in_a_turn_its_job_held_then_another_worker_finishes_the_game(
+        bare_stack: Stack) -> None:
+    bare_stack.stop_workers()
+    client = bare_stack.client
+    connection = redis.Redis.from_url(bare_stack.redis_url)
+    created = client.create_game("toy-pontoon", {"players": 2}, BOTS, seed=23)
+    game_id = created["id"]
+    bare_stack.env.update(BGB_TEST_FAST_TURNS="1", BGB_BOT_CHAIN_SECONDS="60")
+    try:
+        slow = bare_stack.start_worker("tests.e2e.slow_worker")
+    finally:
+        del bare_stack.env["BGB_TEST_FAST_TURNS"], bare_stack.env["BGB_BOT_CHAIN_SECONDS"]
+    # The first job played version 0 and now thinks on version 1, the turn it holds: no job
+    # of its own was queued for it.
+    job = _wait_started(connection, job_id(game_id, 0))
+    deadline = time.monotonic() + 20
+    while client.get_game(game_id)["version"] < 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert client.get_game(game_id)["version"] == 1
+    assert connection.hget(keys.game_state(game_id), "bot_job") == job.id.encode()
+    assert not connection.exists(f"rq:job:{job_id(game_id, 1)}")
+
+    os.killpg(slow.pid, signal.SIGKILL)
+    slow.wait()
     bare_stack.start_worker()
     final = wait_finished(client, game_id, timeout=60)
     assert final["result"]["finished"] is True
