@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from core.darwins_journey import hooks
@@ -34,22 +33,6 @@ class State:
         self.cache: list[dict[str, Any]] | None = None
 
 
-def _copy(value: Any, depth: int) -> Any:
-    if depth == 0:
-        return value
-    if depth == 1:
-        return list(value)
-    if depth == 2:
-        return [list(v) for v in value]
-    if depth == 3:
-        return [[list(x) for x in v] for v in value]
-    if depth == -1:
-        return dict(value)
-    if depth == -2:
-        return {k: list(v) for k, v in value.items()}
-    return copy.deepcopy(value)
-
-
 def _copy_json(value: Any) -> Any:
     """A deep copy of JSON-like data (dicts, lists, tuples of plain values).
 
@@ -70,16 +53,6 @@ def _copy_alfred(value: Any) -> Any:
     if value is None:
         return None
     return hooks.solo().clone_alfred(value)
-
-
-def clone(state: State) -> State:
-    """An independent copy (the cached legal moves are shared: they are never mutated)."""
-    new = State.__new__(State)
-    for name, depth in _FIELDS.items():
-        value = getattr(state, name)
-        setattr(new, name, _copy(value, depth) if depth != 9 else _copy_alfred(value))
-    new.cache = state.cache
-    return new
 
 
 # Leaves are kept as they are without a call each: most of a state is numbers and strings,
@@ -103,11 +76,6 @@ def _tuples(value: Any) -> Any:
     return value
 
 
-def to_json(state: State) -> dict[str, Any]:
-    """The state as plain JSON data."""
-    return {name: _jsonable(getattr(state, name)) for name in FIELDS}
-
-
 def _names(depth: int) -> tuple[str, ...]:
     """The fields copied `depth` deep (the stack and Alfred's data apart)."""
     return tuple(name for name, d in _FIELDS.items()
@@ -121,6 +89,55 @@ _PLAIN, _LISTS, _LISTS2, _LISTS3, _DICTS, _DICTS2 = (
 _FIELD_SET = frozenset(FIELDS)
 if {*_PLAIN, *_LISTS, *_LISTS2, *_LISTS3, *_DICTS, *_DICTS2, "stack", "alfred"} != _FIELD_SET:
     raise AssertionError("a state field has a copy depth from_json does not handle")
+
+
+def clone(state: State) -> State:
+    """An independent copy (the cached legal moves are shared: they are never mutated).
+
+    Copied group by group as `to_json` (search bots clone once per simulated move); the
+    stack's frames are tuples, shared."""
+    new = State.__new__(State)
+    for name in _PLAIN:
+        setattr(new, name, getattr(state, name))
+    for name in _LISTS:
+        setattr(new, name, list(getattr(state, name)))
+    for name in _LISTS2:
+        setattr(new, name, [list(v) for v in getattr(state, name)])
+    for name in _LISTS3:
+        setattr(new, name, [[list(x) for x in v] for v in getattr(state, name)])
+    for name in _DICTS:
+        setattr(new, name, dict(getattr(state, name)))
+    for name in _DICTS2:
+        setattr(new, name, {k: list(v) for k, v in getattr(state, name).items()})
+    new.stack = list(state.stack)
+    new.alfred = _copy_alfred(state.alfred)
+    new.cache = state.cache
+    return new
+
+
+def to_json(state: State) -> dict[str, Any]:
+    """The state as plain JSON data (a copy: lists where the state has tuples).
+
+    Fields are copied group by group as deep as they are nested, with C built-ins (it runs
+    on every stored move and every view); only the stack's frames and Alfred's data, whose
+    shapes vary, go through the generic `_jsonable`. Keys stay in FIELDS order.
+    """
+    data: dict[str, Any] = dict.fromkeys(FIELDS)
+    for name in _PLAIN:
+        data[name] = getattr(state, name)
+    for name in _LISTS:
+        data[name] = list(getattr(state, name))
+    for name in _LISTS2:
+        data[name] = [list(v) for v in getattr(state, name)]
+    for name in _LISTS3:
+        data[name] = [[list(x) for x in v] for v in getattr(state, name)]
+    for name in _DICTS:
+        data[name] = dict(getattr(state, name))
+    for name in _DICTS2:
+        data[name] = {k: list(v) for k, v in getattr(state, name).items()}
+    data["stack"] = _jsonable(state.stack)
+    data["alfred"] = _jsonable(state.alfred)
+    return data
 
 
 def from_json(data: dict[str, Any]) -> State:

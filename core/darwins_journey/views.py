@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from core.darwins_journey import hooks, rules
@@ -72,6 +73,12 @@ def _need_text(need: tuple[Any, ...]) -> str:
     return f"{need[1]} {names[kind]}"
 
 
+@functools.cache
+def _objective_needs(tile: int) -> tuple[str, ...]:
+    """The texts of an objective tile's requirements (made once: every view lists them)."""
+    return tuple(_need_text(need) for need in DATA.objectives[tile].needs)
+
+
 def catalog(s: State, own_cards: list[int]) -> dict[str, Any]:
     """Texts and requirements of the components in play, for clients that draw the board."""
     objectives = set(s.obj_gone) | {t for d in s.obj_display for t in d}
@@ -89,7 +96,7 @@ def catalog(s: State, own_cards: list[int]) -> dict[str, Any]:
         "crew": [{"card": c, "seal": DATA.crew[c].seal, "needs": dict(DATA.crew[c].needs),
                   "text": DATA.crew[c].text} for c in crew],
         "objectives": [{"tile": t, "gold": DATA.objectives[t].gold,
-                        "needs": [_need_text(n) for n in DATA.objectives[t].needs]}
+                        "needs": list(_objective_needs(t))}
                        for t in sorted(objectives)],
     }
 
