@@ -37,7 +37,12 @@ def unauthorized(detail: str) -> Problem:
 
 def bearer_token() -> str | None:
     """The request's bearer token, None without an Authorization header; 401 if malformed."""
-    header = request.headers.get("Authorization")
+    return bearer_of(request.headers.get("Authorization"))
+
+
+def bearer_of(header: str | None) -> str | None:
+    """The bearer token of an Authorization header's value, None without one; 401 if
+    malformed."""
     if header is None:
         return None
     scheme, _, token = header.strip().partition(" ")

@@ -42,7 +42,7 @@ from api.schemas import (
 )
 from api.seats import SeatStates, adjusted_result, effective_seat, seat_states
 from api.services import Services, services
-from api.store import OVER, Cached, Head, Read, json_text, new_epoch
+from api.store import OVER, Cached, Commit, Head, Read, json_text, new_epoch
 from api.tournament_secrecy import held_back
 from api.watchers import follow, long_poll
 from core.deals import SEED_BITS, make_deal
@@ -303,29 +303,51 @@ class GameResource(MethodView):
             long_poll(game_id, query["wait_version"], query["timeout"])
             now = _state(svc, game, game_id)
         else:
-            # One read brings the seats' changes with the state: the token is checked
-            # against them without a read of its own.
-            now = _state(svc, game, game_id)
-            token = bearer_token()
-            seat = None if token is None else seat_of(token, game_id, meta, svc.bot_tokens,
-                                                      now.seats)
-        head, state, states = now.head, now.state, now.seats
-        # A seat's read of an active game never needs the check (bots read only those).
-        held = (seat is None or head.status in OVER) and _held_back(svc, meta, seat)
-        etag = f'"{head.version}"'
-        headers = {"ETag": etag, "Vary": "Authorization"}
-        if _none_match(request.headers.get("If-None-Match", ""), head.version):
+            now, seat = _read_as(svc, game, game_id, meta, bearer_token())
+        headers = _read_headers(now.head)
+        body = _game_answer(svc, game, game_id, meta, now, seat,
+                            request.headers.get("If-None-Match", ""))
+        if body is None:
             return Response(status=304, headers=headers)
-        body = game_body(game, game_id, meta, head.version, state, seat, head.status, states)
-        if held:  # the seed would deal the sibling games, the result tell their hands
-            body.update(deal=public_deal(meta, False), result=None)
-        body["rematch_of"] = meta.get("rematch_of")
-        rematch = svc.redis.hget(keys.game_state(game_id), "rematch") \
-            if head.status in OVER else None
-        body["rematch"] = rematch.decode() if rematch and rematch != b"pending" else None
-        # Most games have none: the state read counts them, so only those with one read them.
-        body["forfeits"] = svc.store.forfeits(game_id) if head.forfeits else []
         return _json(body, 200, headers)
+
+
+def _read_as(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
+             token: str | None) -> tuple[Cached, int | None]:
+    """The game as Redis holds it now and the seat `token` opens (None without a token; 401
+    for a wrong one). One read brings the seats' changes with the state: the token is
+    checked against them without a read of its own."""
+    now = _state(svc, game, game_id)
+    seat = None if token is None else seat_of(token, game_id, meta, svc.bot_tokens, now.seats)
+    return now, seat
+
+
+def _read_headers(head: Head) -> dict[str, str]:
+    """The headers of a game read's answer (its 304 included)."""
+    return {"ETag": f'"{head.version}"', "Vary": "Authorization"}
+
+
+def _game_answer(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
+                 now: Cached, seat: int | None, if_none_match: str) -> dict[str, Any] | None:
+    """The body of a read of the game `now` holds by `seat` (None: a spectator); None when
+    `if_none_match` (the If-None-Match header, "" for none) names its version (304). 403 for
+    a spectator of a game whose tournament deal is held back."""
+    head, state, states = now.head, now.state, now.seats
+    assert head is not None
+    # A seat's read of an active game never needs the check (bots read only those).
+    held = (seat is None or head.status in OVER) and _held_back(svc, meta, seat)
+    if _none_match(if_none_match, head.version):
+        return None
+    body = game_body(game, game_id, meta, head.version, state, seat, head.status, states)
+    if held:  # the seed would deal the sibling games, the result tell their hands
+        body.update(deal=public_deal(meta, False), result=None)
+    body["rematch_of"] = meta.get("rematch_of")
+    rematch = svc.redis.hget(keys.game_state(game_id), "rematch") \
+        if head.status in OVER else None
+    body["rematch"] = rematch.decode() if rematch and rematch != b"pending" else None
+    # Most games have none: the state read counts them, so only those with one read them.
+    body["forfeits"] = svc.store.forfeits(game_id) if head.forfeits else []
+    return body
 
 
 def _none_match(header: str, version: int) -> bool:
@@ -341,8 +363,9 @@ def _none_match(header: str, version: int) -> bool:
     return False
 
 
-def _expected_version(body: dict[str, Any]) -> int:
-    header = request.headers.get("If-Match")
+def _expected_version(body: dict[str, Any], header: str | None) -> int:
+    """The version a move was chosen against: its body's `version`, or its If-Match
+    `header`'s; 422 when neither says or they disagree."""
     from_header: int | None = None
     if header is not None and header.strip() != "*":
         text = header.strip()
@@ -363,8 +386,8 @@ def _expected_version(body: dict[str, Any]) -> int:
     return from_header
 
 
-def _idempotency_key() -> str | None:
-    key = request.headers.get("Idempotency-Key")
+def _idempotency_key(key: str | None) -> str | None:
+    """The Idempotency-Key header's value stripped (None without one); 422 if unusable."""
     if key is None:
         return None
     key = key.strip()
@@ -408,6 +431,17 @@ def _replay(record: dict[str, Any], fingerprint: str) -> Response:
     return _json(record["body"], int(record["status"]), {"Idempotent-Replayed": "true"})
 
 
+@dataclass(frozen=True)
+class MoveAsked:
+    """What a move request asks: its seat token, its body (as MoveRequestSchema loads it)
+    and its If-Match and Idempotency-Key headers (None when absent)."""
+
+    token: str
+    body: dict[str, Any]
+    if_match: str | None = None
+    idempotency_key: str | None = None
+
+
 # How many times a move is decided before the server gives up on a game that changes under
 # it each time (another move, a seat's change): a 503 then, and a retry is safe.
 MOVE_ATTEMPTS = 4
@@ -431,12 +465,13 @@ class Decided:
     epoch: str
 
 
-def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any], token: str,
-            body: dict[str, Any], now: Cached) -> Decided:
-    """The move of `body` played by the seat of `token` on the game as `now` holds it: auth
+def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
+            asked: MoveAsked, now: Cached) -> Decided:
+    """The move `asked` played by the seat of its token on the game as `now` holds it: auth
     -> version -> turn -> legality -> apply on a clone. Raises the Problem refusing it, or
     ReplayFound when the refused request is the retry of a stored move."""
     head, state, states = now.head, now.state, now.seats
+    token, body = asked.token, asked.body
     assert head is not None
     seat = seat_of(token, game_id, meta, svc.bot_tokens, states)
     if states.get(seat, {}).get("resigned") and \
@@ -449,8 +484,8 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any], 
         field = "forfeit" if forfeit is not None else "bot_job"
         raise validation_error({"json": {field: ["only the server's bot workers send it"]}},
                                f"`{field}` needs the bot seat's derived token")
-    expected = _expected_version(body)
-    key = _idempotency_key()
+    expected = _expected_version(body, asked.if_match)
+    key = _idempotency_key(asked.idempotency_key)
     idempotency = (seat, key) if key is not None else None
     fingerprint = _fingerprint(body["move"], expected)
 
@@ -511,6 +546,50 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any], 
                    json_text(game.dump(after)), entry, answer, bot, claim, new_epoch())
 
 
+def _decided_on(svc: Services, game: core.Game, game_id: str) -> tuple[Cached, bool]:
+    """The copy of the game a move is decided on first, and whether it is a fresh read.
+
+    The game as this process last read or stored it, if it did (then the commit alone goes
+    to Redis: one round trip), else a fresh read. The commit stores a move only if Redis
+    holds exactly what it was decided on (version, snapshot, seats), else it brings the game
+    as it is now and the move is decided again on that. A refusal is only ever decided on a
+    fresh read."""
+    now = svc.cache.get(game_id)
+    if now is None or now.head is None or svc.store.overdue(now.head):
+        return _state(svc, game, game_id), True
+    return now, False
+
+
+def _commit(svc: Services, game_id: str, now: Cached, decided: Decided) -> Commit:
+    """Store a move decided on `now`, if Redis still holds exactly that (one script)."""
+    return svc.store.commit_move(
+        game_id, now.version, decided.head, decided.snapshot, decided.entry,
+        {"status": 200, "body": decided.answer, "fingerprint": decided.fingerprint},
+        decided.idempotency, decided.bot is not None, decided.epoch,
+        (now.epoch, now.seats_seen), decided.claim)
+
+
+def _stored(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any], now: Cached,
+            decided: Decided) -> tuple[dict[str, Any], dict[str, str]]:
+    """After a move decided on `now` is stored: cache the new state, count it, queue the
+    bot to act (unless the worker's job plays on) and the players' notifications; the
+    answer's body and headers."""
+    head, after, states = decided.head, decided.after, now.seats
+    svc.cache.put(game_id, head.version, decided.epoch, after, head, states, now.seats_seen)
+    metrics.MOVES.labels(game.name).inc()
+    if decided.bot is not None and head.to_act is not None and decided.claim is None:
+        svc.bot_queue.enqueue(game_id, head.to_act, head.version, decided.bot["bot"])
+    notify_players(svc, game_id, meta, states, decided.seat, head)
+    answer = decided.answer
+    if decided.claim is not None:
+        # The worker's job plays the next turn: it gets that seat's game as its read
+        # would answer, and spares the read. Not in the stored answer (an Idempotency-Key
+        # replay leaves it out: the worker reads then), which would keep a view a move.
+        answer = dict(answer, next=game_body(game, game_id, meta, head.version, after,
+                                             head.to_act, head.status, states))
+    return answer, {"ETag": f'"{head.version}"'}
+
+
 @blp.route("/games/<game_id>/moves")
 class Moves(MethodView):
     """The moves of one game."""
@@ -542,19 +621,13 @@ class Moves(MethodView):
             raise Problem(401, "unauthorized", "Unauthorized",
                           "a move needs 'Authorization: Bearer <seat token>'",
                           headers={"WWW-Authenticate": 'Bearer realm="boardgamesbot"'})
+        asked = MoveAsked(token, body, request.headers.get("If-Match"),
+                          request.headers.get("Idempotency-Key"))
         game = _rules(meta)
-        # The move is decided on the game as this process last read or stored it, if it did
-        # (then the commit alone goes to Redis: one round trip), else on a fresh read. The
-        # commit stores it only if Redis holds exactly what it was decided on (version,
-        # snapshot, seats), else it brings the game as it is now and the move is decided
-        # again on that. A refusal is only ever decided on a fresh read.
-        now = svc.cache.get(game_id)
-        fresh = now is None or now.head is None or svc.store.overdue(now.head)
-        if fresh:
-            now = _state(svc, game, game_id)
+        now, fresh = _decided_on(svc, game, game_id)
         for _ in range(MOVE_ATTEMPTS):
             try:
-                decided = _decide(svc, game, game_id, meta, token, body, now)
+                decided = _decide(svc, game, game_id, meta, asked, now)
             except ReplayFound as found:
                 return found.response
             except Problem:
@@ -562,11 +635,7 @@ class Moves(MethodView):
                     raise
                 now, fresh = _state(svc, game, game_id), True
                 continue
-            commit = svc.store.commit_move(
-                game_id, now.version, decided.head, decided.snapshot, decided.entry,
-                {"status": 200, "body": decided.answer, "fingerprint": decided.fingerprint},
-                decided.idempotency, decided.bot is not None, decided.epoch,
-                (now.epoch, now.seats_seen), decided.claim)
+            commit = _commit(svc, game_id, now, decided)
             if commit.outcome == "replay" and commit.record is not None:
                 return _replay(commit.record, decided.fingerprint)
             if commit.outcome == "ok":
@@ -582,20 +651,8 @@ class Moves(MethodView):
         else:
             raise service_unavailable("the game changed under this move every time it was "
                                       "tried; try again")
-        head, after, states = decided.head, decided.after, now.seats
-        svc.cache.put(game_id, head.version, decided.epoch, after, head, states, now.seats_seen)
-        metrics.MOVES.labels(game.name).inc()
-        if decided.bot is not None and head.to_act is not None and decided.claim is None:
-            svc.bot_queue.enqueue(game_id, head.to_act, head.version, decided.bot["bot"])
-        notify_players(svc, game_id, meta, states, decided.seat, head)
-        answer = decided.answer
-        if decided.claim is not None:
-            # The worker's job plays the next turn: it gets that seat's game as its read
-            # would answer, and spares the read. Not in the stored answer (an Idempotency-Key
-            # replay leaves it out: the worker reads then), which would keep a view a move.
-            answer = dict(answer, next=game_body(game, game_id, meta, head.version, after,
-                                                 head.to_act, head.status, states))
-        return _json(answer, 200, {"ETag": f'"{head.version}"'})
+        answer, headers = _stored(svc, game, game_id, meta, now, decided)
+        return _json(answer, 200, headers)
 
     @blp.arguments(MoveLogQuerySchema(), location="query")
     @blp.response(200, MoveLogSchema)

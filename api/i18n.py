@@ -22,6 +22,8 @@ from types import ModuleType
 from typing import Any
 
 from flask import Response, has_request_context, request
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from core.texts import Catalog
 
@@ -48,11 +50,24 @@ def request_locale() -> str:
     """The locale the current request asks for (`?lang=`, then Accept-Language), else "en"."""
     if not has_request_context():
         return "en"
-    asked = normalize(request.args.get("lang"))
+    return locale_of(request.args.get("lang"), request.headers.get("Accept-Language"))
+
+
+def locale_of(lang: str | None, accept_language: str | None) -> str:
+    """The locale a `?lang=` value asks for, else an Accept-Language header's best match
+    (parsed as werkzeug parses `request.accept_languages`), else "en"."""
+    asked = normalize(lang)
     if asked:
         return asked
-    best = request.accept_languages.best_match(list(TAGS))
+    if not accept_language:
+        return "en"
+    best = parse_accept_header(accept_language, LanguageAccept).best_match(list(TAGS))
     return TAGS.get(best or "", "en")
+
+
+def content_language(locale: str) -> str:
+    """The Content-Language header of an answer in `locale`."""
+    return locale.replace("_", "-")
 
 
 CATALOG = Catalog(LOCALES_DIR, DOMAIN)
@@ -126,7 +141,7 @@ def localize_response(response: Response) -> Response:
     if request.path.startswith("/v1/"):
         # every /v1 answer may hold texts in the asked language: say which, for caches too
         response.vary.add("Accept-Language")
-        response.headers.setdefault("Content-Language", locale.replace("_", "-"))
+        response.headers.setdefault("Content-Language", content_language(locale))
     game_id = (request.view_args or {}).get("game_id")
     if not game_id:
         return response

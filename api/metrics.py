@@ -43,11 +43,16 @@ def install(app: Flask) -> None:
         endpoint = request.endpoint or "unmatched"
         if "wait_version" in request.args:
             endpoint += ":long-poll"  # waits by design; kept apart from plain reads
-        REQUESTS.labels(request.method, endpoint, str(response.status_code)).inc()
-        started = g.get("metrics_started")
-        if started is not None and endpoint not in _UNTIMED:
-            LATENCY.labels(request.method, endpoint).observe(time.perf_counter() - started)
+        record(request.method, endpoint, response.status_code, g.get("metrics_started"))
         return response
+
+
+def record(method: str, endpoint: str, status: int, started: float | None) -> None:
+    """Count an answered request and time it (since `started`, a perf_counter reading, when
+    known)."""
+    REQUESTS.labels(method, endpoint, str(status)).inc()
+    if started is not None and endpoint not in _UNTIMED:
+        LATENCY.labels(method, endpoint).observe(time.perf_counter() - started)
 
 
 def exposition() -> Response:

@@ -225,7 +225,7 @@ def problem_response(problem: Problem) -> Response:
     """The HTTP response carrying `problem`."""
     response = Response(json.dumps(problem.body(), separators=(",", ":")),
                         status=problem.status, mimetype=PROBLEM_MIMETYPE)
-    response.headers["Content-Language"] = i18n.request_locale().replace("_", "-")
+    response.headers["Content-Language"] = i18n.content_language(i18n.request_locale())
     response.vary.add("Accept-Language")
     for name, value in problem.headers.items():
         response.headers[name] = value

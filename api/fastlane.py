@@ -1,0 +1,203 @@
+"""A lean lane for the two requests a game is played with: a move (POST
+/v1/games/<id>/moves) and a read (GET /v1/games/<id>).
+
+Through Flask, each of them spends more CPU in the framework than in the game: the request
+context, routing, flask-smorest's and webargs' decorators, and the before/after hooks cost
+several hundred microseconds a request, most of it for features the request does not use.
+The lane is a WSGI middleware in front of the Flask app. It answers the plain case of those
+two requests with the functions the views themselves call (`api.games`), and hands every
+other request to the app untouched. It takes a request only when nothing the app would add
+is needed:
+
+- rate limits are off (Flask-Limiter counts in a hook);
+- no query string, English answers (no `?lang=`, an Accept-Language whose best match is
+  English: other languages relabel the moves in `api.i18n.localize_response`), no
+  If-None-Match (a 304);
+- for a move: a Bearer token and a JSON body with a Content-Length under the app's
+  MAX_CONTENT_LENGTH, loaded by `MoveRequestSchema` as flask-smorest would.
+
+Anything unusual the lane meets before a move is stored (an unknown game, a wrong token, a
+stale version, an illegal move, a retry, a commit that found the game changed, Redis not
+answering) has changed nothing yet, and the lane hands the request to the app, which decides
+it again from the start: every refusal is answered by the views alone, one source of truth.
+An error from the store's commit on (the move may be stored) is answered by the app's own
+error handlers, as the view's would be. An answer of the lane carries what the app's hooks
+add to the view's: Vary and Content-Language (`api.i18n`), the CORS headers (computed by
+flask-cors), and the request is counted and timed (`api.metrics`).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import redis
+from flask import Flask
+from flask_cors.core import get_cors_headers
+from marshmallow import ValidationError
+from webargs.core import is_json
+
+from api import games, i18n, metrics
+from api.auth import bearer_of
+from api.parsing import parse_json_body
+from api.problems import Problem
+from api.schemas import MoveRequestSchema
+from api.services import Services
+from api.store import json_text
+
+StartResponse = Callable[..., Any]
+WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+_READ_PATH = re.compile(r"/v1/games/([^/]+)")
+_MOVE_PATH = re.compile(r"/v1/games/([^/]+)/moves")
+# The metrics' names of the two views (their Flask endpoints).
+_READ_ENDPOINT = f"{games.blp.name}.{games.GameResource.__name__}"
+_MOVE_ENDPOINT = f"{games.blp.name}.{games.Moves.__name__}"
+
+
+class HandOn(Exception):
+    """The lane does not answer this request: the Flask app does, from the start."""
+
+
+class FastLane:
+    """WSGI middleware answering plain game reads and moves; the rest goes to `inner`."""
+
+    def __init__(self, app: Flask, inner: WSGIApp, cors: dict[str, Any]) -> None:
+        self.app = app
+        self.inner = inner
+        self.cors = cors
+        self.services: Services = app.extensions["bgb"]
+        self.limits = app.extensions["bgb-limits"]
+        self.max_body = int(app.config.get("MAX_CONTENT_LENGTH") or 0)
+        self.move_schema = MoveRequestSchema()
+        self._plain_cors: list[tuple[str, str]] | None = None
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse,
+                 ) -> Iterable[bytes]:
+        """Answer a plain read or move, else hand the request on."""
+        method = environ.get("REQUEST_METHOD")
+        path = environ.get("PATH_INFO", "")
+        found = (_MOVE_PATH.fullmatch(path) if method == "POST" else
+                 _READ_PATH.fullmatch(path) if method == "GET" else None)
+        if (found is None or not games.GAME_ID.match(found[1]) or self.limits.limiter.enabled
+                or environ.get("QUERY_STRING")
+                or i18n.locale_of(None, environ.get("HTTP_ACCEPT_LANGUAGE")) != "en"):
+            return self.inner(environ, start_response)
+        started = time.perf_counter()
+        try:
+            if method == "POST":
+                return self._move(environ, start_response, found[1], started)
+            return self._read(environ, start_response, found[1], started)
+        except HandOn:
+            return self.inner(environ, start_response)
+
+    def _read(self, environ: dict[str, Any], start_response: StartResponse, game_id: str,
+              started: float) -> Iterable[bytes]:
+        """A game read without a long poll or If-None-Match, as `GameResource.get`."""
+        if environ.get("HTTP_IF_NONE_MATCH") is not None:
+            raise HandOn
+        svc = self.services
+        try:
+            meta = games._game_meta(svc, game_id)
+            game = games._rules(meta)
+            now, seat = games._read_as(svc, game, game_id, meta,
+                                       bearer_of(environ.get("HTTP_AUTHORIZATION")))
+            body = games._game_answer(svc, game, game_id, meta, now, seat, "")
+        except (Problem, redis.RedisError):
+            raise HandOn from None  # nothing changed: the view answers it
+        assert body is not None and now.head is not None
+        return self._answer(environ, start_response, _READ_ENDPOINT, started, body,
+                            games._read_headers(now.head))
+
+    def _move(self, environ: dict[str, Any], start_response: StartResponse, game_id: str,
+              started: float) -> Iterable[bytes]:
+        """A move decided and stored at the first try, as `Moves.post`."""
+        body = self._move_body(environ)
+        svc = self.services
+        try:
+            token = bearer_of(environ.get("HTTP_AUTHORIZATION"))
+            if token is None:
+                raise HandOn
+            asked = games.MoveAsked(token, body, environ.get("HTTP_IF_MATCH"),
+                                    environ.get("HTTP_IDEMPOTENCY_KEY"))
+            meta = games._game_meta(svc, game_id)
+            game = games._rules(meta)
+            now, _ = games._decided_on(svc, game, game_id)
+            decided = games._decide(svc, game, game_id, meta, asked, now)
+        except (Problem, games.ReplayFound, redis.RedisError):
+            raise HandOn from None  # nothing stored: the view decides it again
+        try:
+            commit = games._commit(svc, game_id, now, decided)
+            if commit.outcome != "ok":
+                raise HandOn  # nothing stored: the game changed, or this is a retry
+            answer, headers = games._stored(svc, game, game_id, meta, now, decided)
+        except HandOn:
+            raise
+        except Exception as error:  # the move may be stored: the app answers as the view
+            return self._error(environ, start_response, error)
+        return self._answer(environ, start_response, _MOVE_ENDPOINT, started, answer, headers)
+
+    def _move_body(self, environ: dict[str, Any]) -> dict[str, Any]:
+        """The move request's body as MoveRequestSchema loads it; HandOn for anything but a
+        JSON body of known length within the limit. The body is put back for the app."""
+        content_type = environ.get("CONTENT_TYPE", "")
+        length = environ.get("CONTENT_LENGTH", "")
+        if (not is_json(content_type.split(";", 1)[0].strip().lower())
+                or environ.get("HTTP_TRANSFER_ENCODING") is not None or not length.isdigit()
+                or not 0 < int(length) <= self.max_body):
+            raise HandOn
+        raw = environ["wsgi.input"].read(int(length))
+        environ["wsgi.input"] = io.BytesIO(raw)
+        if len(raw) != int(length):
+            raise HandOn
+        try:
+            return self.move_schema.load(parse_json_body(raw))
+        except (Problem, ValidationError):
+            raise HandOn from None
+
+    def _answer(self, environ: dict[str, Any], start_response: StartResponse, endpoint: str,
+                started: float, body: dict[str, Any], headers: dict[str, str],
+                ) -> Iterable[bytes]:
+        """A 200 JSON answer with the headers the app's hooks would add, counted."""
+        payload = json_text(body)
+        vary = headers.pop("Vary", None)
+        # as api.i18n.localize_response: the answer is in English and says so
+        listed = [("Content-Type", "application/json"), ("Content-Length", str(len(payload))),
+                  *headers.items(),
+                  ("Vary", f"{vary}, Accept-Language" if vary else "Accept-Language"),
+                  ("Content-Language", i18n.content_language("en")),
+                  *self._cors_headers(environ)]
+        start_response("200 OK", listed)
+        metrics.record(environ["REQUEST_METHOD"], endpoint, 200, started)
+        return [payload]
+
+    def _cors_headers(self, environ: dict[str, Any]) -> list[tuple[str, str]]:
+        """The CORS headers flask-cors adds to an answer of /v1 for this request."""
+        asked = {name: environ[key] for name, key in _CORS_REQUEST_HEADERS.items()
+                 if key in environ}
+        if not asked and self._plain_cors is not None:
+            return self._plain_cors
+        found = list(get_cors_headers(self.cors, asked, environ["REQUEST_METHOD"]).items())
+        if not asked:
+            self._plain_cors = found
+        return found
+
+    def _error(self, environ: dict[str, Any], start_response: StartResponse,
+               error: Exception) -> Iterable[bytes]:
+        """The app's answer to `error` raised by a view of this request (its error
+        handlers, then its after-request hooks)."""
+        with self.app.request_context(environ):
+            response = self.app.make_response(self.app.handle_user_exception(error))
+            response = self.app.process_response(response)
+        return response(environ, start_response)
+
+
+# The request headers flask-cors reads, and their WSGI environ keys.
+_CORS_REQUEST_HEADERS = {
+    "Origin": "HTTP_ORIGIN",
+    "Access-Control-Request-Private-Network": "HTTP_ACCESS_CONTROL_REQUEST_PRIVATE_NETWORK",
+}
+

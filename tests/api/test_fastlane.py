@@ -1,0 +1,191 @@
+"""The fast lane (api.fastlane): plain game reads and moves answered without Flask, exactly
+as the views answer them; every other request handed to the app, which answers it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+from prometheus_client import REGISTRY
+
+import api.games
+from api import create_app
+from api.fastlane import FastLane
+from tests.api.conftest import NO_RATE_LIMITS, Created, create, problem
+
+
+@dataclass
+class Lane:
+    """An app with the lane, and how many requests the lane handed on to the app."""
+
+    app: Flask
+    client: FlaskClient
+    handed_on: list[str]
+
+
+def _lane(app: Flask) -> Lane:
+    lane = app.wsgi_app
+    assert isinstance(lane, FastLane)
+    handed_on: list[str] = []
+    inner = lane.inner
+
+    def counting(environ: dict[str, Any], start_response: Any) -> Any:
+        handed_on.append(f"{environ['REQUEST_METHOD']} {environ['PATH_INFO']}")
+        return inner(environ, start_response)
+
+    lane.inner = counting
+    return Lane(app, app.test_client(), handed_on)
+
+
+def _config(redis_url: str, **extra: Any) -> dict[str, Any]:
+    return {"REDIS_URL": redis_url, "TESTING": True, **NO_RATE_LIMITS, **extra}
+
+
+@pytest.fixture
+def lane(redis_client: redis.Redis, redis_url: str) -> Lane:
+    """The API app with its fast lane (as create_app builds it), counting hand-ons."""
+    return _lane(create_app(_config(redis_url)))
+
+
+@pytest.fixture
+def plain(redis_client: redis.Redis, redis_url: str) -> Iterator[FlaskClient]:
+    """A client of the same API without the lane: every request through Flask."""
+    app = create_app(_config(redis_url, FAST_LANE=False))
+    assert not isinstance(app.wsgi_app, FastLane)
+    yield app.test_client()
+
+
+def _same_game(client: FlaskClient, game: str, players: int) -> Created:
+    # unranked: the seed alone deals, so both apps get the same game
+    return create(client, game, players, seed=11, unranked=True)
+
+
+def _comparable(response: Any) -> tuple[int, dict[str, str], Any]:
+    """A response's status, headers and body, without what differs between two games."""
+    body = json.loads(response.data) if response.data else None
+    if isinstance(body, dict):
+        body.pop("id", None)
+        body.pop("deal", None)  # its commitment is salted per game
+    headers = {name: value for name, value in response.headers.items()
+               if name != "Content-Length"}
+    return response.status_code, headers, body
+
+
+@pytest.mark.parametrize("game,players", [("darwins-journey", 2), ("toy-pontoon", 2)])
+def test_reads_and_moves_answer_as_the_views(lane: Lane, plain: FlaskClient, game: str,
+                                             players: int) -> None:
+    fast, slow = _same_game(lane.client, game, players), _same_game(plain, game, players)
+    version, to_act = 0, fast.body["to_act"]
+    for _ in range(12):
+        if to_act is None:
+            break
+        read_fast = lane.client.get(f"/v1/games/{fast.id}", headers=fast.auth(to_act))
+        read_slow = plain.get(f"/v1/games/{slow.id}", headers=slow.auth(to_act))
+        assert _comparable(read_fast) == _comparable(read_slow)
+        assert lane.client.get(f"/v1/games/{fast.id}").data.replace(fast.id.encode(), b"") \
+            .split(b'"deal"')[0] == plain.get(f"/v1/games/{slow.id}").data \
+            .replace(slow.id.encode(), b"").split(b'"deal"')[0]  # a spectator's read too
+        chosen = read_fast.get_json()["legal_moves"][-1]
+        moved_fast = lane.client.post(f"/v1/games/{fast.id}/moves", headers=fast.auth(to_act),
+                                      json={"move": chosen, "version": version})
+        moved_slow = plain.post(f"/v1/games/{slow.id}/moves", headers=slow.auth(to_act),
+                                json={"move": chosen, "version": version})
+        assert moved_fast.status_code == 200
+        assert _comparable(moved_fast) == _comparable(moved_slow)
+        assert moved_fast.data == moved_slow.data
+        version, to_act = moved_fast.get_json()["version"], moved_fast.get_json()["to_act"]
+    assert version > 0
+    assert lane.handed_on == ["POST /v1/games"]  # only the creation went to Flask
+
+
+def test_unusual_requests_go_to_the_app(lane: Lane, plain: FlaskClient) -> None:
+    created = create(lane.client, players=1)
+    url = f"/v1/games/{created.id}"
+    moves = url + "/moves"
+    draw = {"move": {"type": "draw"}, "version": 0}
+    problem(lane.client.post(moves, json=draw, headers={"Authorization": "Bearer nope"}),
+            401, "unauthorized")
+    problem(lane.client.post(moves, json=draw), 401, "unauthorized")
+    problem(lane.client.post(moves, json={**draw, "version": 3}, headers=created.auth(0)),
+            409, "stale-version")
+    problem(lane.client.post(moves, json={**draw, "move": {"type": "fly"}},
+                             headers=created.auth(0)), 422, "illegal-move")
+    problem(lane.client.post(moves, json={**draw, "extra": 1}, headers=created.auth(0)),
+            422, "validation-error")
+    problem(lane.client.post(moves, data=json.dumps(draw), content_type="text/plain",
+                             headers=created.auth(0)), 415, "unsupported-media-type")
+    problem(lane.client.post("/v1/games/nosuchgame/moves", json=draw, headers=created.auth(0)),
+            404, "not-found")
+    problem(lane.client.get("/v1/games/nosuchgame"), 404, "not-found")
+    assert len(lane.handed_on) == 1 + 8  # the creation and these
+    # languages other than English relabel the moves in a hook of the app
+    read = lane.client.get(url, headers={**created.auth(0), "Accept-Language": "pt-BR"})
+    assert read.headers["Content-Language"] == "pt-BR"
+    assert lane.client.get(url + "?lang=pt-BR").headers["Content-Language"] == "pt-BR"
+    assert lane.client.get(url, headers={"If-None-Match": '"0"'}).status_code == 304
+    assert len(lane.handed_on) == 12
+    # a retry with an Idempotency-Key: the first goes through the lane, the retry replays
+    first = lane.client.post(moves, json=draw, headers={**created.auth(0),
+                                                         "Idempotency-Key": "k"})
+    assert first.status_code == 200 and len(lane.handed_on) == 12
+    again = lane.client.post(moves, json=draw, headers={**created.auth(0),
+                                                        "Idempotency-Key": "k"})
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json() == first.get_json() and len(lane.handed_on) == 13
+
+
+def test_cors_headers_as_flask_cors_adds_them(lane: Lane, plain: FlaskClient) -> None:
+    created = create(lane.client, players=1)
+    for origin in ({}, {"Origin": "https://example.org"}):
+        fast = lane.client.get(f"/v1/games/{created.id}", headers=origin)
+        slow = plain.get(f"/v1/games/{created.id}", headers=origin)
+        cors = {k: v for k, v in slow.headers.items() if k.startswith("Access-Control")}
+        assert cors and {k: v for k, v in fast.headers.items()
+                         if k.startswith("Access-Control")} == cors
+    assert lane.handed_on == ["POST /v1/games"]
+
+
+def test_rate_limits_on_take_the_app(redis_client: redis.Redis, redis_url: str) -> None:
+    limited = _lane(create_app({"REDIS_URL": redis_url, "TESTING": True}))
+    created = create(limited.client, players=1)
+    assert limited.client.get(f"/v1/games/{created.id}").status_code == 200
+    assert limited.handed_on == ["POST /v1/games", f"GET /v1/games/{created.id}"]
+
+
+def test_lane_answers_are_counted(lane: Lane) -> None:
+    created = create(lane.client, players=1)
+
+    def count(method: str, endpoint: str) -> float:
+        labels = {"method": method, "endpoint": endpoint, "status": "200"}
+        return REGISTRY.get_sample_value("bgb_http_requests_total", labels) or 0.0
+
+    before = count("POST", "games.Moves"), count("GET", "games.GameResource")
+    lane.client.get(f"/v1/games/{created.id}", headers=created.auth(0))
+    lane.client.post(f"/v1/games/{created.id}/moves", headers=created.auth(0),
+                     json={"move": {"type": "draw"}, "version": 0})
+    assert (count("POST", "games.Moves"), count("GET", "games.GameResource")) == \
+        (before[0] + 1, before[1] + 1)
+    assert lane.handed_on == ["POST /v1/games"]
+
+
+def test_an_error_once_stored_is_the_apps_answer(lane: Lane, monkeypatch: Any) -> None:
+    created = create(lane.client, players=1)
+
+    def unreachable(*args: Any, **kwargs: Any) -> Any:
+        raise redis.ConnectionError("gone")
+
+    monkeypatch.setattr(api.games, "notify_players", unreachable)
+    response = lane.client.post(f"/v1/games/{created.id}/moves", headers=created.auth(0),
+                                json={"move": {"type": "draw"}, "version": 0})
+    problem(response, 503, "service-unavailable")
+    assert response.headers["Content-Language"] == "en"
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+    assert lane.handed_on == ["POST /v1/games"]  # answered by the app's handlers, not retried
+    monkeypatch.undo()
+    assert lane.client.get(f"/v1/games/{created.id}").get_json()["version"] == 1
