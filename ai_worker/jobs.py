@@ -161,13 +161,13 @@ def play_turn(game_id: str, seat: int, version: int) -> str:
     a long game yields its worker to the other games' turns twice a second.
     """
     job = get_current_job()
-    started = time.monotonic()
+    # Whether to hold the next turn is decided when a move is posted, after the bot thought.
+    hold = None if job is None else (job.id, time.monotonic() + chain_seconds())
     turn: Turn | None = Turn(seat, version)
     outcomes: list[str] = []
     try:
         while turn is not None:
-            held = job is not None and time.monotonic() - started < chain_seconds()
-            outcome, turn = _play_turn(game_id, turn, job.id if held and job else None)
+            outcome, turn = _play_turn(game_id, turn, hold)
             outcomes.append(outcome)
     except BaseException:
         if len(outcomes) > 0 and turn is not None:
@@ -215,9 +215,9 @@ class Turn:
 
 
 def _play_turn(game_id: str, turn: Turn,
-               bot_job: str | None = None) -> tuple[str, Turn | None]:
-    """One bot turn: what happened, and the next turn when the API left it to the job
-    `bot_job`."""
+               hold: tuple[str, float] | None = None) -> tuple[str, Turn | None]:
+    """One bot turn: what happened, and the next turn when the API left it to the job of
+    `hold` (its id, and the time until which it may hold one)."""
     seat, version = turn.seat, turn.version
     api = _api()
     client = _redis()
@@ -256,6 +256,7 @@ def _play_turn(game_id: str, turn: Turn,
     view.setdefault("options", body.get("options") or {})
     move, forfeit = timed_move(str(body["game"]), bot_name, view, seat, legal, params,
                                turn_seed(game_id, version))
+    bot_job = hold[0] if hold is not None and time.monotonic() < hold[1] else None
     try:
         # A forfeit is stored with the move, by the same atomic write (its log entry, the
         # game's `forfeits`), so no reader ever sees the move without it.
