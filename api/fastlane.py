@@ -17,11 +17,12 @@ is needed:
   MAX_CONTENT_LENGTH, loaded by `MoveRequestSchema` as flask-smorest would.
 
 Anything unusual the lane meets before a move is stored (an unknown game, a wrong token, a
-stale version, an illegal move, a retry, a commit that found the game changed, Redis not
-answering) has changed nothing yet, and the lane hands the request to the app, which decides
-it again from the start: every refusal is answered by the views alone, one source of truth.
-An error from the store's commit on (the move may be stored) is answered by the app's own
-error handlers, as the view's would be. An answer of the lane carries what the app's hooks
+stale version, an illegal move, a retry, a commit that found the game changed) has changed
+nothing yet, and the lane hands the request to the app, which decides it again from the
+start: every refusal is answered by the views alone, one source of truth. An error (Redis
+not answering, and anything from the commit on, when the move may be stored) is answered by
+the app's own error handlers, as the view's would be, and at once: handing it on would make
+a client wait for a hung Redis twice. An answer of the lane carries what the app's hooks
 add to the view's: Vary and Content-Language (`api.i18n`), the CORS headers (computed by
 flask-cors), and the request is counted and timed (`api.metrics`).
 """
@@ -106,8 +107,10 @@ class FastLane:
             now, seat = games._read_as(svc, game, game_id, meta,
                                        bearer_of(environ.get("HTTP_AUTHORIZATION")))
             body = games._game_answer(svc, game, game_id, meta, now, seat, "")
-        except (Problem, redis.RedisError):
+        except Problem:
             raise HandOn from None  # nothing changed: the view answers it
+        except redis.RedisError as error:
+            return self._error(environ, start_response, error)
         assert body is not None and now.head is not None
         return self._answer(environ, start_response, _READ_ENDPOINT, started, body,
                             games._read_headers(now.head))
@@ -127,8 +130,10 @@ class FastLane:
             game = games._rules(meta)
             now, _ = games._decided_on(svc, game, game_id)
             decided = games._decide(svc, game, game_id, meta, asked, now)
-        except (Problem, games.ReplayFound, redis.RedisError):
+        except (Problem, games.ReplayFound):
             raise HandOn from None  # nothing stored: the view decides it again
+        except redis.RedisError as error:
+            return self._error(environ, start_response, error)
         try:
             commit = games._commit(svc, game_id, now, decided)
             if commit.outcome != "ok":

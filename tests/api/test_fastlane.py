@@ -4,6 +4,7 @@ as the views answer them; every other request handed to the app, which answers i
 from __future__ import annotations
 
 import json
+import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -189,3 +190,18 @@ def test_an_error_once_stored_is_the_apps_answer(lane: Lane, monkeypatch: Any) -
     assert lane.handed_on == ["POST /v1/games"]  # answered by the app's handlers, not retried
     monkeypatch.undo()
     assert lane.client.get(f"/v1/games/{created.id}").get_json()["version"] == 1
+
+
+def test_redis_not_answering_is_the_apps_answer_at_once(redis_url: str) -> None:
+    # a server that accepts connections and never answers: a hung Redis
+    with socket.socket() as hung:
+        hung.bind(("127.0.0.1", 0))
+        hung.listen(64)
+        url = f"redis://127.0.0.1:{hung.getsockname()[1]}/0"
+        lane = _lane(create_app(_config(url, REDIS_TIMEOUT=0.2)))
+        auth = {"Authorization": "Bearer " + "t" * 43}
+        problem(lane.client.get("/v1/games/g1", headers=auth), 503, "service-unavailable")
+        problem(lane.client.post("/v1/games/g1/moves", headers=auth,
+                                 json={"move": {"type": "draw"}, "version": 0}),
+                503, "service-unavailable")
+        assert lane.handed_on == []  # answered once, not after a second wait in the view
