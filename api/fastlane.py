@@ -9,7 +9,6 @@ two requests with the functions the views themselves call (`api.games`), and han
 other request to the app untouched. It takes a request only when nothing the app would add
 is needed:
 
-- rate limits are off (Flask-Limiter counts in a hook);
 - no query string, English answers (no `?lang=`, an Accept-Language whose best match is
   English: other languages relabel the moves in `api.i18n.localize_response`), no
   If-None-Match (a 304);
@@ -24,7 +23,10 @@ not answering, and anything from the commit on, when the move may be stored) is 
 the app's own error handlers, as the view's would be, and at once: handing it on would make
 a client wait for a hung Redis twice. An answer of the lane carries what the app's hooks
 add to the view's: Vary and Content-Language (`api.i18n`), the CORS headers (computed by
-flask-cors), and the request is counted and timed (`api.metrics`).
+flask-cors), and the request is counted and timed (`api.metrics`). With rate limits on,
+the lane counts the request as the app's hook would (`api.limits`, in a request context:
+Flask-Limiter needs one), answers the app's 429 when over, and marks the request counted so
+that the app does not count it again if the lane hands it on.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from flask_cors.core import get_cors_headers
 from marshmallow import ValidationError
 from webargs.core import is_json
 
-from api import games, i18n, metrics
+from api import games, i18n, limits, metrics
 from api.auth import bearer_of
 from api.parsing import parse_json_body
 from api.problems import Problem
@@ -83,17 +85,32 @@ class FastLane:
         path = environ.get("PATH_INFO", "")
         found = (_MOVE_PATH.fullmatch(path) if method == "POST" else
                  _READ_PATH.fullmatch(path) if method == "GET" else None)
-        if (found is None or not games.GAME_ID.match(found[1]) or self.limits.limiter.enabled
-                or environ.get("QUERY_STRING")
+        if (found is None or not games.GAME_ID.match(found[1]) or environ.get("QUERY_STRING")
                 or i18n.locale_of(None, environ.get("HTTP_ACCEPT_LANGUAGE")) != "en"):
             return self.inner(environ, start_response)
         started = time.perf_counter()
+        if self.limits.limiter.enabled:
+            refused = self._count(environ, start_response)
+            if refused is not None:
+                return refused
         try:
             if method == "POST":
                 return self._move(environ, start_response, found[1], started)
             return self._read(environ, start_response, found[1], started)
         except HandOn:
             return self.inner(environ, start_response)
+
+    def _count(self, environ: dict[str, Any], start_response: StartResponse,
+               ) -> Iterable[bytes] | None:
+        """Count the request against the rate limits as the app's hook does: the app's 429
+        answer when over a limit, else None (and the request is marked counted)."""
+        try:
+            with self.app.request_context(environ):
+                self.limits.check()
+        except Problem as refused:
+            return self._error(environ, start_response, refused)
+        environ[limits.COUNTED] = True
+        return None
 
     def _read(self, environ: dict[str, Any], start_response: StartResponse, game_id: str,
               started: float) -> Iterable[bytes]:

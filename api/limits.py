@@ -51,6 +51,10 @@ SETTINGS: dict[str, tuple[str, Any]] = {
 LIMITS = ("RATE_LIMIT_CREATE", "RATE_LIMIT_MOVES", "RATE_LIMIT_MOVES_PER_SEAT",
           "RATE_LIMIT_READS")
 
+# Set in a request's WSGI environ once it is counted (by api.fastlane, which may then hand
+# the request on to the app): the app's own hook does not count it twice.
+COUNTED = "bgb.rate_limits.counted"
+
 _GAME_PATH = re.compile(r"^/v1/games/([A-Za-z0-9_-]{1,64})(/[a-z]+)?$")
 
 
@@ -124,14 +128,14 @@ class Limits:
             swallow_errors=True)
         if not limited:
             return
-        # Every count is taken by `_check`, by category, with `limiter.limit`: this app has
+        # Every count is taken by `check`, by category, with `limiter.limit`: this app has
         # no default or decorated limits, so Flask-Limiter's own hook before every request
         # would only find none (a cost on every request, limits on or off).
         app.before_request_funcs.setdefault(None, [])
         hooks = app.before_request_funcs[None]
         if self.limiter._check_request_limit in hooks:
             hooks.remove(self.limiter._check_request_limit)
-        app.before_request(self._check)
+        app.before_request(self.check)
 
     def _is_bot(self) -> bool:
         """Whether the request carries a bot token of the game in its path: a token derived
@@ -158,8 +162,11 @@ class Limits:
         except redis.RedisError:
             return False
 
-    def _check(self) -> None:
-        if not self.limiter.enabled:
+    def check(self) -> None:
+        """Count the current request against its category's limits (a hook before every
+        request; api.fastlane calls it for the requests it answers); 429 over a limit. A
+        request counted already (COUNTED in its environ) is not counted again."""
+        if not self.limiter.enabled or request.environ.get(COUNTED):
             return
         category = _category(request.method, request.path)
         if category is None:

@@ -152,11 +152,23 @@ def test_cors_headers_as_flask_cors_adds_them(lane: Lane, plain: FlaskClient) ->
     assert lane.handed_on == ["POST /v1/games"]
 
 
-def test_rate_limits_on_take_the_app(redis_client: redis.Redis, redis_url: str) -> None:
-    limited = _lane(create_app({"REDIS_URL": redis_url, "TESTING": True}))
+def test_rate_limits_count_once_in_the_lane(redis_client: redis.Redis, redis_url: str) -> None:
+    limited = _lane(create_app(_config(redis_url, RATE_LIMIT_READS="3/minute",
+                                       RATE_LIMIT_MOVES_PER_SEAT="2/minute")))
     created = create(limited.client, players=1)
-    assert limited.client.get(f"/v1/games/{created.id}").status_code == 200
-    assert limited.handed_on == ["POST /v1/games", f"GET /v1/games/{created.id}"]
+    url = f"/v1/games/{created.id}"
+    assert limited.client.get(url).status_code == 200  # served by the lane
+    assert limited.client.get(url, headers={"If-None-Match": '"0"'}).status_code == 304
+    assert limited.client.get(url).status_code == 200
+    problem(limited.client.get(url), 429, "rate-limited")  # the 4th read: counted once each
+    assert limited.handed_on == ["POST /v1/games", f"GET {url}"]  # the 304 only
+    moves = url + "/moves"
+    draw = {"move": {"type": "draw"}, "version": 0}
+    problem(limited.client.post(moves, json={**draw, "version": 5}, headers=created.auth(0)),
+            409, "stale-version")  # handed on, counted once
+    assert limited.client.post(moves, json=draw, headers=created.auth(0)).status_code == 200
+    problem(limited.client.post(moves, json={**draw, "version": 1}, headers=created.auth(0)),
+            429, "rate-limited")
 
 
 def test_lane_answers_are_counted(lane: Lane) -> None:
