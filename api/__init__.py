@@ -50,6 +50,9 @@ DEFAULTS: dict[str, Any] = {
     # Seconds a Redis command may take before the request answers 503 (BGB_REDIS_TIMEOUT):
     # short, so that a hung Redis costs a client under a second, not a thread for ten.
     "REDIS_TIMEOUT": 0.5,
+    # Plain game reads and moves answered without the framework (api.fastlane);
+    # BGB_FAST_LANE=off sends every request through Flask.
+    "FAST_LANE": True,
     # Retention (seconds; 0 keeps games for ever): a game with no move for ABANDON_AFTER is
     # abandoned; a finished, aborted or abandoned game is deleted RETAIN_FINISHED later.
     "ABANDON_AFTER": 30 * 86400,
@@ -143,6 +146,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config["REDIS_URL"] = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     if os.environ.get("BGB_REDIS_TIMEOUT"):
         app.config["REDIS_TIMEOUT"] = float(os.environ["BGB_REDIS_TIMEOUT"])
+    if os.environ.get("BGB_FAST_LANE", "").strip().lower() == "off":
+        app.config["FAST_LANE"] = False
     app.config.update(limits.settings_from_environment())
     for name in ("ABANDON_AFTER", "RETAIN_FINISHED"):
         if os.environ.get(f"BGB_{name}"):
@@ -179,7 +184,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(tournaments.blp)
     openapi.install(api)  # the games' own schemas, operationIds, headers, problems
     app.register_blueprint(play.blp)  # the web page: not an API operation, not in OpenAPI
-    if app.config.get("FAST_LANE", True):
+    if app.config["FAST_LANE"]:
         # Plain game reads and moves skip the framework (api.fastlane); outermost, so that
         # what it hands on goes through everything else as before.
         app.wsgi_app = fastlane.FastLane(app, app.wsgi_app, cors)  # type: ignore[method-assign]

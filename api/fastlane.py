@@ -73,7 +73,7 @@ class FastLane:
         self.inner = inner
         self.cors = cors
         self.services: Services = app.extensions["bgb"]
-        self.limits = app.extensions["bgb-limits"]
+        self.limits: limits.Limits = app.extensions["bgb-limits"]
         self.max_body = int(app.config.get("MAX_CONTENT_LENGTH") or 0)
         self.move_schema = MoveRequestSchema()
         self._plain_cors: list[tuple[str, str]] | None = None

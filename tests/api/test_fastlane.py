@@ -217,3 +217,12 @@ def test_redis_not_answering_is_the_apps_answer_at_once(redis_url: str) -> None:
                                  json={"move": {"type": "draw"}, "version": 0}),
                 503, "service-unavailable")
         assert lane.handed_on == []  # answered once, not after a second wait in the view
+
+
+def test_the_lane_can_be_turned_off(redis_client: redis.Redis, redis_url: str,
+                                    monkeypatch: Any) -> None:
+    monkeypatch.setenv("BGB_FAST_LANE", "off")
+    app = create_app(_config(redis_url))
+    assert not isinstance(app.wsgi_app, FastLane)
+    created = create(app.test_client(), players=1)
+    assert app.test_client().get(f"/v1/games/{created.id}").status_code == 200
