@@ -90,7 +90,7 @@ class FastLane:
             return self.inner(environ, start_response)
         started = time.perf_counter()
         if self.limits.limiter.enabled:
-            refused = self._count(environ, start_response)
+            refused = self._count(environ, start_response, started)
             if refused is not None:
                 return refused
         try:
@@ -101,14 +101,14 @@ class FastLane:
             return self.inner(environ, start_response)
 
     def _count(self, environ: dict[str, Any], start_response: StartResponse,
-               ) -> Iterable[bytes] | None:
+               started: float) -> Iterable[bytes] | None:
         """Count the request against the rate limits as the app's hook does: the app's 429
         answer when over a limit, else None (and the request is marked counted)."""
         try:
             with self.app.request_context(environ):
                 self.limits.check()
         except Problem as refused:
-            return self._error(environ, start_response, refused)
+            return self._error(environ, start_response, refused, started)
         environ[limits.COUNTED] = True
         return None
 
@@ -127,7 +127,7 @@ class FastLane:
         except Problem:
             raise HandOn from None  # nothing changed: the view answers it
         except redis.RedisError as error:
-            return self._error(environ, start_response, error)
+            return self._error(environ, start_response, error, started)
         assert body is not None and now.head is not None
         return self._answer(environ, start_response, _READ_ENDPOINT, started, body,
                             games._read_headers(now.head))
@@ -150,7 +150,7 @@ class FastLane:
         except (Problem, games.ReplayFound):
             raise HandOn from None  # nothing stored: the view decides it again
         except redis.RedisError as error:
-            return self._error(environ, start_response, error)
+            return self._error(environ, start_response, error, started)
         try:
             commit = games._commit(svc, game_id, now, decided)
             if commit.outcome != "ok":
@@ -159,7 +159,7 @@ class FastLane:
         except HandOn:
             raise
         except Exception as error:  # the move may be stored: the app answers as the view
-            return self._error(environ, start_response, error)
+            return self._error(environ, start_response, error, started)
         return self._answer(environ, start_response, _MOVE_ENDPOINT, started, answer, headers)
 
     def _move_body(self, environ: dict[str, Any]) -> dict[str, Any]:
@@ -208,10 +208,11 @@ class FastLane:
         return found
 
     def _error(self, environ: dict[str, Any], start_response: StartResponse,
-               error: Exception) -> Iterable[bytes]:
+               error: Exception, started: float) -> Iterable[bytes]:
         """The app's answer to `error` raised by a view of this request (its error
-        handlers, then its after-request hooks)."""
+        handlers, then its after-request hooks: timed from `started`)."""
         with self.app.request_context(environ):
+            metrics.start(started)
             response = self.app.make_response(self.app.handle_user_exception(error))
             response = self.app.process_response(response)
         return response(environ, start_response)

@@ -193,13 +193,20 @@ def test_an_error_once_stored_is_the_apps_answer(lane: Lane, monkeypatch: Any) -
     def unreachable(*args: Any, **kwargs: Any) -> Any:
         raise redis.ConnectionError("gone")
 
+    def timed() -> float:
+        labels = {"method": "POST", "endpoint": "games.Moves"}
+        return REGISTRY.get_sample_value("bgb_http_request_duration_seconds_count",
+                                         labels) or 0.0
+
     monkeypatch.setattr(api.games, "notify_players", unreachable)
+    before = timed()
     response = lane.client.post(f"/v1/games/{created.id}/moves", headers=created.auth(0),
                                 json={"move": {"type": "draw"}, "version": 0})
     problem(response, 503, "service-unavailable")
     assert response.headers["Content-Language"] == "en"
     assert response.headers["Access-Control-Allow-Origin"] == "*"
     assert lane.handed_on == ["POST /v1/games"]  # answered by the app's handlers, not retried
+    assert timed() == before + 1  # and timed, as the view's answer would be
     monkeypatch.undo()
     assert lane.client.get(f"/v1/games/{created.id}").get_json()["version"] == 1
 
