@@ -178,7 +178,7 @@ def play_turn(game_id: str, seat: int, version: int) -> str:
                          "(handed back)")
         raise
     finally:
-        _rebalance()
+        _reconnect()
     if len(outcomes) == 1:
         return outcomes[0]
     moved = sum(outcome in ("moved", "forfeited") for outcome in outcomes)
@@ -188,20 +188,12 @@ def play_turn(game_id: str, seat: int, version: int) -> str:
 # The worker's keep-alive connection binds it to one API process: two workers whose
 # connections landed on the same gunicorn process had all their turns served by that one
 # (one core, one GIL) while the other idled (in bench/tournament.py's set-up, 85% of the
-# API's CPU on one of its two processes, run after run). A new connection now and then
-# (after a turn, every RECONNECT_SECONDS) lets another process accept it: one connection
-# set-up a second rather than one a turn (a set-up costs the API about what a turn does).
-RECONNECT_SECONDS = 1.0
-_connected_at = 0.0
-
-
-def _rebalance() -> None:
-    global _connected_at
-    moment = time.monotonic()
-    if moment - _connected_at >= RECONNECT_SECONDS:
-        if _connected_at:
-            _api().session.close()  # the next request connects afresh
-        _connected_at = moment
+# API's CPU on one of its two processes, run after run). Each job therefore connects afresh:
+# the process that accepts is the first to wake, usually one that is not busy with another
+# worker's turn. A job plays a game's consecutive bot turns (up to `chain_seconds()`), so the
+# connection's set-up is a small part of it.
+def _reconnect() -> None:
+    _api().session.close()  # the next request connects afresh
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,11 @@
 
     python bench/tournament.py [--game darwins-journey] [--games 24] [--workers 1,2,4]
 
-Starts a private redis-server and gunicorn (the real API), then for each worker count starts
-that many bot workers and has the server play a round robin of two `random` bots (so the
-rules engine, the API and the scheduling are what is measured, not a bot's thinking), with
-`max_parallel` two games a worker. Prints games/minute from the creation of the tournament
+Starts a private redis-server and gunicorn (the real API, as `bgb serve` runs it: gevent,
+`--api-workers` processes), then for each worker count starts that many bot workers and has
+the server play a round robin of two `random` bots (so the rules engine, the API and the
+scheduling are what is measured, not a bot's thinking), with `max_parallel` two games a
+worker. Prints games/minute from the creation of the tournament
 (its workers already listening) to its last game's end, and the speed-up over one worker.
 Goal: 2 workers >= 1.7x one (on a machine with at least two free cores). Each line also says
 how many cores the stack used and how many the machine's other processes took meanwhile:
@@ -171,9 +172,9 @@ def main() -> int:
     parser.add_argument("--workers", default="1,2,4")
     parser.add_argument("--api-workers", type=int, default=2,
                         help="gunicorn processes of the API (default %(default)s)")
-    parser.add_argument("--api-threads", type=int, default=8,
-                        help="threads of each API process (0: gevent, as `bgb serve`; "
-                             "default %(default)s)")
+    parser.add_argument("--api-threads", type=int, default=0,
+                        help="threads of each API process (0, the default: gevent, as "
+                             "`bgb serve` runs it)")
     parser.add_argument("--profile", action="store_true",
                         help="also print CPU ms a turn per process and Redis commands a turn")
     args = parser.parse_args()
