@@ -124,10 +124,10 @@ class FastLane:
             now, seat = games._read_as(svc, game, game_id, meta,
                                        bearer_of(environ.get("HTTP_AUTHORIZATION")))
             body = games._game_answer(svc, game, game_id, meta, now, seat, "")
-        except Problem:
-            raise HandOn from None  # nothing changed: the view answers it
         except redis.RedisError as error:
             return self._error(environ, start_response, error, started)
+        except Exception:  # a refusal, or a fault: nothing changed, the view answers it
+            raise HandOn from None
         assert body is not None and now.head is not None
         return self._answer(environ, start_response, _READ_ENDPOINT, started, body,
                             games._read_headers(now.head))
@@ -147,10 +147,10 @@ class FastLane:
             game = games._rules(meta)
             now, _ = games._decided_on(svc, game, game_id)
             decided = games._decide(svc, game, game_id, meta, asked, now)
-        except (Problem, games.ReplayFound):
-            raise HandOn from None  # nothing stored: the view decides it again
         except redis.RedisError as error:
             return self._error(environ, start_response, error, started)
+        except Exception:  # a refusal, a retry, or a fault: nothing stored, the view decides
+            raise HandOn from None
         try:
             commit = games._commit(svc, game_id, now, decided)
             if commit.outcome != "ok":

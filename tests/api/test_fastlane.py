@@ -211,6 +211,25 @@ def test_an_error_once_stored_is_the_apps_answer(lane: Lane, monkeypatch: Any) -
     assert lane.client.get(f"/v1/games/{created.id}").get_json()["version"] == 1
 
 
+def test_a_fault_before_the_commit_is_handed_to_the_app(lane: Lane, monkeypatch: Any) -> None:
+    created = create(lane.client, players=1)
+    decided_on = api.games._decided_on
+    faults = ["once"]
+
+    def faulty_once(*args: Any) -> Any:
+        if faults:
+            faults.pop()
+            raise KeyError("a fault of the lane's first try")
+        return decided_on(*args)
+
+    monkeypatch.setattr(api.games, "_decided_on", faulty_once)
+    response = lane.client.post(f"/v1/games/{created.id}/moves", headers=created.auth(0),
+                                json={"move": {"type": "draw"}, "version": 0})
+    # Nothing was stored when it failed: the app decided the move from the start.
+    assert response.status_code == 200 and response.get_json()["version"] == 1
+    assert lane.handed_on == ["POST /v1/games", f"POST /v1/games/{created.id}/moves"]
+
+
 def test_redis_not_answering_is_the_apps_answer_at_once(redis_url: str) -> None:
     # a server that accepts connections and never answers: a hung Redis
     with socket.socket() as hung:
