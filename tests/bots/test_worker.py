@@ -47,25 +47,29 @@ def test_the_lean_worker_runs_jobs_with_fewer_round_trips(redis_client: redis.Re
     assert lean <= plain - 7 * 10, (plain, lean)
 
 
-def test_a_worker_reconnects_to_the_api_now_and_then(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Its keep-alive connection is dropped after a turn once a second, so that two workers
-    are not served by one API process for good."""
+def test_a_worker_connects_afresh_for_each_job(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its keep-alive connection is dropped when a job ends (a job plays a game's consecutive
+    turns), so that two workers are not served by one API process for good; never within a
+    job."""
     import ai_worker.jobs as jobs
 
-    closed: list[float] = []
+    closed: list[int] = []
+    played: list[int] = []
 
     class Session:
         def close(self) -> None:
-            closed.append(clock[0])
+            closed.append(len(played))
 
     class Api:
         session = Session()
 
-    clock = [100.0]
+    def play(game_id: str, turn: jobs.Turn, hold: object = None) -> tuple[str, object]:
+        played.append(turn.version)
+        held = jobs.Turn(turn.seat, turn.version + 1) if turn.version < 2 else None
+        return "moved", held
+
     monkeypatch.setattr(jobs, "_api", lambda: Api())
-    monkeypatch.setattr(jobs, "_connected_at", 0.0)
-    monkeypatch.setattr(jobs.time, "monotonic", lambda: clock[0])
-    for step in range(30):  # 30 turns 0.1 s apart
-        clock[0] = 100.0 + step * 0.1
-        jobs._rebalance()
-    assert len(closed) == 2  # at about 101.0 and 102.0: not after every turn
+    monkeypatch.setattr(jobs, "_play_turn", play)
+    assert jobs.play_turn("g", 0, 0) == "moved 3 turns, then moved"
+    assert jobs.play_turn("h", 1, 0) == "moved 3 turns, then moved"
+    assert closed == [3, 6]  # after each job's three turns, not after every turn
