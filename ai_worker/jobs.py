@@ -151,7 +151,8 @@ def play_turn(game_id: str, seat: int, version: int) -> str:
     job is younger than `chain_seconds()`; returns what happened (for the job log).
 
     "moved" ("forfeited" when the bot overran its budget and a random move was played), or
-    "stale"/"gone" when there was nothing to do; "moved 12 turns" when the job played on.
+    "stale"/"gone" when there was nothing to do; "moved 12 turns, then stale" (what ended
+    it) when the job played on.
 
     Playing on spares a turn the RQ job's own cost (its enqueue, dequeue and bookkeeping,
     most of a random bot's turn in Redis commands): the move tells the API, with `bot_job`,
@@ -193,7 +194,8 @@ def play_turn(game_id: str, seat: int, version: int) -> str:
 # worker's turn. A job plays a game's consecutive bot turns (up to `chain_seconds()`), so the
 # connection's set-up is a small part of it.
 def _reconnect() -> None:
-    _api().session.close()  # the next request connects afresh
+    """Drop the worker's connection to the API: the next request connects afresh."""
+    _api().session.close()
 
 
 @dataclass(frozen=True)
