@@ -5,8 +5,8 @@ score: when it was recorded) and enqueues `play-{id}-{version}`. A job can still
 worker killed mid-turn (RQ only notices a dead worker minutes later), retries exhausted while
 the API was down, or a job that finished without moving. Every `interval` seconds one sweeper
 (a Redis lock elects it among all worker processes) looks at the bot turns older than `grace`
-seconds and enqueues the turn again unless its job is queued, scheduled for a retry, or running
-on a live worker, or the job that played the turn before it holds it (the game state's
+seconds and enqueues the turn again unless its job waits on its queue, is scheduled for a
+retry, or runs on a live worker, or the job that played the turn before it holds it (the game state's
 `bot_job`: a job plays a game's consecutive bot turns) and is itself live. Re-running a turn
 is harmless: `play_turn` is idempotent.
 
@@ -45,7 +45,7 @@ MAX_BACKOFF = 600.0
 # Overdue bot turns looked at per pass (the oldest first); the rest wait for the next pass.
 BATCH = 500
 
-_LIVE = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
+_LIVE = {JobStatus.SCHEDULED, JobStatus.DEFERRED}
 
 
 # The fields of a game's state hash the sweeper reads: see `_head`.
@@ -174,6 +174,12 @@ class Sweeper:
         status = job.get_status(refresh=False)
         if status in _LIVE:
             return True
+        if status == JobStatus.QUEUED:
+            # Only while it waits on its queue: a worker pops a job off the queue (LPOP) and
+            # only then marks it started, so a worker killed in between leaves a "queued"
+            # job that no queue holds and no worker will ever take.
+            return self.connection.lpos(Queue(job.origin, connection=self.connection).key,
+                                        job.id) is not None
         if status == JobStatus.STARTED:
             return self._worker_alive(job.worker_name or "")
         return False  # finished without moving, failed, stopped, canceled

@@ -133,3 +133,14 @@ def test_a_turn_held_by_a_job_that_ended_is_enqueued(redis_client: redis.Redis) 
     _bot_turn(redis_client, "g8", 6, 0, age=10)
     redis_client.hset(keys.game_state("g8"), "bot_job", "play-g8-1")  # long gone
     assert sweeper.Sweeper(redis_client).sweep_once(elect=False) == ["play-g8-6"]
+
+
+def test_a_queued_job_no_queue_holds_is_enqueued_again(redis_client: redis.Redis) -> None:
+    # A worker popped the job off the queue and was killed before it marked it started.
+    _bot_turn(redis_client, "g9", 2, 1, age=10)
+    queue = Queue("bots", connection=redis_client)
+    enqueue_turn(queue, "g9", 1, 2)
+    assert redis_client.lpop(queue.key) == b"play-g9-2"
+    assert Job.fetch("play-g9-2", connection=redis_client).get_status() == JobStatus.QUEUED
+    assert sweeper.Sweeper(redis_client).sweep_once(elect=False) == ["play-g9-2"]
+    assert queue.job_ids == ["play-g9-2"]

@@ -29,7 +29,9 @@ def test_worker_killed_and_api_restarted_mid_tournament(bare_stack: Stack) -> No
     stack = bare_stack
     created = stack.client.create_tournament(
         "toy-pontoon", [{"bot": "random"}, {"bot": "greedy"}, {"bot": "random", "name": "r2"}],
-        {"players": 2}, deals=2, max_parallel=3, seed=9)
+        # Enough deals that the games (milliseconds each) are still being played when the
+        # worker is killed after the first three.
+        {"players": 2}, deals=8, max_parallel=3, seed=9)
     tournament_id = created["id"]
     worker = stack.start_worker()
     _wait_finished_games(stack, tournament_id, 3)
@@ -45,7 +47,7 @@ def test_worker_killed_and_api_restarted_mid_tournament(bare_stack: Stack) -> No
     body = wait_ended(stack.client, tournament_id, timeout=120)
     assert body["status"] == "finished"
     games = check_played_once(stack, body)
-    assert len(games) == 3 * 2 * 2
+    assert len(games) == 3 * 2 * 8
     check_standings(body, games)
 
 
