@@ -20,6 +20,7 @@ from rich.text import Text
 
 from clients.board import event_describer, move_namer, renderer, seat_name, summary
 from clients.i18n import _
+from core.flotilla.names import COUNT_NAMES
 
 GAME = "flotilla"
 _SEAT_STYLE = ["cyan", "magenta", "green", "yellow", "red"]
@@ -46,28 +47,14 @@ def colour(name: Any) -> str:
             "blue": _("blue")}.get(str(name), str(name))
 
 
-def _count(what: str) -> str:
-    return {"tiles": _("Ocean Tile in play"), "islands": _("tile with an Island"),
-            "deep_tiles": _("depth-3 tile"), "skiffs": _("Skiff in play"),
-            "crew": _("Crew Card owned"), "seals": _("Guild Seal placed"),
-            "outposts": _("Outpost built"), "resources": _("Resource in your Reserve"),
-            "cargo": _("Resource on your Skiffs"), "survivors": _("Survivor rescued"),
-            "influence": _("Guild Wheel left its top space"),
-            "buildings": _("Building on your Skyside tiles"),
-            "largest_watercraft": _("tile of your largest Watercraft"),
-            "reserve_tiles": _("tile in your tile Reserve"),
-            "districts": _("District colour built"),
-            "stations": _("Sonar Station completed")}.get(what, what.replace("_", " "))
-
-
 def objective(tile: int, sky: bool) -> str:
     """'4 VP per Outpost built (up to 28)'."""
     objectives = _data()["objectives"]
     if not 0 <= tile < len(objectives):
         return _("an objective")
     face = objectives[tile]["sky" if sky else "sink"]
-    return _("{vp} VP per {what} (up to {max})").format(vp=face["vp_each"],
-                                                       what=_count(face["count"]),
+    what = _(COUNT_NAMES.get(face["count"], face["count"]))  # the engine's names, translated
+    return _("{vp} VP per {what} (up to {max})").format(vp=face["vp_each"], what=what,
                                                        max=face["max_vp"])
 
 
