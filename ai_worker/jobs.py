@@ -22,6 +22,7 @@ from typing import Any
 import redis
 from rq import Queue, get_current_job
 
+from ai_worker import local_api
 from ai_worker.bots import get_bot
 from api import botauth, keys
 from api.botqueue import JOB_FUNCTION as JOB_FUNC  # noqa: F401  (re-exported)
@@ -57,8 +58,8 @@ def _redis() -> redis.Redis:
 _client: Client | None = None
 
 
-def _api() -> Client:
-    # One client per worker process: its session keeps connections to the API alive.
+def api_client() -> Client:
+    """The worker process's one client of the API (its session keeps connections alive)."""
     global _client
     if _client is None:
         import requests
@@ -67,8 +68,10 @@ def _api() -> Client:
         # The worker talks to its own API: no proxy or .netrc from the environment, whose
         # look-up (every variable, on every request) was a fifth of a random bot's turn.
         session.trust_env = False
-        _client = Client(os.environ.get("BGB_API_URL"), retries=2, timeout=30.0,
-                         session=session)
+        # BGB_BOT_API=local: the API app in this process (ai_worker.local_api), else HTTP.
+        base_url = local_api.mount(session) if local_api.wanted() else \
+            os.environ.get("BGB_API_URL")
+        _client = Client(base_url, retries=2, timeout=30.0, session=session)
     return _client
 
 
@@ -195,7 +198,7 @@ def play_turn(game_id: str, seat: int, version: int) -> str:
 # connection's set-up is a small part of it.
 def _reconnect() -> None:
     """Drop the worker's connection to the API: the next request connects afresh."""
-    _api().session.close()
+    api_client().session.close()
 
 
 @dataclass(frozen=True)
@@ -213,7 +216,7 @@ def _play_turn(game_id: str, turn: Turn,
     """One bot turn: what happened, and the next turn when the API left it to the job of
     `hold` (its id, and the time until which it may hold one)."""
     seat, version = turn.seat, turn.version
-    api = _api()
+    api = api_client()
     client = _redis()
     token = _bot_token(client, game_id, seat)
     body = turn.body

@@ -6,9 +6,9 @@ worker killed mid-turn (RQ only notices a dead worker minutes later), retries ex
 the API was down, or a job that finished without moving. Every `interval` seconds one sweeper
 (a Redis lock elects it among all worker processes) looks at the bot turns older than `grace`
 seconds and enqueues the turn again unless its job waits on its queue, is scheduled for a
-retry, or runs on a live worker, or the job that played the turn before it holds it (the game state's
-`bot_job`: a job plays a game's consecutive bot turns) and is itself live. Re-running a turn
-is harmless: `play_turn` is idempotent.
+retry, or runs on a live worker, or the job that played the turn before it holds it (the
+game state's `bot_job`: a job plays a game's consecutive bot turns) and is itself live.
+Re-running a turn is harmless: `play_turn` is idempotent.
 
 Worker liveness: each bgb worker process refreshes `alive_key(name)` (a few seconds' TTL) from
 its sweeper thread; a started job whose bgb worker lost that key is abandoned.

@@ -5,7 +5,8 @@ sweeper thread.
 
 Jobs run in the worker process itself (RQ's SimpleWorker): a bot turn is milliseconds of work
 and forking a work horse per job would cost more than the turn; `--fork` restores RQ's
-fork-per-job isolation for long search bots. Environment: REDIS_URL, BGB_API_URL.
+fork-per-job isolation for long search bots. Environment: REDIS_URL, BGB_API_URL, BGB_BOT_API
+(`local`: the worker posts through the API app in its own process, `ai_worker.local_api`).
 
 RQ's bookkeeping around a job is kept, minus what repeats itself: a random bot's turn took
 about 20 Redis round trips of RQ's for 2 HTTP requests of its own, 12 of them worker
@@ -31,7 +32,7 @@ import redis
 from rq import SimpleWorker, Worker
 
 import core
-from ai_worker import sweeper
+from ai_worker import jobs, local_api, sweeper
 from ai_worker.jobs import QUEUE
 from api.notify import QUEUE_NAME as WEBHOOK_QUEUE
 
@@ -103,6 +104,8 @@ def run(redis_url: str | None = None, *, burst: bool = False, fork: bool = False
     # The games' registry loaded now, as the API does at start-up: a broken game module fails
     # the worker's start, and its first turn does not pay for the loading.
     core.game_names()
+    if local_api.wanted():
+        jobs.api_client()  # the API app in this process (BGB_BOT_API=local), built now too
     worker_class = LeanForkWorker if fork else LeanWorker
     worker = worker_class(list(queues), connection=connection, name=name)
     stop = None

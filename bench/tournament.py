@@ -175,6 +175,10 @@ def main() -> int:
     parser.add_argument("--api-threads", type=int, default=0,
                         help="threads of each API process (0, the default: gevent, as "
                              "`bgb serve` runs it)")
+    parser.add_argument("--bot-api", choices=("local", "http"), default="local",
+                        help="how the workers post their moves: through the API app in "
+                             "their own process (local, as `bgb serve` runs them), or over "
+                             "HTTP to the gunicorn API (BGB_BOT_API)")
     parser.add_argument("--profile", action="store_true",
                         help="also print CPU ms a turn per process and Redis commands a turn")
     args = parser.parse_args()
@@ -182,9 +186,9 @@ def main() -> int:
     with LocalRedis(logs / "redis", port=free_port()) as local:
         port = free_port()
         env = dict(os.environ, REDIS_URL=local.url, BGB_API_URL=f"http://127.0.0.1:{port}",
-                   PYTHONPATH=str(REPO), BGB_LOG_LEVEL="WARNING")
-        api = spawn(gunicorn_command("127.0.0.1", port, workers=args.api_workers, threads=args.api_threads), env,
-                    logs / "api.log")
+                   PYTHONPATH=str(REPO), BGB_LOG_LEVEL="WARNING", BGB_BOT_API=args.bot_api)
+        api = spawn(gunicorn_command("127.0.0.1", port, workers=args.api_workers,
+                                     threads=args.api_threads), env, logs / "api.log")
         client = Client(f"http://127.0.0.1:{port}")
         try:
             deadline = time.monotonic() + 30
@@ -193,7 +197,8 @@ def main() -> int:
                     raise SystemExit(f"the API did not start; see {logs / 'api.log'}")
                 time.sleep(0.1)
             print(f"{args.game} ({args.players} players), {args.games} games of two random "
-                  f"bots, {os.cpu_count()} CPUs")
+                  f"bots, {os.cpu_count()} CPUs; the workers post through the API "
+                  + ("in their own process" if args.bot_api == "local" else "over HTTP"))
             base = None
             for workers in [int(w) for w in args.workers.split(",")]:
                 sessions = {"API": api.pid}

@@ -392,6 +392,12 @@ def serve(args: argparse.Namespace, console: Console) -> int:
         # /metrics then adds up every gunicorn process, not just the one that answers.
         metrics_dir = tempfile.mkdtemp(prefix="bgb-metrics-")
         api_env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+    # The workers post through the API app in their own processes (ai_worker.local_api):
+    # same machine, same settings, and each worker's turns then need no API process. Their
+    # moves are counted in the same metrics directory as the API's.
+    env.setdefault("BGB_BOT_API", "local")
+    if "PROMETHEUS_MULTIPROC_DIR" in api_env:
+        env["PROMETHEUS_MULTIPROC_DIR"] = api_env["PROMETHEUS_MULTIPROC_DIR"]
     signal.signal(signal.SIGTERM, _raise_stop)
     # Even when started with SIGINT ignored (a background job of a script).
     signal.signal(signal.SIGINT, _raise_stop)

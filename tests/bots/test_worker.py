@@ -68,7 +68,7 @@ def test_a_worker_connects_afresh_for_each_job(monkeypatch: pytest.MonkeyPatch) 
         held = jobs.Turn(turn.seat, turn.version + 1) if turn.version < 2 else None
         return "moved", held
 
-    monkeypatch.setattr(jobs, "_api", lambda: Api())
+    monkeypatch.setattr(jobs, "api_client", lambda: Api())
     monkeypatch.setattr(jobs, "_play_turn", play)
     assert jobs.play_turn("g", 0, 0) == "moved 3 turns, then moved"
     assert jobs.play_turn("h", 1, 0) == "moved 3 turns, then moved"

@@ -65,7 +65,7 @@ def test_no_turn_is_held_once_the_chain_time_is_up(monkeypatch: pytest.MonkeyPat
             seen.append(options.get("bot_job"))
             return {"status": "active", "to_act": 1, "version": version + 1}
 
-    monkeypatch.setattr(jobs, "_api", lambda: FakeApi())
+    monkeypatch.setattr(jobs, "api_client", lambda: FakeApi())
     monkeypatch.setattr(jobs, "_bot_token", lambda *args, **kwargs: "token")
     monkeypatch.setattr(jobs, "timed_move", lambda *args: ({"type": "draw"}, None))
     body = {"status": "active", "version": 0, "to_act": 0, "seat": 0, "game": "toy-pontoon",
