@@ -9,8 +9,8 @@ recorded once per slot.
 
 What runs it:
 - the API enqueues it when a tournament is created;
-- `play_turn` enqueues it when a bot's move ended a tournament game (no wait for the next
-  game);
+- `play_turn` runs it, in the worker, when a bot's move ended a tournament game (no wait
+  for the next game; `game_ended`);
 - the sweeper thread of every worker (one elected pass a second) calls `poll`, which
   enqueues it for any active tournament with a game ended by a human move, a free place, or
   a claim left by a killed worker: a tournament resumes by itself after any restart.
@@ -311,10 +311,25 @@ def _startable(tournament_id: str, spec: dict[str, Any], games: dict[int, str],
 
 
 def game_ended(connection: redis.Redis, game_id: str) -> None:
-    """A game just ended (a bot's last move): kick its tournament's scheduler, if any."""
+    """A game just ended (a bot's last move): its tournament, if any, records it and starts
+    the next game now, in this worker.
+
+    Not by a scheduler job queued behind the bot turns: every worker busy with a game's
+    turns (a job plays them for up to half a second), that job waited, the tournament ran
+    with fewer games than `max_parallel` meanwhile, and the workers idled on an empty queue
+    (a third of the time with two workers in bench/tournament.py). Should this fail, the
+    job is queued as before."""
     raw = connection.get(keys.game_meta(game_id))
     if raw is None or b'"tournament"' not in raw:
         return
     tournament = json.loads(raw).get("tournament")
-    if isinstance(tournament, dict) and tournament.get("id"):
-        kick(connection, str(tournament["id"]))
+    if not isinstance(tournament, dict) or not tournament.get("id"):
+        return
+    tournament_id = str(tournament["id"])
+    try:
+        done = advance(tournament_id, connection)
+    except Exception:  # the move is stored whatever happens here: leave it to a job
+        log.exception("scheduling tournament %s after game %s", tournament_id, game_id)
+        done = "busy"
+    if done == "busy":
+        kick(connection, tournament_id)
