@@ -176,7 +176,9 @@ class FastLane:
         if len(raw) != int(length):
             raise HandOn
         try:
-            return self.move_schema.load(parse_json_body(raw))
+            document = parse_json_body(raw)
+            plain = _plain_move(document)
+            return plain if plain is not None else self.move_schema.load(document)
         except (Problem, ValidationError):
             raise HandOn from None
 
@@ -216,6 +218,22 @@ class FastLane:
             response = self.app.make_response(self.app.handle_user_exception(error))
             response = self.app.process_response(response)
         return response(environ, start_response)
+
+
+def _plain_move(document: Any) -> dict[str, Any] | None:
+    """What `MoveRequestSchema().load(document)` gives for the body nearly every move has,
+    {"move": {...}, "version": <int >= 0>} (the version may be left out), without
+    marshmallow's ~40 us; None for any other body, which the schema loads (or refuses).
+
+    As the schema: fields in its order, the move a new dict of the same (string) keys and
+    values, the version an int (never a bool) of at least 0."""
+    if type(document) is not dict or "move" not in document or len(document) > 2:
+        return None
+    move, version = document["move"], document.get("version")
+    if type(move) is not dict or len(document) == 2 and (
+            type(version) is not int or version < 0):
+        return None  # an unknown field, or a value the schema checks (or refuses)
+    return {"move": dict(move)} if version is None else {"move": dict(move), "version": version}
 
 
 # The request headers flask-cors reads, and their WSGI environ keys.

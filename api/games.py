@@ -543,7 +543,8 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
     # Only a stored move's answer is recorded for its Idempotency-Key: an error answer
     # changes nothing, so a retry of it is simply evaluated again.
     return Decided(seat, fingerprint, idempotency, after, new_head,
-                   json_text(game.dump(after)), entry, answer, bot, claim, new_epoch())
+                   json_text(core.dump_for_storage(game, after)), entry, answer, bot, claim,
+                   new_epoch())
 
 
 def _decided_on(svc: Services, game: core.Game, game_id: str) -> tuple[Cached, bool]:

@@ -20,6 +20,7 @@ from core.contract import (
     RulesError,
     UnknownGame,
     canonical,
+    dump_for_storage,
     find_move,
 )
 
@@ -31,6 +32,7 @@ __all__ = [
     "RulesError",
     "UnknownGame",
     "canonical",
+    "dump_for_storage",
     "find_move",
     "game_names",
     "get_game",

@@ -25,6 +25,10 @@ Beyond the method signatures below, the API relies on these conventions:
   `describe(event, locale, seat_names=None)` and, when its views carry a `catalog` of
   component texts, `catalog(view["catalog"], locale)` (a translated copy; ids used as keys
   stay). The API finds the module by the game's name and applies it to any game alike.
+- Shared snapshots (optional). `dump_shared(state)` is `dump(state)` without the copy: it
+  shares the state's lists and dicts (and may hold tuples where `dump` has lists), so its
+  JSON text is `dump`'s, made for less. Only for a caller that serializes it at once and
+  keeps nothing of it (the API stores each move's snapshot so). See `dump_for_storage`.
 """
 
 from __future__ import annotations
@@ -131,6 +135,13 @@ class Game(Protocol):
 def has_json_schemas(game: Any) -> bool:
     """Whether `game` implements the optional `json_schemas()` (the contract's docstring)."""
     return callable(getattr(game, "json_schemas", None))
+
+
+def dump_for_storage(game: Game, state: Any) -> dict[str, Any]:
+    """The snapshot of `state` to serialize at once: `dump_shared` where the game has it
+    (the contract's docstring), else `dump`."""
+    shared = getattr(game, "dump_shared", None)
+    return shared(state) if callable(shared) else game.dump(state)
 
 
 def canonical(move: Move) -> Move:

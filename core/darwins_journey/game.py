@@ -6,7 +6,7 @@ from typing import Any
 
 from core.contract import BadSnapshot
 from core.darwins_journey import hooks, rules, schemas, scoring, setup, solo, views
-from core.darwins_journey.state import State, clone, from_json, to_json
+from core.darwins_journey.state import State, clone, from_json, shared_json, to_json
 
 VERSION = 1
 
@@ -83,6 +83,10 @@ class DarwinsJourney:
     def dump(self, state: State) -> dict[str, Any]:
         """A versioned JSON snapshot."""
         return {"game": self.name, "version": VERSION, "state": to_json(state)}
+
+    def dump_shared(self, state: State) -> dict[str, Any]:
+        """`dump` sharing the state's values (core.contract: serialize it at once)."""
+        return {"game": self.name, "version": VERSION, "state": shared_json(state)}
 
     def load(self, data: dict[str, Any]) -> State:
         """The state a `dump` describes."""

@@ -252,3 +252,71 @@ def test_the_lane_can_be_turned_off(redis_client: redis.Redis, redis_url: str,
     assert not isinstance(app.wsgi_app, FastLane)
     created = create(app.test_client(), players=1)
     assert app.test_client().get(f"/v1/games/{created.id}").status_code == 200
+
+
+_MOVE_BODIES: list[Any] = [
+    {"move": {"type": "draw"}, "version": 0},
+    {"version": 7, "move": {"type": "place", "worker": 1, "label": "x"}},
+    {"move": {"type": "draw"}},
+    {"move": {}, "version": 2**70},
+    {"move": {"type": "draw"}, "version": -1},
+    {"move": {"type": "draw"}, "version": True},
+    {"move": {"type": "draw"}, "version": 1.0},
+    {"move": {"type": "draw"}, "version": "1"},
+    {"move": {"type": "draw"}, "version": None},
+    {"move": {"type": "draw"}, "extra": 1},
+    {"move": {"type": "draw"}, "version": 0, "bot_job": "j"},
+    {"move": ["draw"], "version": 0},
+    {"move": None, "version": 0},
+    {"version": 0},
+    {},
+    [],
+    None,
+]
+
+
+@pytest.mark.parametrize("document", _MOVE_BODIES)
+def test_a_plain_move_body_loads_as_the_schema_loads_it(document: Any) -> None:
+    from marshmallow import ValidationError
+
+    from api.fastlane import _plain_move
+    from api.schemas import MoveRequestSchema
+
+    plain = _plain_move(document)
+    try:
+        loaded = MoveRequestSchema().load(document)
+    except ValidationError:
+        assert plain is None
+        return
+    if plain is not None:
+        assert plain == loaded and list(plain) == list(loaded)
+        assert plain["move"] is not document["move"]  # a new dict, as the schema's
+
+
+@pytest.mark.parametrize("raw", [
+    b'{"move": {"type": "draw"}, "version": 3}', b'{"a": 1e400}', b'{"a": -1e400}',
+    b'{"a": 123456789012345678901234567890}', b'[18446744073709551616, -9223372036854775809]',
+    b'"\\ud800"', b'"\\ud83d\\ude00"', b'"\xed\xa0\x80"', b'{"a": 1, "b": 2, "a": 3}',
+    b'[1.5, 0.1, -0.0, 1E-400, 9007199254740993.0]', b'NaN', b'[Infinity]', b'\xef\xbb\xbf{}',
+    b'[1,]', b'"\x01"', b' {"a": "\xc3\xa9"} ', b'1 2', b'', b'[' * 33 + b']' * 33,
+    b'[' * 32 + b'1.5' + b']' * 32, b'[' * 2000 + b']' * 2000, b'{"a": [{"b": 2**3}]}'])
+def test_json_bodies_are_read_as_the_standard_library_reads_them(raw: bytes) -> None:
+    """orjson reads bodies where it gives the standard library's document, else json."""
+    from api.parsing import MAX_DEPTH, Problem, parse_json_body
+
+    def rejected(name: str) -> Any:
+        raise ValueError(name)
+
+    try:
+        expected: Any = json.loads(raw.decode("utf-8"), parse_constant=rejected)
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        expected = f"not valid JSON ({type(exc).__name__})"
+    else:
+        if raw.startswith(b"[" * (MAX_DEPTH + 1)):
+            expected = f"nests deeper than {MAX_DEPTH} levels"
+    try:
+        found = parse_json_body(raw)
+    except Problem as refused:
+        assert isinstance(expected, str) and expected in refused.detail
+        return
+    assert repr(found) == repr(expected)

@@ -195,3 +195,26 @@ def test_secret_draft_moves_and_hidden_hands() -> None:
     v = GAME.view(state, other)
     assert sorted(m["card"] for m in moves) != v["hand"] or not v["hand"]
     assert "hands" not in v and "obj_decks" in v and isinstance(v["obj_decks"][0], int)
+
+
+@pytest.mark.parametrize("options", [{"players": 1}, {"players": 2}, {"players": 4}])
+def test_a_shared_dump_is_the_same_json(options: dict[str, Any]) -> None:
+    """dump_shared (the API stores each move's snapshot with it) serializes as dump, with
+    orjson and json alike, at every point of random games, and copies nothing."""
+    import orjson
+
+    from core import dump_for_storage
+
+    for seed in range(4):
+        state = GAME.new_game(options, seed)
+        rnd = random.Random(seed)
+        while True:
+            shared, copied = GAME.dump_shared(state), GAME.dump(state)
+            assert dump_for_storage(GAME, state) == shared
+            assert orjson.dumps(shared) == orjson.dumps(copied)
+            assert json.dumps(shared, separators=(",", ":")) == \
+                json.dumps(copied, separators=(",", ":"))
+            if GAME.to_act(state) is None:
+                break
+            GAME.apply(state, canonical(pick(rnd, GAME.legal_moves(state))))
+    assert shared["state"]["hands"] is state.hands
