@@ -1,13 +1,17 @@
 """Waiting for a game's next version: long polls and server-sent events.
 
-Each process keeps one pub/sub connection (PSUBSCRIBE on every game's version channel); a
-message wakes the requests waiting on that game, and each reads the game's head once. An idle
-waiter costs no Redis read and, under gevent, no thread: it sleeps on an event.
+Each process keeps one pub/sub connection, SUBSCRIBEd to the version channels of the games
+its requests wait on, and only those: a move of a game nobody watches here costs this process
+nothing (a PSUBSCRIBE on every game's channel made each API process read every move of the
+server). A message wakes the requests waiting on that game, and each reads the game's head
+once. An idle waiter costs no Redis read and, under gevent, no thread: it sleeps on an event.
 
-Correctness never depends on pub/sub: whenever the listener (re)subscribes it wakes every
-waiter, so a message lost while it was disconnected costs only latency, and a sweep reads the
-version of every waited game every `SAFETY_RECHECK_SECONDS` (one pipeline) and wakes the
-waiters of any that changed unannounced.
+Correctness never depends on pub/sub: a game's waiters are woken when its subscription is
+confirmed (so a move made between their first read and the subscription taking effect is
+read then), whenever the listener (re)connects it wakes every waiter, so a message lost while
+it was disconnected costs only latency, and a sweep reads the version of every waited game
+every `SAFETY_RECHECK_SECONDS` (one pipeline) and wakes the waiters of any that changed
+unannounced.
 
 A waiter may also watch its client's socket (`ClientSocket`): a long poll or a stream whose
 client has closed its connection ends at once instead of holding its place until its timeout.
@@ -37,6 +41,12 @@ log = logging.getLogger(__name__)
 # The safety sweep reads the version of every waited game this often: the bound on the
 # latency a lost announcement adds.
 SAFETY_RECHECK_SECONDS = 20.0
+
+# The listener applies the subscriptions its process's waiters need at least this often
+# (it owns the pub/sub connection: requests never write to it themselves).
+SUBSCRIBE_EVERY_SECONDS = 0.05
+# Channels per SUBSCRIBE or UNSUBSCRIBE command.
+SUBSCRIBE_BATCH = 1000
 
 
 class ClientGone(Exception):
@@ -208,6 +218,8 @@ class VersionWatcher:
         self._store = store
         self._lock = threading.Lock()
         self._games: dict[str, _Game] = {}
+        # Games whose subscription must change: True to subscribe, False to unsubscribe.
+        self._changes: dict[str, bool] = {}
         self._listener_pid: int | None = None
 
     def _ensure_listener(self) -> None:
@@ -224,19 +236,25 @@ class VersionWatcher:
         while True:
             try:
                 pubsub = self._client.pubsub()
-                pubsub.psubscribe(keys.version_channel_pattern())
-                for message in pubsub.listen():
-                    if message.get("type") == "psubscribe":
-                        # (Re)subscribed: whatever was announced while we were away, every
-                        # waiter reads its game's head again.
-                        pause = 0.5
-                        self._wake_all()
+                subscribed: set[str] = set()
+                with self._lock:
+                    # (Re)connected: every watched game is subscribed again, and its waiters
+                    # read their game's head (whatever was announced while we were away).
+                    self._changes = dict.fromkeys(self._games, True)
+                self._wake_all()
+                while True:
+                    self._apply_changes(pubsub, subscribed)
+                    message = pubsub.get_message(timeout=SUBSCRIBE_EVERY_SECONDS)
+                    pause = 0.5
+                    if message is None or message.get("type") not in ("message", "subscribe"):
                         continue
                     channel = message.get("channel")
                     if isinstance(channel, bytes):
                         channel = channel.decode("utf-8", "replace")
                     game_id = keys.game_id_from_channel(channel or "")
                     if game_id is not None:
+                        # A version announced, or the game's subscription now in effect: what
+                        # was announced before it was not heard, so its waiters read again.
                         self._wake(game_id)
             except redis.RedisError as exc:
                 # One line per attempt, backing off to 5 s: a Redis outage must not flood logs.
@@ -247,6 +265,25 @@ class VersionWatcher:
             except Exception:  # noqa: BLE001 - the listener must outlive anything
                 log.warning("version listener failed; retrying", exc_info=True)
                 time.sleep(0.5)
+
+    def _apply_changes(self, pubsub: Any, subscribed: set[str]) -> None:
+        """Subscribe to the games newly waited on, unsubscribe from those no longer."""
+        with self._lock:
+            if not self._changes:
+                return
+            changes, self._changes = self._changes, {}
+        add = [game_id for game_id, wanted in changes.items()
+               if wanted and game_id not in subscribed]
+        drop = [game_id for game_id, wanted in changes.items()
+                if not wanted and game_id in subscribed]
+        for start in range(0, len(add), SUBSCRIBE_BATCH):
+            batch = add[start:start + SUBSCRIBE_BATCH]
+            pubsub.subscribe(*[keys.version_channel(game_id) for game_id in batch])
+            subscribed.update(batch)
+        for start in range(0, len(drop), SUBSCRIBE_BATCH):
+            batch = drop[start:start + SUBSCRIBE_BATCH]
+            pubsub.unsubscribe(*[keys.version_channel(game_id) for game_id in batch])
+            subscribed.difference_update(batch)
 
     def _sweep(self) -> None:
         while True:
@@ -337,7 +374,10 @@ class VersionWatcher:
         self._ensure_listener()
         event = new_event()
         with self._lock:
-            self._games.setdefault(game_id, _Game()).events.add(event)
+            if game_id not in self._games:
+                self._games[game_id] = _Game()
+                self._changes[game_id] = True
+            self._games[game_id].events.add(event)
         subscription = Subscription(self, game_id, event, client)
         try:
             yield subscription
@@ -349,6 +389,7 @@ class VersionWatcher:
                     game.events.discard(event)
                     if not game.events:
                         del self._games[game_id]
+                        self._changes[game_id] = False
 
     def wait(self, game_id: str, after: int, timeout: float,
              client: ClientSocket | None = None) -> Head | None:

@@ -58,11 +58,6 @@ def version_channel(game_id: str) -> str:
     return f"{PREFIX}:game:{{{game_id}}}:versions"
 
 
-def version_channel_pattern() -> str:
-    """A PSUBSCRIBE pattern matching every game's version channel."""
-    return f"{PREFIX}:game:*:versions"
-
-
 def game_id_from_channel(channel: str) -> str | None:
     """The game id inside a version channel name, or None for any other name."""
     head, sep, rest = channel.partition(":game:{")

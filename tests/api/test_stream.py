@@ -293,7 +293,30 @@ def test_every_waiter_is_woken_when_the_listener_resubscribes(
 
 
 def _pubsub_clients(redis_client: redis.Redis) -> bool:
-    return any(int(c.get("psub", 0)) > 0 for c in redis_client.client_list())
+    return any(int(c.get("sub", 0)) > 0 for c in redis_client.client_list())
+
+
+def test_a_process_subscribes_to_the_games_waited_on_and_only_those(
+        app: Flask, client: FlaskClient, redis_client: redis.Redis) -> None:
+    # A move of a game nobody waits on here costs the process nothing: no pattern
+    # subscription, one channel per waited game, dropped when its last waiter leaves.
+    waited, other = create(client), create(client)
+    watcher = app.extensions["bgb"].watcher
+    found: list[Any] = []
+    waiter = threading.Thread(target=lambda: found.append(watcher.wait(waited.id, 0, 20)))
+    waiter.start()
+
+    def subscribers(game_id: str) -> int:
+        return int(dict(redis_client.pubsub_numsub(keys.version_channel(game_id)))[
+            keys.version_channel(game_id).encode()])
+
+    _until(lambda: subscribers(waited.id) == 1)
+    assert subscribers(other.id) == 0 and redis_client.pubsub_numpat() == 0
+    move(client, other, 0, 0)
+    move(client, waited, 0, 0)
+    waiter.join(timeout=10)
+    assert found and found[0] is not None and found[0].version == 1
+    _until(lambda: subscribers(waited.id) == 0)
 
 
 def _until(condition: Any, timeout: float = 5.0) -> None:
