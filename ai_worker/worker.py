@@ -86,6 +86,15 @@ class LeanForkWorker(Lean, Worker):
     """RQ's forking Worker (a work horse per job), lean on Redis."""
 
 
+def worker_niceness() -> int:
+    """How much lower than its parent's a worker's CPU priority is (BGB_WORKER_NICE, default
+    10; 0 keeps it). A bot's turn is CPU work that can wait a millisecond; Redis and the API
+    answer people and the bots' own moves. On a machine they share, a worker that kept the
+    cores busy made Redis wait for one at each of its commands: each worker then waited on
+    Redis, and a second worker added little (bench/tournament.py)."""
+    return max(0, int(os.environ.get("BGB_WORKER_NICE") or 10))
+
+
 def worker_name() -> str:
     """A unique name for this worker process (the sweeper's liveness checks rely on its prefix)."""
     host = socket.gethostname().split(".")[0]
@@ -96,6 +105,9 @@ def run(redis_url: str | None = None, *, burst: bool = False, fork: bool = False
         sweep: bool = True, log_level: str | None = None, name: str | None = None,
         max_jobs: int | None = None, queues: tuple[str, ...] = DEFAULT_QUEUES) -> bool:
     """Work on `queues` until stopped (or until empty with `burst`); True if it did work."""
+    niceness = worker_niceness()
+    if niceness > 0:
+        os.nice(niceness)
     url = redis_url or os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
     connection = redis.Redis.from_url(url)
     name = name or worker_name()

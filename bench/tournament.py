@@ -12,6 +12,13 @@ Goal: 2 workers >= 1.7x one (on a machine with at least two free cores). Each li
 how many cores the stack used and how many the machine's other processes took meanwhile:
 a run beside other work says little about the speed-up.
 
+The workers post their moves as `bgb serve` runs them, through the API app in their own
+process (`--bot-api http`: over HTTP to the gunicorn API). Redis fsyncs every write, as
+`bgb serve` runs it; its append-only file is on tmpfs (/dev/shm) unless `--redis-dir` says
+otherwise: on a virtual disk whose fsync takes about a millisecond, Redis spends a fifth of
+the time blocked in fsync, each move waits for one, and the disk rather than the server
+sets the pace (on the 2-vCPU development VM: 1.5-1.7x on disk, 1.9-2.2x on tmpfs).
+
 `--profile` adds, per worker count, where a bot turn's time goes: CPU milliseconds a turn
 of the API (each gunicorn process), of each bot worker, of Redis, and Redis commands a turn
 (Linux: read from /proc and Redis's INFO).
@@ -21,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -162,6 +170,17 @@ def measure(client: Client, env: dict[str, str], logs: Path, game: str, options:
         stop(procs)
 
 
+def default_redis_dir(logs: Path) -> Path:
+    """Where the bench's Redis keeps its append-only file: on tmpfs (/dev/shm) when there is
+    one, so that what is measured is the server and the engine, not the machine's disk (Redis
+    fsyncs every write, as `bgb serve` runs it, and every move waits for that; see the
+    module docstring), else beside the logs."""
+    shm = Path("/dev/shm")
+    if shm.is_dir() and os.access(shm, os.W_OK):
+        return Path(tempfile.mkdtemp(prefix="bgb-bench-redis-", dir=shm))
+    return logs / "redis"
+
+
 def main() -> int:
     """Run the benchmark and print one line per worker count."""
     parser = argparse.ArgumentParser(description=__doc__,
@@ -179,11 +198,24 @@ def main() -> int:
                         help="how the workers post their moves: through the API app in "
                              "their own process (local, as `bgb serve` runs them), or over "
                              "HTTP to the gunicorn API (BGB_BOT_API)")
+    parser.add_argument("--redis-dir", default=None,
+                        help="where Redis keeps its append-only file (default: a directory "
+                             "in /dev/shm, a tmpfs, when there is one; see above)")
     parser.add_argument("--profile", action="store_true",
                         help="also print CPU ms a turn per process and Redis commands a turn")
     args = parser.parse_args()
     logs = Path(tempfile.mkdtemp(prefix="bgb-bench-tournament-"))
-    with LocalRedis(logs / "redis", port=free_port()) as local:
+    redis_dir = Path(args.redis_dir) if args.redis_dir else default_redis_dir(logs)
+    try:
+        return run(args, logs, redis_dir)
+    finally:
+        if not args.redis_dir:
+            shutil.rmtree(redis_dir, ignore_errors=True)  # /dev/shm is memory
+
+
+def run(args: argparse.Namespace, logs: Path, redis_dir: Path) -> int:
+    """Start Redis and the API, then measure each worker count in turn."""
+    with LocalRedis(redis_dir, port=free_port()) as local:
         port = free_port()
         env = dict(os.environ, REDIS_URL=local.url, BGB_API_URL=f"http://127.0.0.1:{port}",
                    PYTHONPATH=str(REPO), BGB_LOG_LEVEL="WARNING", BGB_BOT_API=args.bot_api)
@@ -198,7 +230,8 @@ def main() -> int:
                 time.sleep(0.1)
             print(f"{args.game} ({args.players} players), {args.games} games of two random "
                   f"bots, {os.cpu_count()} CPUs; the workers post through the API "
-                  + ("in their own process" if args.bot_api == "local" else "over HTTP"))
+                  + ("in their own process" if args.bot_api == "local" else "over HTTP")
+                  + f"; Redis fsyncs each write to {redis_dir}")
             base = None
             for workers in [int(w) for w in args.workers.split(",")]:
                 sessions = {"API": api.pid}

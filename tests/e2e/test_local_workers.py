@@ -30,8 +30,13 @@ def local_stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Ite
 
 def test_local_workers_play_bot_games_to_the_end(local_stack: Stack) -> None:
     stack = local_stack
+    worker = stack.start_worker()
     stack.start_worker()
-    stack.start_worker()
+    # Bot workers yield the CPU to Redis and the API (BGB_WORKER_NICE, default 10).
+    deadline = time.monotonic() + 30
+    while os.getpriority(os.PRIO_PROCESS, worker.pid) != os.getpriority(os.PRIO_PROCESS, 0) + 10:
+        assert time.monotonic() < deadline, stack.log("worker-0")
+        time.sleep(0.05)
     client = stack.client
     games = [client.create_game(game, {"players": 2},
                                 seats=[{"kind": "bot", "bot": "random"},
