@@ -314,11 +314,10 @@ def game_ended(connection: redis.Redis, game_id: str) -> None:
     """A game just ended (a bot's last move): its tournament, if any, records it and starts
     the next game now, in this worker.
 
-    Not by a scheduler job queued behind the bot turns: every worker busy with a game's
-    turns (a job plays them for up to half a second), that job waited, the tournament ran
-    with fewer games than `max_parallel` meanwhile, and the workers idled on an empty queue
-    (a third of the time with two workers in bench/tournament.py). Should this fail, the
-    job is queued as before."""
+    Not by a scheduler job queued behind the bot turns: with every worker busy with a
+    game's turns (a job plays them for up to half a second), that job waited its turn and
+    the tournament ran with fewer games than `max_parallel` meanwhile. Should this fail, or
+    another run hold the tournament's lock too long, the job is queued as before."""
     raw = connection.get(keys.game_meta(game_id))
     if raw is None or b'"tournament"' not in raw:
         return
