@@ -1,23 +1,25 @@
 """Benchmark of server-run tournaments: games per minute with 1, 2 and 4 bot worker processes.
 
-    python bench/tournament.py [--game darwins-journey] [--games 24] [--workers 1,2,4]
+    python bench/tournament.py [--game darwins-journey] [--games 48] [--workers 1,2,4]
+                               [--rounds 3]
 
 Starts a private redis-server and gunicorn (the real API, as `bgb serve` runs it: gevent,
 `--api-workers` processes), then for each worker count starts that many bot workers and has
 the server play a round robin of two `random` bots (so the rules engine, the API and the
 scheduling are what is measured, not a bot's thinking), with `max_parallel` two games a
-worker. Prints games/minute from the creation of the tournament
-(its workers already listening) to its last game's end, and the speed-up over one worker.
-Goal: 2 workers >= 1.7x one (on a machine with at least two free cores). Each line also says
-how many cores the stack used and how many the machine's other processes took meanwhile:
-a run beside other work says little about the speed-up.
+worker. Prints games/minute from the creation of the tournament (its workers already
+listening) to its last game's end, and the speed-up over one worker; `--rounds` times over,
+the counts in turn, then each count's median rate and median speed-up (each round's over
+that round's one worker). Goal: 2 workers >= 1.7x one (on a machine with at least two free
+cores). Each line also says how many cores the stack used and how many the machine's other
+processes took meanwhile: a run beside other work says little about the speed-up.
 
 The workers post their moves as `bgb serve` runs them, through the API app in their own
 process (`--bot-api http`: over HTTP to the gunicorn API). Redis fsyncs every write, as
 `bgb serve` runs it; its append-only file is on tmpfs (/dev/shm) unless `--redis-dir` says
 otherwise: on a virtual disk whose fsync takes about a millisecond, Redis spends a fifth of
 the time blocked in fsync, each move waits for one, and the disk rather than the server
-sets the pace (on the 2-vCPU development VM: 1.5-1.7x on disk, 1.9-2.2x on tmpfs).
+sets the pace (on the 2-vCPU development VM: 1.2-1.7x on disk, 1.7-2.2x on tmpfs).
 
 `--profile` adds, per worker count, where a bot turn's time goes: CPU milliseconds a turn
 of the API (each gunicorn process), of each bot worker, of Redis, and Redis commands a turn
@@ -29,6 +31,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -187,8 +190,12 @@ def main() -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="darwins-journey")
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--games", type=int, default=24)
+    parser.add_argument("--games", type=int, default=48)
     parser.add_argument("--workers", default="1,2,4")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="times the worker counts are measured, in turn (default "
+                             "%(default)s): the summary gives each count's median rate and "
+                             "median speed-up over the same round's first count")
     parser.add_argument("--api-workers", type=int, default=2,
                         help="gunicorn processes of the API (default %(default)s)")
     parser.add_argument("--api-threads", type=int, default=0,
@@ -232,18 +239,31 @@ def run(args: argparse.Namespace, logs: Path, redis_dir: Path) -> int:
                   f"bots, {os.cpu_count()} CPUs; the workers post through the API "
                   + ("in their own process" if args.bot_api == "local" else "over HTTP")
                   + f"; Redis fsyncs each write to {redis_dir}")
-            base = None
-            for workers in [int(w) for w in args.workers.split(",")]:
-                sessions = {"API": api.pid}
-                if local.process is not None:
-                    sessions["Redis"] = local.process.pid
-                rate, stack, others = measure(client, env, logs, args.game,
-                                              {"players": args.players}, args.games, workers,
-                                              sessions, args.profile)
-                base = base or rate
-                print(f"{workers} worker(s): {rate:7.1f} games/minute  ({rate / base:.2f}x); "
-                      f"cores used: {stack:.2f} by the stack, {others:.2f} by other "
-                      "processes", flush=True)
+            counts = [int(w) for w in args.workers.split(",")]
+            rates: dict[int, list[float]] = {workers: [] for workers in counts}
+            for _ in range(args.rounds):
+                # The counts in turn, round after round: a machine that slows down or speeds
+                # up meanwhile (a shared VM does) touches every count alike.
+                base = None
+                for workers in counts:
+                    sessions = {"API": api.pid}
+                    if local.process is not None:
+                        sessions["Redis"] = local.process.pid
+                    rate, stack, others = measure(client, env, logs, args.game,
+                                                  {"players": args.players}, args.games,
+                                                  workers, sessions, args.profile)
+                    rates[workers].append(rate)
+                    base = base or rate
+                    print(f"{workers} worker(s): {rate:7.1f} games/minute  "
+                          f"({rate / base:.2f}x); cores used: {stack:.2f} by the stack, "
+                          f"{others:.2f} by other processes", flush=True)
+            # Each round's speed-up is over its own first count, measured a minute before:
+            # the paired comparison a drifting machine disturbs least.
+            ones = rates[counts[0]]
+            print(f"median of {args.rounds} round(s): " + ", ".join(
+                f"{workers} worker(s) {statistics.median(found):.1f} games/minute, speed-up "
+                f"{statistics.median(r / b for r, b in zip(found, ones, strict=True)):.2f}x"
+                for workers, found in rates.items()))
         finally:
             stop([api])
     return 0
