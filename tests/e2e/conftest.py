@@ -45,6 +45,11 @@ class Stack:
             # creation limit lets a client (tests/api/test_limits.py tests the limits).
             "BGB_RATE_LIMIT_CREATE": "1000/minute",
             "BGB_MAX_BOT_GAMES_PER_CREATOR": "100",
+            # Workers at the parent's CPU priority: a niced worker (the default, 10) gets a
+            # tenth of a core beside any busy process, and these tests wait on its start and
+            # its turns with timeouts on a shared CI machine (test_local_workers checks the
+            # default).
+            "BGB_WORKER_NICE": "0",
         })
         self.client = Client(self.api_url)
 

@@ -24,6 +24,7 @@ def local_stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Ite
     """The API under gunicorn; its workers (started by each test) post in process."""
     running = _start(redis_url, tmp_path_factory.mktemp("e2e-local-logs"), workers=0)
     running.env["BGB_BOT_API"] = "local"
+    del running.env["BGB_WORKER_NICE"]  # the default, as `bgb serve` runs them
     yield running
     running.stop()
 
