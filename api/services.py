@@ -11,6 +11,7 @@ from flask import current_app
 from api.botauth import BotTokenVerifier
 from api.botqueue import BotQueue
 from api.events import VersionWatcher
+from api.lean_script import retry_policy
 from api.store import Retention, StateCache, Store
 
 
@@ -40,7 +41,7 @@ class Services:
         client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
             config["REDIS_URL"], max_connections=int(config.get("REDIS_CONNECTIONS", 256)),
             timeout=timeout, socket_timeout=timeout, socket_connect_timeout=timeout,
-            health_check_interval=30))
+            health_check_interval=30, retry=retry_policy()))
         # The pub/sub listener blocks on reads by design: its own client, no read timeout.
         listener = redis.Redis.from_url(config["REDIS_URL"], socket_connect_timeout=2,
                                         health_check_interval=15)

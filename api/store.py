@@ -25,6 +25,7 @@ from typing import Any
 import redis
 
 from api import keys
+from api.lean_script import LeanScript
 
 try:
     import orjson
@@ -267,8 +268,9 @@ class Store:
                  retention: Retention | None = None) -> None:
         self.client = client
         self.retention = retention or Retention()
-        self._read = client.register_script(_READ)
-        self._commit = client.register_script(_COMMIT)
+        # The read and the commit of every request: called on a pooled connection directly.
+        self._read = LeanScript(client, _READ)
+        self._commit = LeanScript(client, _COMMIT)
         self._mark = client.register_script(_MARK)
         self._meta: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._meta_size = meta_cache_size
