@@ -107,7 +107,7 @@ class FastLane:
         try:
             with self.app.request_context(environ):
                 self.limits.check()
-        except Problem as refused:
+        except (Problem, redis.RedisError) as refused:
             return self._error(environ, start_response, refused, started)
         environ[limits.COUNTED] = True
         return None

@@ -22,6 +22,7 @@ from X-Forwarded-For (werkzeug's ProxyFix), never from a header a client chose.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
 import time
@@ -35,6 +36,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import keys
 from api.problems import Problem
+
+log = logging.getLogger(__name__)
 
 # app config key -> (environment variable, default). Limits are Flask-Limiter strings.
 SETTINGS: dict[str, tuple[str, Any]] = {
@@ -123,9 +126,8 @@ class Limits:
             # Retry-After is set on 429s only, by our problem answer (Flask-Limiter would put
             # it on every answer).
             strategy="moving-window", headers_enabled=False,
-            # Counting must not take the API down with it: with Redis gone every request
-            # fails on the game store anyway, with a clear 503.
-            swallow_errors=True)
+            # `check` decides what a fault of the counting does (below).
+            swallow_errors=False)
         if not limited:
             return
         # Every count is taken by `check`, by category, with `limiter.limit`: this app has
@@ -149,23 +151,22 @@ class Limits:
 
         svc = services()
         game_id = match.group(1)
-        try:
-            meta = svc.store.meta(game_id)
-        except redis.RedisError:
-            return False
+        meta = svc.store.meta(game_id)  # a RedisError: see `check`
         if meta is None:
             return False
         token = header.strip()[len("bearer "):].strip()
-        try:
-            seats = list(range(len(meta["seats"])))
-            return svc.bot_tokens.seat_of(token, game_id, seats) is not None
-        except redis.RedisError:
-            return False
+        seats = list(range(len(meta["seats"])))
+        return svc.bot_tokens.seat_of(token, game_id, seats) is not None
 
     def check(self) -> None:
         """Count the current request against its category's limits (a hook before every
         request; api.fastlane calls it for the requests it answers); 429 over a limit. A
-        request counted already (COUNTED in its environ) is not counted again."""
+        request counted already (COUNTED in its environ) is not counted again.
+
+        Redis not answering (a RedisError) is raised at once: every request counted here
+        needs the game store, so the app answers its 503 now, after one timeout rather than
+        one for the count and another in the view. Any other fault of the counting is
+        logged and the request goes on uncounted: counting must not take the API down."""
         if not self.limiter.enabled or request.environ.get(COUNTED):
             return
         category = _category(request.method, request.path)
@@ -195,6 +196,10 @@ class Limits:
                               f"over the limit of {exc.description} for {scope} "
                               f"(see the README's rate limits); retry after {wait} s",
                               headers={"Retry-After": str(wait)}, retry_after=wait) from None
+            except redis.RedisError:
+                raise
+            except Exception:
+                log.exception("a request was not counted against its rate limit")
 
     def check_bot_budget(self, seat: int, params: dict[str, Any]) -> str | None:
         """Why a bot seat's parameters ask more time than the ceiling allows, or None."""

@@ -4,6 +4,8 @@ budget ceiling, the ceiling on a creator's games with bots, and aborting a game.
 from __future__ import annotations
 
 import json
+import socket
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -149,3 +151,60 @@ def test_abort_by_the_creator_ends_the_game(client: FlaskClient,
     log = client.get(f"/v1/games/{created.id}/moves").get_json()["moves"]
     assert log[-1]["move"] == {"type": "abort"} and log[-1]["seat"] is None
     assert log[-1]["version"] == 2
+
+
+@pytest.fixture
+def hung_redis() -> Iterator[tuple[str, list[socket.socket]]]:
+    """A server that accepts connections and never answers (a hung Redis): its URL and the
+    connections it accepted so far."""
+    accepted: list[socket.socket] = []
+    with socket.socket() as hung:
+        hung.bind(("127.0.0.1", 0))
+        hung.listen(64)
+
+        def accept() -> None:
+            while True:
+                try:
+                    accepted.append(hung.accept()[0])
+                except OSError:
+                    return  # closed at the end of the test
+
+        threading.Thread(target=accept, daemon=True).start()
+        yield f"redis://127.0.0.1:{hung.getsockname()[1]}/0", accepted
+    for connection in accepted:
+        connection.close()
+
+
+def test_a_hung_redis_costs_a_request_one_timeout(
+        hung_redis: tuple[str, list[socket.socket]]) -> None:
+    # Rate limits on (they count in Redis too): the count, the bot check and the view must
+    # not each wait for Redis in turn. redis-py's own retries of timeouts are off as well.
+    url, accepted = hung_redis
+    client = create_app({"REDIS_URL": url, "TESTING": True, "REDIS_TIMEOUT": 0.2,
+                         "RATE_LIMIT_CREATE": "30/minute", "RATE_LIMIT_MOVES": "100/minute",
+                         "RATE_LIMIT_MOVES_PER_SEAT": "50/minute",
+                         "RATE_LIMIT_READS": "100/minute"}).test_client()
+    auth = {"Authorization": "Bearer " + "t" * 43}
+    for method, path, body in [("GET", "/v1/games/g1", None),
+                               ("POST", "/v1/games/g1/moves",
+                                {"move": {"type": "draw"}, "version": 0}),
+                               ("POST", "/v1/games", {"game": "toy-pontoon"})]:
+        before = len(accepted)
+        response = client.open(path, method=method, json=body, headers=auth)
+        problem(response, 503, "service-unavailable")
+        # A timed-out connection is dropped: each wait for Redis opened one connection.
+        assert len(accepted) - before == 1, f"{method} {path} waited for Redis more than once"
+
+
+def test_a_fault_of_the_counting_lets_the_request_through(
+        redis_client: redis.Redis, redis_url: str, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    app = _app(redis_url, RATE_LIMIT_READS="20/minute")
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a fault of the rate limiter")
+
+    monkeypatch.setattr(app.extensions["bgb-limits"].limiter, "limit", broken)
+    created = create(app.test_client(), players=1)
+    assert app.test_client().get(f"/v1/games/{created.id}").status_code == 200
+    assert "not counted against its rate limit" in caplog.text
