@@ -577,7 +577,7 @@ def _stored(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any], 
     answer's body and headers."""
     head, after, states = decided.head, decided.after, now.seats
     svc.cache.put(game_id, head.version, decided.epoch, after, head, states, now.seats_seen)
-    metrics.MOVES.labels(game.name).inc()
+    metrics.count_move(game.name)
     if decided.bot is not None and head.to_act is not None and decided.claim is None:
         svc.bot_queue.enqueue(game_id, head.to_act, head.version, decided.bot["bot"])
     notify_players(svc, game_id, meta, states, decided.seat, head)

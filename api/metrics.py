@@ -57,6 +57,15 @@ def start(started: float | None = None) -> None:
 # same object (nothing here removes one).
 _REQUESTS: dict[tuple[str, str, int], Any] = {}
 _LATENCY: dict[tuple[str, str], Any] = {}
+_MOVES: dict[str, Any] = {}
+
+
+def count_move(game: str) -> None:
+    """Count a move of `game` applied and stored."""
+    counter = _MOVES.get(game)
+    if counter is None:
+        counter = _MOVES[game] = MOVES.labels(game)
+    counter.inc()
 
 
 def record(method: str, endpoint: str, status: int, started: float | None) -> None:

@@ -170,6 +170,12 @@ def find_move(legal: list[Move], move: Move) -> Move | None:
     if not isinstance(move, dict):
         return None
     wanted = canonical(move)
+    # Python's `==` first: a fast filter, since same_json implies it, except for a list
+    # against a tuple (which same_json equates); the second pass finds those.
+    for candidate in legal:
+        shown = canonical(candidate)
+        if shown == wanted and same_json(shown, wanted):
+            return candidate
     for candidate in legal:
         if same_json(canonical(candidate), wanted):
             return candidate

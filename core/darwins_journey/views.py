@@ -80,24 +80,34 @@ def _objective_needs(tile: int) -> tuple[str, ...]:
 
 
 def catalog(s: State, own_cards: list[int]) -> dict[str, Any]:
-    """Texts and requirements of the components in play, for clients that draw the board."""
+    """Texts and requirements of the components in play, for clients that draw the board.
+
+    Made once per set of components (every read of a game makes the same one until a card
+    or tile comes into play) and shared between views: treat it as read-only."""
     objectives = set(s.obj_gone) | {t for d in s.obj_display for t in d}
     for p in range(s.n):
         objectives.update(s.reserve[p])
         objectives.update(abs(x) for x in s.obj_slots[p] if x)
     objectives.update(t for pair in s.start_pairs for t in pair)
     crew = sorted({c for p in range(s.n) for c, _ in s.crew[p]} | set(own_cards))
+    return _catalog(tuple(s.special), tuple(s.corr), tuple(s.goals), tuple(crew),
+                    tuple(sorted(objectives)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _catalog(special: tuple[int, ...], corr: tuple[int, ...], goals: tuple[int, ...],
+             crew: tuple[int, ...], objectives: tuple[int, ...]) -> dict[str, Any]:
     return {
         "special": [{"position": i, "tile": t, "text": DATA.special_tiles[t].text,
                      "seals": dict(DATA.special_tiles[t].seals)}
-                    for i, t in enumerate(s.special) if t],
-        "correspondence": [{"tile": t, "text": DATA.corr_tiles[t].text} for t in s.corr],
-        "beagle_goals": [{"tile": t, "text": DATA.beagle_goals[t].text} for t in s.goals],
+                    for i, t in enumerate(special) if t],
+        "correspondence": [{"tile": t, "text": DATA.corr_tiles[t].text} for t in corr],
+        "beagle_goals": [{"tile": t, "text": DATA.beagle_goals[t].text} for t in goals],
         "crew": [{"card": c, "seal": DATA.crew[c].seal, "needs": dict(DATA.crew[c].needs),
                   "text": DATA.crew[c].text} for c in crew],
         "objectives": [{"tile": t, "gold": DATA.objectives[t].gold,
                         "needs": list(_objective_needs(t))}
-                       for t in sorted(objectives)],
+                       for t in objectives],
     }
 
 
