@@ -23,6 +23,18 @@ def test_find_move_ignores_labels() -> None:
     assert find_move(legal, {"type": "pass"}) is None
 
 
+def test_find_move_is_strict_json_equality() -> None:
+    legal = [{"type": "take", "n": 1}, {"type": "take", "n": True}, {"type": "take", "n": 4.0},
+             {"type": "route", "path": (1, 2)}, {"type": "route", "path": [[3, (4,)]]}]
+    assert find_move(legal, {"type": "take", "n": True}) is legal[1]  # not legal[0]: 1 == True
+    assert find_move(legal, {"type": "take", "n": 1}) is legal[0]
+    assert find_move(legal, {"type": "take", "n": 4}) is None  # 4.0 is not 4
+    # An engine's tuples are JSON arrays: a client's lists match them.
+    assert find_move(legal, {"type": "route", "path": [1, 2]}) is legal[3]
+    assert find_move(legal, {"type": "route", "path": [[3, [4]]]}) is legal[4]
+    assert find_move(legal, {"type": "route", "path": [1, 2, 3]}) is None
+
+
 def test_toy_game_contract_round_trip() -> None:
     game = core.get_game("toy-pontoon")
     state = game.new_game({"players": 3}, seed=7)
