@@ -103,7 +103,8 @@ class FastLane:
     def _count(self, environ: dict[str, Any], start_response: StartResponse,
                started: float) -> Iterable[bytes] | None:
         """Count the request against the rate limits as the app's hook does: the app's 429
-        answer when over a limit, else None (and the request is marked counted)."""
+        answer when over a limit (its 503 when Redis does not answer), else None (and the
+        request is marked counted)."""
         try:
             with self.app.request_context(environ):
                 self.limits.check()
