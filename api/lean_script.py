@@ -10,13 +10,14 @@ on a pooled connection ~100, a bare socket round trip ~40 (`bench/redis_calls.py
 A call here keeps what matters of the client's behaviour: the pool and its bounded wait for
 a free connection, the connection's timeouts, health checks and parser (a reply of an error
 raises its exception; a timeout or a broken connection disconnects it), the same retry
-policy as the client's (`retry_policy`: a dead pooled connection is replaced and the
-command sent once more, a timeout is never retried), and SCRIPT LOAD when Redis has lost the
-script (a restart).
+policy as the client's (`retry_policy`: a broken connection is replaced and the command sent
+once more, a timeout is never retried), and SCRIPT LOAD when Redis has lost the script (a
+restart). The calls keep a few idle connections of the pool between them (`Held`).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,25 +37,71 @@ def retry_policy() -> Retry:
     return Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,))
 
 
-class LeanScript:
-    """A registered Lua script, called with its keys and arguments on a pooled connection."""
+class Held:
+    """Connections of a redis-py pool held between lean calls, up to `keep` idle ones.
 
-    def __init__(self, client: redis.Redis, text: str) -> None:
-        self.pool = client.connection_pool
+    A checkout of redis-py's blocking pool and its release cost about 30 us of CPU a call
+    under gevent (a queue with its locks and conditions, a poll for unread data,
+    observability hooks); the read and the commit of every request take an idle connection
+    of their own instead. Held connections stay the pool's (they count against its size, and
+    its `disconnect` closes them: they reconnect on their next command). One that breaks is
+    given back to the pool with every idle one (a broken connection usually means Redis
+    restarted: the pool checks each before its next use). After a fork the parent's are
+    never used: the child takes its own from the pool."""
+
+    def __init__(self, pool: redis.ConnectionPool, keep: int = 8) -> None:
+        self.pool = pool
+        self.keep = keep
+        self._idle: list[Any] = []
+        self._pid = os.getpid()
+
+    def take(self) -> Any:
+        """An idle held connection, else one from the pool."""
+        if self._pid != os.getpid():
+            self._idle, self._pid = [], os.getpid()  # forked: those sockets are the parent's
+        try:
+            return self._idle.pop()
+        except IndexError:
+            return self.pool.get_connection()
+
+    def give(self, connection: Any, broken: bool = False) -> None:
+        """Hold `connection` idle again, or give it back to the pool (with every idle one
+        when it broke)."""
+        if broken:
+            idle, self._idle = self._idle, []
+            for other in idle:
+                self.pool.release(other)
+        if not broken and len(self._idle) < self.keep and self._pid == os.getpid():
+            self._idle.append(connection)
+        else:
+            self.pool.release(connection)
+
+
+class LeanScript:
+    """A registered Lua script, called with its keys and arguments on a held connection."""
+
+    def __init__(self, client: redis.Redis, text: str, held: Held | None = None) -> None:
+        self.held = held or Held(client.connection_pool)
         self.script = client.register_script(text)  # its SHA1, and its text to load again
 
     def __call__(self, keys: Sequence[Any], args: Sequence[Any]) -> Any:
         """The script's reply (EVALSHA), as the client's call would give it."""
         for attempt in (0, 1):
-            connection = self.pool.get_connection()
+            connection = self.held.take()
             try:
-                return self._run(connection, keys, args)
+                reply = self._run(connection, keys, args)
             except redis.ConnectionError:
-                # The connection disconnected itself; the pool makes a new one.
+                # The connection disconnected itself: given back to the pool, and the
+                # command sent again once on another (the pool checks it first).
+                self.held.give(connection, broken=True)
                 if attempt:
                     raise
-            finally:
-                self.pool.release(connection)
+                continue
+            except BaseException:
+                self.held.give(connection)  # a timeout disconnected it; an error reply did not
+                raise
+            self.held.give(connection)
+            return reply
         raise AssertionError("unreachable")
 
     def _run(self, connection: Any, keys: Sequence[Any], args: Sequence[Any]) -> Any:

@@ -25,7 +25,7 @@ from typing import Any
 import redis
 
 from api import keys
-from api.lean_script import LeanScript
+from api.lean_script import Held, LeanScript
 
 try:
     import orjson
@@ -269,8 +269,9 @@ class Store:
         self.client = client
         self.retention = retention or Retention()
         # The read and the commit of every request: called on a pooled connection directly.
-        self._read = LeanScript(client, _READ)
-        self._commit = LeanScript(client, _COMMIT)
+        held = Held(client.connection_pool)
+        self._read = LeanScript(client, _READ, held)
+        self._commit = LeanScript(client, _COMMIT, held)
         self._mark = client.register_script(_MARK)
         self._meta: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._meta_size = meta_cache_size

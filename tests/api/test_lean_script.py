@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import redis
 
-from api.lean_script import LeanScript, retry_policy
+from api.lean_script import Held, LeanScript, retry_policy
 
 _ECHO = "return {KEYS[1], ARGV[1], tonumber(ARGV[2]) + 1}"
 
@@ -35,16 +35,29 @@ def test_a_script_redis_lost_is_loaded_again(redis_client: redis.Redis,
     assert lean(keys=["k"], args=["a", 2])[2] == 3
 
 
-def test_a_pooled_connection_redis_dropped_is_replaced(redis_client: redis.Redis,
-                                                   redis_url: str) -> None:
+def test_a_held_connection_redis_dropped_is_replaced(redis_client: redis.Redis,
+                                                    redis_url: str) -> None:
     client = _pooled(redis_url)
     lean = LeanScript(client, _ECHO)
     assert lean(keys=["k"], args=["a", 1])[2] == 2
-    # Redis drops the pooled connection (as a restart would): the call goes through on a
-    # new one. The pool hands out its last released connection first: the one the call used.
-    used = client.client_id()
-    assert redis_client.client_kill_filter(_id=used) == 1
+    # Redis drops the connection the call holds (as a restart would): the next call breaks
+    # on it, gives it back, and goes through on one from the pool.
+    [held] = lean.held._idle
+    host, port = held._sock.getsockname()[:2]
+    assert redis_client.client_kill_filter(addr=f"{host}:{port}") == 1
     assert lean(keys=["k"], args=["a", 5])[2] == 6
+
+
+def test_held_connections_stay_few_and_a_fork_takes_its_own(redis_client: redis.Redis,
+                                                            redis_url: str) -> None:
+    client = _pooled(redis_url)
+    held = Held(client.connection_pool, keep=2)
+    taken = [held.take() for _ in range(4)]
+    for connection in taken:
+        held.give(connection)
+    assert held._idle == taken[:2]  # the other two went back to the pool
+    held._pid = -1  # as in a child after a fork: the parent's connections are not used
+    assert held.take() not in taken[:2] and held._idle == []
 
 
 def test_a_connection_that_breaks_mid_call_is_retried_once_on_a_new_one(
