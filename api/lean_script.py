@@ -1,11 +1,12 @@
-"""A Lua script run on a pooled Redis connection directly: the two commands every read and
-move sends (`api.store`'s read and commit).
+"""A Lua script run on a Redis connection directly: the two commands every read and move
+sends (`api.store`'s read and commit).
 
 redis-py's client wraps each command in layers these two do not use: a retry loop,
 observability hooks (no-ops unless a provider is configured), checks of deprecated
 arguments, response callbacks. Under gevent they cost more CPU than the command's own I/O:
 on the development VM, a script call through the client took ~150 us of CPU, the same call
-on a pooled connection ~100, a bare socket round trip ~40 (`bench/redis_calls.py`).
+on a connection of the pool ~100, on a connection held ~70, a bare socket round trip ~40
+(`python3 bench/api_inprocess.py --instructions` measures a move's whole cost).
 
 A call here keeps what matters of the client's behaviour: the pool and its bounded wait for
 a free connection, the connection's timeouts, health checks and parser (a reply of an error
@@ -67,10 +68,11 @@ class Held:
     def give(self, connection: Any, broken: bool = False) -> None:
         """Hold `connection` idle again, or give it back to the pool (with every idle one
         when it broke)."""
-        if broken:
-            idle, self._idle = self._idle, []
-            for other in idle:
-                self.pool.release(other)
+        while broken:  # one at a time: a connection given back meanwhile is not lost
+            try:
+                self.pool.release(self._idle.pop())
+            except IndexError:
+                break
         if not broken and len(self._idle) < self.keep and self._pid == os.getpid():
             self._idle.append(connection)
         else:
