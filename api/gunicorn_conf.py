@@ -8,6 +8,7 @@
   workers) is BGB_MAX_WATCHERS plus room for every other request (`api.watchers`), and the
   open-file limit is raised to its hard limit so that each connection can have its socket.
 - /metrics adds up live processes only: a dead worker's gauges are dropped.
+- A worker freezes what it loaded out of the garbage collector's sight (`post_worker_init`).
 
 The command line keeps the other settings (`bgb serve`, compose.yaml and the Dockerfile pass
 it). This module imports nothing of the app: gevent workers patch the standard library before
@@ -16,6 +17,7 @@ they load the app, and the master must not have loaded it unpatched.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import resource
@@ -46,6 +48,15 @@ def raise_open_files_limit() -> int:
 
 
 raise_open_files_limit()
+
+
+def post_worker_init(worker: Any) -> None:
+    """gunicorn hook, once a worker has loaded the app: move every object made so far (the
+    modules, the app, the game data: ~150,000) out of the garbage collector's sight
+    (`gc.freeze`). They live as long as the process; the full collections a server runs now
+    and then no longer scan them (in `bench/api_inprocess.py`'s mix, ~30 us less CPU a move:
+    a full collection took ~110 ms before, ~25 after)."""
+    gc.freeze()
 
 
 def child_exit(server: Any, worker: Any) -> None:
