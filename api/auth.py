@@ -19,8 +19,13 @@ _TOKEN = re.compile(r"[A-Za-z0-9._~+/-]+=*")
 
 
 def new_human_token() -> tuple[str, str]:
-    """A fresh secret seat token and the sha256 hex digest that is stored instead of it."""
+    """A fresh secret seat token and the sha256 hex digest that is stored instead of it.
+
+    Never starting with "-": a command line would read it as an option (`bgb resign GAME
+    --token -x...` failed for one token in 64, as game ids once did: api.creation)."""
     token = secrets.token_urlsafe(32)
+    while token.startswith("-"):
+        token = secrets.token_urlsafe(32)
     return token, token_hash(token)
 
 

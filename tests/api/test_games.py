@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+import pytest
 import redis
 from flask.testing import FlaskClient
 
@@ -211,3 +212,13 @@ def test_game_ids_are_letters_and_digits() -> None:
     assert len(ids) == 2000
     # Never "-..." (an option on a command line) nor "_": letters and digits only.
     assert all(len(i) == 16 and i.isascii() and i.isalnum() for i in ids)
+
+
+def test_seat_tokens_never_start_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One url-safe token in 64 starts with "-": `bgb resign GAME --token -x...` then failed.
+    from api import auth
+
+    drawn = iter(["-first", "-second", "third"])
+    monkeypatch.setattr(auth.secrets, "token_urlsafe", lambda size: next(drawn))
+    token, digest = auth.new_human_token()
+    assert token == "third" and digest == auth.token_hash("third")
