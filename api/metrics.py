@@ -52,35 +52,32 @@ def start(started: float | None = None) -> None:
     g.metrics_started = time.perf_counter() if started is None else started
 
 
-# The labelled children of REQUESTS and LATENCY by their labels: `labels()` builds its key
-# and takes a lock on every call (~3 us, twice a request); a child, once made, stays the
-# same object (nothing here removes one).
-_REQUESTS: dict[tuple[str, str, int], Any] = {}
-_LATENCY: dict[tuple[str, str], Any] = {}
-_MOVES: dict[str, Any] = {}
+# The labelled children of the metrics by their labels: `labels()` builds its key and takes
+# a lock on every call (~3 us, several times a request); a child, once made, stays the same
+# object (nothing here removes one).
+_CHILDREN: dict[tuple[Any, ...], Any] = {}
+
+
+def _child(metric: Any, *labels: str) -> Any:
+    """`metric.labels(*labels)`, made once."""
+    key = (metric, *labels)
+    child = _CHILDREN.get(key)
+    if child is None:
+        child = _CHILDREN[key] = metric.labels(*labels)
+    return child
 
 
 def count_move(game: str) -> None:
     """Count a move of `game` applied and stored."""
-    counter = _MOVES.get(game)
-    if counter is None:
-        counter = _MOVES[game] = MOVES.labels(game)
-    counter.inc()
+    _child(MOVES, game).inc()
 
 
 def record(method: str, endpoint: str, status: int, started: float | None) -> None:
     """Count an answered request and time it (since `started`, a perf_counter reading, when
     known)."""
-    counter = _REQUESTS.get((method, endpoint, status))
-    if counter is None:
-        counter = _REQUESTS[method, endpoint, status] = REQUESTS.labels(method, endpoint,
-                                                                        str(status))
-    counter.inc()
+    _child(REQUESTS, method, endpoint, str(status)).inc()
     if started is not None and endpoint not in _UNTIMED:
-        timer = _LATENCY.get((method, endpoint))
-        if timer is None:
-            timer = _LATENCY[method, endpoint] = LATENCY.labels(method, endpoint)
-        timer.observe(time.perf_counter() - started)
+        _child(LATENCY, method, endpoint).observe(time.perf_counter() - started)
 
 
 def exposition() -> Response:
