@@ -27,7 +27,6 @@ if "--gevent" in sys.argv:  # before anything imports socket or threading
     monkey.patch_all()
 
 import argparse  # noqa: E402
-import io  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
@@ -38,6 +37,8 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
+
+from werkzeug.test import EnvironBuilder  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -56,18 +57,9 @@ class Driver:
 
     def call(self, method: str, path: str, body: Any = None,
              token: str | None = None) -> tuple[int, Any]:
-        data = b"" if body is None else json.dumps(body).encode()
-        environ = {"REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "",
-                   "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "80",
-                   "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.url_scheme": "http",
-                   "wsgi.input": io.BytesIO(data), "wsgi.errors": sys.stderr,
-                   "wsgi.multithread": False, "wsgi.multiprocess": True,
-                   "wsgi.run_once": False, "wsgi.version": (1, 0),
-                   "REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": "127.0.0.1"}
-        if body is not None:
-            environ.update(CONTENT_TYPE="application/json", CONTENT_LENGTH=str(len(data)))
-        if token is not None:
-            environ["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+        environ = EnvironBuilder(path=path, method=method, json=body, headers=headers,
+                                 environ_base={"REMOTE_ADDR": "127.0.0.1"}).get_environ()
         statuses: list[str] = []
         started = time.thread_time()
         answer = b"".join(self.app(environ, lambda status, *_: statuses.append(status)))
