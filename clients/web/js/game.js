@@ -110,7 +110,12 @@ class GamePage {
     replace(this.board, this.renderer.render(body));
     this.drawMoves();
     if (filtering) document.getElementById("move-filter")?.focus();
-    else if (hadFocus) (this.movesPanel.querySelector("button.move") || this.movesPanel.querySelector("h2"))?.focus();
+    else if (hadFocus) {
+      (this.movesPanel.querySelector("button.move:not([disabled])") || this.movesPanel.querySelector("h2"))?.focus();
+      // A draw while a move is in flight (an event stream's) has only disabled buttons, which
+      // cannot take the focus: the wish waits for the draw after the answer.
+      if (this.busy) this.refocus = true;
+    }
     this.drawLog();
     this.drawResult();
   }
