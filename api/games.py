@@ -22,6 +22,7 @@ from api import keys, metrics
 from api.auth import bearer_token, seat_of, token_hash
 from api.bots import automa_only, check_params, known_bot_names
 from api.creation import start_game
+from api.i18n import request_locale, seat_names, with_event_texts
 from api.limits import client_address
 from api.limits import current as current_limits
 from api.notify import notify_players
@@ -674,7 +675,10 @@ class Moves(MethodView):
         if (seat is None or over) and _held_back(svc, meta, seat):
             over = False  # redacted as while it ran: the other seats' draws are the siblings'
         entries, length = svc.store.moves(game_id, query["after"], query["limit"])
-        moves = [redact_entry(entry, seat, over) for entry in entries]
+        locale = request_locale()
+        names = seat_names(meta["game"], _rules(meta).automa_seats(meta["options"]), locale)
+        moves = with_event_texts([redact_entry(entry, seat, over) for entry in entries],
+                                 meta["game"], names, locale)
         last = moves[-1]["index"] if moves else None
         return _json({"moves": moves,
                       "next": last if last is not None and last < length - 1 else None})

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -129,6 +130,52 @@ def relabel(value: Any, texts: ModuleType, locale: str) -> bool:
         for item in value:
             changed = relabel(item, texts, locale) or changed
     return changed
+
+
+# -- the log's events in words -----------------------------------------------------------------
+
+# The server's own events (the log's entries marked `system`), in words.
+SYSTEM_EVENTS = {"aborted": "The game was aborted by its creator",
+                 "abandoned": "The game was abandoned: no move in time",
+                 "resigned": "{seat} resigned"}
+
+
+def seat_names(game: str, automa_seats: Iterable[int], locale: str) -> dict[int, str]:
+    """The names the log's texts give seats besides "Player n": an automa's seat its name
+    in the game's own texts ("Alfred")."""
+    automa_name = getattr(game_texts(game), "automa_name", None)
+    return {seat: automa_name(locale) for seat in automa_seats} if automa_name else {}
+
+
+def with_event_texts(entries: list[dict[str, Any]], game: str, names: dict[int, str],
+                     locale: str) -> list[dict[str, Any]]:
+    """The log's `entries` with a `text` on each event: the event in words, in `locale`,
+    written by the game's own texts (`describe(event, locale, seat_names)`; a game without
+    them leaves its events as they are) or, for the server's events, by the API's."""
+    describe = getattr(game_texts(game), "describe", None)
+    shown = []
+    for entry in entries:
+        events = []
+        for event in entry["events"]:
+            if entry.get("system"):
+                text = _system_event_text(event, names, locale)
+            else:
+                text = describe(event, locale, names) if describe is not None else None
+            events.append(event if text is None else {**event, "text": text})
+        shown.append({**entry, "events": events})
+    return shown
+
+
+def _system_event_text(event: dict[str, Any], names: dict[int, str], locale: str) -> str | None:
+    message = SYSTEM_EVENTS.get(str(event.get("type")))
+    if message is None:
+        return None
+    _ = translations(locale).gettext
+    seat = event.get("seat")
+    who = ""
+    if isinstance(seat, int):
+        who = names.get(seat) or _("Player {n}").format(n=seat + 1)
+    return _(message).format(seat=who)
 
 
 def localize_response(response: Response) -> Response:

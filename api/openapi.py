@@ -255,10 +255,18 @@ def _union(kind: str, schemas: dict[str, Schema], prefix: str,
     for type_, schema in schemas.items():
         name = f"{prefix}{kind}{pascal(type_)}"
         add[name] = to_openapi(schema)
+        if kind == "Event":
+            add[name].setdefault("properties", {})["text"] = EVENT_TEXT
         mapping[type_] = f"#/components/schemas/{name}"
     return {"oneOf": [{"$ref": ref} for ref in mapping.values()],
             "discriminator": {"propertyName": "type", "mapping": mapping},
             "description": f"a {kind.lower()} of {prefix}, by its type"}
+
+
+# Added to every event of the log by the API (api.i18n.with_event_texts), not by the rules.
+EVENT_TEXT: Schema = {"type": "string", "description": (
+    "the event in words, in the answer's language (`?lang=`, Accept-Language); only in the "
+    "move log, and only for games whose texts describe their events")}
 
 
 FREE_MOVE: Schema = {"type": "object", "required": ["type"], "additionalProperties": True,
@@ -332,9 +340,12 @@ def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Sche
     add["RedactedEvent"] = {
         "type": "object", "required": ["type", "redacted"],
         "properties": {"type": {"type": "string"}, "redacted": {"type": "boolean",
-                                                                "enum": [True]}},
+                                                                "enum": [True]},
+                       "text": EVENT_TEXT},
         "description": "an event addressed to other seats: only its type is shown"}
-    add["SystemEvent"] = {**free_event, "description": "an event of the server, not of the "
+    add["SystemEvent"] = {**free_event,
+                          "properties": {**free_event["properties"], "text": EVENT_TEXT},
+                          "description": "an event of the server, not of the "
                                                        "rules: aborted, abandoned, resigned"}
     add["SecretMove"] = {
         "type": "object", "required": ["type", "secret"],

@@ -291,9 +291,11 @@ def event_text(game: str, event: dict[str, Any], view: dict[str, Any] | None = N
             text = None
         if text is not None:
             return text
+    if isinstance(event.get("text"), str) and event["text"]:
+        return event["text"]  # the server's words (every game with texts, and its own events)
     if event.get("redacted"):
         return _("{what} (hidden)").format(what=humanize(str(event.get("type"))))
-    fields = {k: v for k, v in event.items() if k not in ("type", "seat", "to")}
+    fields = {k: v for k, v in event.items() if k not in ("type", "seat", "to", "text")}
     text = humanize(str(event.get("type", _("event"))))
     if fields:
         text += " " + _plain(fields)

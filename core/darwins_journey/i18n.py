@@ -24,6 +24,12 @@ DOMAIN = "darwins_journey"
 LOCALES = ("en", "pt_BR")
 
 CATALOG = Catalog(LOCALES_DIR, DOMAIN)
+AUTOMA = _noop("Alfred")  # the solo opponent, as the rulebook names him
+
+
+def automa_name(locale: str) -> str:
+    """The automa's name in `locale` (for the seat a solo game gives it)."""
+    return CATALOG.gettext(locale)(AUTOMA)
 
 
 # -- the game's words --------------------------------------------------------------------------

@@ -22,6 +22,12 @@ from core.texts import Catalog, Gettext, _noop, seat_name
 
 CATALOG = Catalog(Path(__file__).parent / "locales", "encyclopedia")
 LOCALES = ("en", "pt_BR")
+AUTOMA = _noop("AI")  # the solo opponent, as the rulebook names it ("a IA")
+
+
+def automa_name(locale: str) -> str:
+    """The automa's name in `locale` (for the seat a solo game gives it)."""
+    return CATALOG.gettext(locale)(AUTOMA)
 
 # (singular, plural) of each reward kind
 _REWARDS = {"coins": (_noop("{n} coin"), _noop("{n} coins")),

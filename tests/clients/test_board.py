@@ -66,6 +66,14 @@ def test_seats_have_one_name() -> None:
     assert board.event_text("toy", {"type": "coins", "seat": 1, "n": 2}) == "Alfred: Coins n 2"
 
 
+def test_an_event_no_describer_words_reads_in_the_servers_words() -> None:
+    """The log's `text` (the API's) stands in for the generic description, never shows
+    among an event's fields."""
+    aborted = {"type": "aborted", "by": "creator", "text": "The game was aborted by its creator"}
+    assert board.event_text("toy", aborted) == "The game was aborted by its creator"
+    assert board.event_text("toy", {"type": "aborted", "by": "creator"}) == "Aborted by creator"
+
+
 def test_toy_game_views_render() -> None:
     game = core.get_game("toy-pontoon")
     state = game.new_game({"players": 2}, 1)

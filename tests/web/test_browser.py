@@ -163,6 +163,24 @@ def test_a_stale_move_is_answered_with_a_clear_message(
         ctx.close()
 
 
+def test_the_servers_own_events_read_in_the_servers_words(
+        browser: Any, site: str, stack: Stack) -> None:
+    """An event no renderer words (here the creator's abort) shows the log's `text`, the
+    server's words in the page's language, not its raw fields."""
+    created = stack.client.create_game("toy-pontoon", {"players": 2})
+    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+    ctx = browser.new_context(viewport=DESKTOP, locale="pt-BR")
+    try:
+        page = ctx.new_page()
+        page.goto(f"{site}/play/games/{created['id']}#token={tokens[0]}")
+        page.wait_for_selector(READY)
+        stack.client.abort(created["id"], created["creator_token"])
+        page.wait_for_selector("#log li >> text=O jogo foi cancelado por quem o criou")
+        assert "creator" not in page.inner_text("#log")
+    finally:
+        ctx.close()
+
+
 def test_phone_viewport_lobby_and_game_fit_the_screen(
         browser: Any, site: str, shots: Shots) -> None:
     ctx = browser.new_context(**PHONE, locale="en-US")

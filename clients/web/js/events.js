@@ -14,8 +14,9 @@ export function describeEvent(body, event, readable = {}) {
   Object.assign(params, readable);
   const key = `event.${body.game}.${event.type}`;
   if (has(key)) return t(key, params);
+  if (typeof event.text === "string" && event.text) return event.text; // the server's words
   const details = Object.entries(event)
-    .filter(([k]) => k !== "type" && k !== "seat" && k !== "to")
+    .filter(([k]) => k !== "type" && k !== "seat" && k !== "to" && k !== "text")
     .map(([k, v]) => `${tOr(`field.${k}`, humanize(k).toLowerCase())} ${plain(body, k, v)}`);
   const who = "seat" in event ? `${seatName(body, event.seat)}: ` : "";
   return `${who}${eventName(body, event.type)}${details.length ? ` (${details.join(", ")})` : ""}`;
