@@ -301,6 +301,14 @@ def move_words(move: dict[str, Any], view: dict[str, Any]) -> str | None:
     return None
 
 
+def _scored_sky(event: dict[str, Any], view: dict[str, Any]) -> bool:
+    """The face of an objective event: the one it tells, else the player's side now (logs
+    written before events told it)."""
+    if isinstance(event.get("sky"), bool):
+        return bool(event["sky"])
+    return bool(view["sky"][event["seat"]])
+
+
 @event_describer(GAME)
 def event_words(event: dict[str, Any], view: dict[str, Any]) -> str | None:
     """An event of the log in words ("": left out, None: the generic description)."""
@@ -333,8 +341,8 @@ def event_words(event: dict[str, Any], view: dict[str, Any]) -> str | None:
         "seal": lambda: _("{seat}: a Guild Seal of the {guild}").format(
             seat=who, guild=guild(event.get("guild"))),
         "objective": lambda: _("{seat} built an Outpost: {objective}").format(
-            seat=who, objective=objective(int(event.get("objective") or 0),
-                                          bool(view["sky"][event["seat"]]))),
+            seat=who,
+            objective=objective(int(event.get("objective") or 0), _scored_sky(event, view))),
         "recruit": lambda: _("{seat} recruited {card}").format(
             seat=who, card=_card(view, event.get("card"), False)),
         "district_scored": lambda: _("{seat}: a {colour} District scored").format(

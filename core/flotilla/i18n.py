@@ -86,6 +86,13 @@ Writer = Callable[[dict[str, Any], str, Gettext, "dict[int, str] | None"], str]
 
 
 def _objective(e: dict[str, Any], who: str, _: Gettext, names: Any) -> str:
+    if isinstance(e.get("sky"), bool):  # the face scored: its text
+        text = N.objective(e["objective"], e["sky"], _)
+        if e["site"] < 0:
+            return _("{seat}: a Floating Outpost and the objective “{text}” ({vp} VP)").format(
+                seat=who, text=text, vp=e["vp"])
+        return _("{seat}: an Outpost at {cell} and the objective “{text}” ({vp} VP)").format(
+            seat=who, cell=_cell(e["site"]), text=text, vp=e["vp"])
     if e["site"] < 0:
         return _("{seat}: a Floating Outpost and objective {objective} ({vp} VP)").format(
             seat=who, objective=e["objective"], vp=e["vp"])

@@ -489,7 +489,9 @@ def buy_objective(s: S, p: int, stack: int, site: int, ev: Events) -> None:
     else:
         s["board"][site][4] = 1
     vp = objective_vp(s, p, obj)
-    ev.append({"type": "objective", "seat": p, "objective": obj, "site": site, "vp": vp})
+    # The face scored is the player's side's: tell it, the player may change sides later.
+    ev.append({"type": "objective", "seat": p, "objective": obj, "sky": bool(s["sky"][p]),
+               "site": site, "vp": vp})
     gain_vp(s, p, vp, ev, "objective")
 
 

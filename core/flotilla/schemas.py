@@ -96,7 +96,9 @@ EVENTS = moves(
     _seat_event("guild_reward", "a guild's reward", guild=GUILD),
     _seat_event("influence", "influence gained", guild=GUILD, space=integer()),
     _seat_event("objective", "an objective scored", objective=integer(), site=SITE,
-                vp=integer()),
+                vp=integer(), optional={"sky": boolean(
+                    "its Skyside face (false: Sinkside), the scoring player's side; absent "
+                    "in logs written before it was told")}),
     _seat_event("reroll", "a die rerolled", die=integer(), face=FACE),
     _seat_event("research", "research dice rolled", faces=array(FACE)),
     _seat_event("seal", "a seal taken", guild=GUILD),

@@ -189,3 +189,17 @@ def test_other_games_in_portuguese_leave_no_english(name: str, players: int) -> 
     for screen in screens:
         left = set(re.findall(r"[^\W\d_][^\W\d_'-]+", screen)) & english
         assert not left, (left, screen)
+
+
+def test_a_flotilla_objective_reads_by_the_face_scored() -> None:
+    """F14.7: the face of an Objective is its buyer's side's; the event tells it, so the log
+    still reads right after the player changed sides (F28)."""
+    from clients import board_flotilla
+
+    event = {"type": "objective", "seat": 0, "objective": 3, "sky": False, "site": -1, "vp": 2}
+    now_skyside = {"sky": [1, 0, 0], "seat": 0}
+    text = board.event_text("flotilla", event, now_skyside)
+    assert board_flotilla.objective(3, False) in text
+    assert board_flotilla.objective(3, True) not in text
+    old = {k: v for k, v in event.items() if k != "sky"}  # logged before events told it
+    assert board_flotilla.objective(3, True) in board.event_text("flotilla", old, now_skyside)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from core.flotilla import data as D
-from core.flotilla import rules
+from core.flotilla import i18n as flotilla_texts
+from core.flotilla import names, rules
 from tests.core.flotilla_helpers import (
     GAME,
     do,
@@ -214,8 +215,16 @@ def test_f14_7_skyside_buys_from_the_right() -> None:
     s["coins"][p] = 30
     run(s, p, [["transactions", 1]])
     obj = s["obj_stacks"][1][0][-1]
-    do(s, "objective", stack=0)
+    events = do(s, "objective", stack=0)
     assert s["objectives"][p] == [obj]
+    # The event tells the face scored (the player may change sides later): its text is that
+    # face's, in either language.
+    scored = next(e for e in events if e["type"] == "objective")
+    assert scored["objective"] == obj and scored["sky"] is True
+    words = flotilla_texts.describe(scored, "en")
+    assert names.objective(obj, True) in words and f"({scored['vp']} VP)" in words
+    portuguese = flotilla_texts.describe(scored, "pt_BR")
+    assert names.objective(obj, True, flotilla_texts.CATALOG.gettext("pt_BR")) in portuguese
 
 
 def test_f1_3_f1_4_sides_earn_differently() -> None:

@@ -49,7 +49,12 @@ export function eventParams(event, body) {
   }
   if (Number.isInteger(event.cell)) out.cell = cellText(cat, event.cell);
   if (Number.isInteger(event.site)) out.site = cellText(cat, event.site);
-  if (Number.isInteger(event.objective)) out.objective = objectiveText(event.objective, body?.view);
+  if (Number.isInteger(event.objective)) {
+    // The face the player scored (the event tells it), else the reader's guess from the view.
+    out.objective = typeof event.sky === "boolean"
+      ? objectiveFace(event.objective, event.sky ? "sky" : "sink")
+      : objectiveText(event.objective, body?.view);
+  }
   if (Number.isInteger(event.artifact)) out.artifact = artifactName(cat, event.artifact);
   if (Number.isInteger(event.skiff)) out.skiff = event.skiff + 1;
   if (Number.isInteger(event.target)) out.target = seatName(body, event.target);
