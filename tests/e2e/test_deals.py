@@ -73,3 +73,20 @@ def test_verify_says_an_active_game_cannot_be_checked_yet(stack: Stack) -> None:
     assert not report.ok and "still active" in report.faults[0]
     client.abort(created["id"], created["creator_token"])
     assert verify_game(client, created["id"]).ok
+
+
+def test_a_game_read_in_portuguese_verifies(stack: Stack) -> None:
+    """The log's words (each event's `text`, labels in the reader's language) are not the
+    deal: verifying compares what the rules made, whatever language the log was read in."""
+    client = stack.client
+    created = client.create_game("encyclopedia", {"players": 2}, [RANDOM, RANDOM], seed=8)
+    wait_finished(client, created["id"], timeout=180)
+    client.session.headers["Accept-Language"] = "pt-BR"
+    try:
+        log = list(client.iter_moves(created["id"]))
+        moved = next(e for entry in log for e in entry["events"] if e["type"] == "move")
+        assert moved["text"].startswith("Jogador") and moved["label"] in moved["text"]
+        report = verify_game(client, created["id"])
+    finally:
+        del client.session.headers["Accept-Language"]
+    assert report.ok, report.faults
