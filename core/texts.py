@@ -6,7 +6,8 @@ lookups, a catalog translates a text an engine composed in English ("sail Skiff 
 by the message id it was made from ("sail Skiff {skiff} to {cell}"): each id with `{name}`
 placeholders is a pattern, and the values it captures are translated in turn ("Lion (Africa)"
 -> "Leão (África)"). A placeholder named `n` or ending in `_n` captures only a number, one
-named `colour` only a lower-case word (an id such as "red").
+named `colour` only a lower-case word (an id such as "red"). `plural(n, one, many)` picks
+the form of a text agreeing with its number ("1 coin", "2 coins"; singular for exactly 1).
 
 Pure: the only I/O is reading the game's own catalog file, once.
 """
@@ -46,6 +47,22 @@ def seat_name(seat: Any, _: Gettext, names: dict[int, str] | None = None) -> str
     if isinstance(seat, int):
         return (names or {}).get(seat) or _("Player {n}").format(n=seat + 1)
     return _("nobody")
+
+
+def plural(n: int | str, one: str, many: str) -> str:
+    """Of a text's (singular, plural) forms, the one agreeing with the number `n`: `one` for
+    exactly 1 (a signed change "+1" or -1 by its size), `many` otherwise (0 too), in English
+    and Portuguese alike. `n` may be a number or its text ("1", "+1")."""
+    try:
+        return one if abs(int(n)) == 1 else many
+    except (TypeError, ValueError):
+        return many
+
+
+def counted(n: int, one: str, many: str) -> str:
+    """"1 coin", "3 coins": the number `n` and the noun agreeing with it (an engine's English
+    label; a translated text chooses its whole message with `plural`)."""
+    return f"{n} {plural(n, one, many)}"
 
 
 def _noop(message: str) -> str:

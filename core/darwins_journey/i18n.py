@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from core.texts import Catalog, Gettext, _noop
+from core.texts import Catalog, Gettext, _noop, plural
 
 LOCALES_DIR = Path(__file__).parent / "locales"
 DOMAIN = "darwins_journey"
@@ -83,6 +83,9 @@ def slot(k: int | str, _: Gettext) -> str:
     return _("gold space {n}").format(n=k - 4)
 
 
+_COST = r"\((\d+) coins?\)$"  # a label's closing cost, "(3 coins)" or "(1 coin)"
+
+
 def _number(label: str, pattern: str) -> str:
     found = re.search(pattern, label)
     return found.group(1) if found else "0"
@@ -90,8 +93,10 @@ def _number(label: str, pattern: str) -> str:
 
 # -- data actions (the "Do: ..." and "Choose ..." moves) ----------------------------------------
 
-_ACTION_WORDS = {"coins": _noop("{n} coins"), "vp": _noop("{n} points"),
-                 "tk": _noop("{n} temporary knowledge"), "evo": _noop("evolution {n}"),
+# the words of a counted data action ("coins 2"): (singular, plural)
+_COUNTED_WORDS = {"coins": (_noop("{n} coin"), _noop("{n} coins")),
+                  "vp": (_noop("{n} point"), _noop("{n} points"))}
+_ACTION_WORDS = {"tk": _noop("{n} temporary knowledge"), "evo": _noop("evolution {n}"),
                  "deliver": _noop("deliver a specimen"),
                  "research_museum": _noop("research a specimen of the museum"),
                  "research_any": _noop("research any specimen"),
@@ -106,6 +111,15 @@ _ACTION_WORDS = {"coins": _noop("{n} coins"), "vp": _noop("{n} points"),
                  "move_to_beagle": _noop("ship up to the HMS Beagle")}
 
 
+def _action_word(word: str, n: str | None, _: Gettext) -> str | None:
+    """A one-word data action with its number ("coins 1" -> "1 coin"), if it is one."""
+    if word in _COUNTED_WORDS:
+        return _(plural(n or "", *_COUNTED_WORDS[word])).format(n=n)
+    if word in _ACTION_WORDS:
+        return _(_ACTION_WORDS[word]).format(n=n)
+    return None
+
+
 def action_text(text: str, _: Gettext) -> str:
     """One of the engine's action texts ("explore up to 2 (1 extra stop)") translated."""
     if text.startswith("choose: "):
@@ -116,18 +130,19 @@ def action_text(text: str, _: Gettext) -> str:
         (r"(explore|navigate) up to (\d+)(?: \((\d+) extra stop\))?", lambda m: (
             (_("explore up to {n}") if m[1] == "explore" else _("navigate up to {n}"))
             .format(n=m[2]) + (_(" ({n} extra stop)").format(n=m[3]) if m[3] else ""))),
-        (r"up to (\d+) stamps( to any envelopes)?", lambda m: (
-            _("up to {n} stamps to any envelopes") if m[2] else _("up to {n} stamps"))
-            .format(n=m[1])),
-        (r"academy(?:, (\d+) coins less)?(?:, (\d+) extra seal)?", lambda m: _("academy") + (
-            _(", {n} coins less").format(n=m[1]) if m[1] else "") + (
+        (r"up to (\d+) stamps?( to any envelopes)?", lambda m: (
+            plural(m[1], _("up to {n} stamp to any envelopes"),
+                   _("up to {n} stamps to any envelopes")) if m[2]
+            else plural(m[1], _("up to {n} stamp"), _("up to {n} stamps"))).format(n=m[1])),
+        (r"academy(?:, (\d+) coins? less)?(?:, (\d+) extra seal)?", lambda m: _("academy") + (
+            plural(m[1], _(", {n} coin less"), _(", {n} coins less")).format(n=m[1])
+            if m[1] else "") + (
             _(", {n} extra seal").format(n=m[2]) if m[2] else "")),
         (r"unlock a lens location( for free)?", lambda m: (
             _("unlock a lens location for free") if m[1] else _("unlock a lens location"))),
         (r"tent on campsite (\w+)", lambda m: _("tent on campsite {campsite}").format(
             campsite=space(m[1], _))),
-        (r"(\w+)(?: (-?\d+))?", lambda m: _(_ACTION_WORDS[m[1]]).format(n=m[2])
-            if m[1] in _ACTION_WORDS else m[0]),
+        (r"(\w+)(?: (-?\d+))?", lambda m: _action_word(m[1], m[2], _) or m[0]),
     ]
     for pattern, write in patterns:
         matched = re.fullmatch(pattern, text)
@@ -144,9 +159,9 @@ def _place(move: dict[str, Any], _: Gettext) -> str:
         worker=move["worker"] + 1, location=location(move["location"], _))
     if move.get("knowledge"):
         text += _(", spending {k} knowledge").format(k=move["knowledge"])
-    pay = _number(move.get("label", ""), r"paying (\d+) coins")
+    pay = _number(move.get("label", ""), r"paying (\d+) coins?")
     if pay != "0":
-        text += _(", paying {pay} coins").format(pay=pay)
+        text += plural(pay, _(", paying {pay} coin"), _(", paying {pay} coins")).format(pay=pay)
     return text
 
 
@@ -209,11 +224,13 @@ def _move_text(move: dict[str, Any], _: Gettext) -> str | None:
             card=move["card"], worker=move["worker"] + 1)
     if kind == "seal":
         sides = (_("left"), _("middle"), _("right"))
-        return _("Take a {colour} seal from scroll {scroll} ({side}) onto worker {worker} "
-                 "({cost} coins)").format(
+        cost = _number(label, _COST)
+        return plural(cost, _("Take a {colour} seal from scroll {scroll} ({side}) onto worker "
+                              "{worker} ({cost} coin)"),
+                      _("Take a {colour} seal from scroll {scroll} ({side}) onto worker "
+                        "{worker} ({cost} coins)")).format(
             colour=colour(move["colour"], _), scroll=move["scroll"] + 1,
-            side=sides[move["position"]], worker=move["worker"] + 1,
-            cost=_number(label, r"\((\d+) coins\)$"))
+            side=sides[move["position"]], worker=move["worker"] + 1, cost=cost)
     if kind == "objective":
         if move.get("slot", -1) < 0:
             return _("Take objective {tile} into your reserve").format(tile=move["tile"])
@@ -226,9 +243,10 @@ def _move_text(move: dict[str, Any], _: Gettext) -> str | None:
     if kind == "deliver":
         return _("Deliver the {specimen}").format(specimen=specimen(move["specimen"], _))
     if kind == "tent":
-        return _("Put a tent on campsite {campsite}, slot {slot} ({cost} coins)").format(
-            campsite=space(move["campsite"], _), slot=move["slot"] + 1,
-            cost=_number(label, r"\((\d+) coins\)$"))
+        cost = _number(label, _COST)
+        return plural(cost, _("Put a tent on campsite {campsite}, slot {slot} ({cost} coin)"),
+                      _("Put a tent on campsite {campsite}, slot {slot} ({cost} coins)")).format(
+            campsite=space(move["campsite"], _), slot=move["slot"] + 1, cost=cost)
     if kind == "explore":
         message = (_("Explorer on island {island} stops at {space} and goes on")
                    if move.get("stop") else _("Explorer on island {island} to {space}"))
@@ -252,8 +270,10 @@ def _move_text(move: dict[str, Any], _: Gettext) -> str | None:
         return _("Perform locked location {location}").format(
             location=location(move["location"], _))
     if kind == "unlock":
-        return _("Unlock {location} ({cost} coins)").format(
-            location=location(move["location"], _), cost=_number(label, r"\((\d+) coins\)$"))
+        cost = _number(label, _COST)
+        return plural(cost, _("Unlock {location} ({cost} coin)"),
+                      _("Unlock {location} ({cost} coins)")).format(
+            location=location(move["location"], _), cost=cost)
     if kind == "beagle":
         return _("Move your ship up to the HMS Beagle ({space})").format(
             space=space(_number(label, r"\((\w+)\)$"), _))
@@ -261,8 +281,11 @@ def _move_text(move: dict[str, Any], _: Gettext) -> str | None:
         return _("Purple seal onto worker {worker}").format(worker=move["worker"] + 1)
     if kind == "convert":
         n = _number(label, r"into (\d+)")
-        return (_("1 knowledge into {n} coins") if move.get("into") == "coins"
-                else _("1 knowledge into {n} points")).format(n=n)
+        if move.get("into") == "coins":
+            return plural(n, _("1 knowledge into {n} coin"),
+                          _("1 knowledge into {n} coins")).format(n=n)
+        return plural(n, _("1 knowledge into {n} point"),
+                      _("1 knowledge into {n} points")).format(n=n)
     if kind == "choose":
         return _("Choose {what}").format(what=action_text(label.removeprefix("Choose "), _))
     if kind == "copy":
@@ -319,8 +342,10 @@ def _event_text(kind: Any, event: dict[str, Any], who: str, n: Any, _: Gettext) 
     phases = {"draft": _("crew card draft"), "start_objectives": _("starting objectives"),
               "actions": _("action phase"), "rewards": _("reward phase"), "over": _("game over")}
     simple: dict[str, Callable[[], str]] = {
-        "coins": lambda: _("{seat}: {n} coins").format(seat=who, n=_signed(n)),
-        "vp": lambda: _("{seat}: {n} points").format(seat=who, n=_signed(n)),
+        "coins": lambda: plural(n, _("{seat}: {n} coin"), _("{seat}: {n} coins")).format(
+            seat=who, n=_signed(n)),
+        "vp": lambda: plural(n, _("{seat}: {n} point"), _("{seat}: {n} points")).format(
+            seat=who, n=_signed(n)),
         "evolution": lambda: _("{seat}: evolution {n}").format(seat=who, n=_signed(n)),
         "knowledge": lambda: _("{seat}: {n} temporary knowledge").format(seat=who, n=_signed(n)),
         "place": lambda: _("{seat}: worker {worker} to {location}").format(
@@ -339,11 +364,13 @@ def _event_text(kind: Any, event: dict[str, Any], who: str, n: Any, _: Gettext) 
             seat=who, colour=colour(event["colour"], _), worker=_worker(event)),
         "stamp": lambda: _("{seat}: a stamp on envelope {envelope}").format(
             seat=who, envelope=event["envelope"] + 1),
-        "stamps": lambda: _("{seat}: {n} stamps on envelope {envelope}").format(
+        "stamps": lambda: plural(n, _("{seat}: {n} stamp on envelope {envelope}"),
+                                 _("{seat}: {n} stamps on envelope {envelope}")).format(
             seat=who, n=n, envelope=event["envelope"] + 1),
-        "stamps_discarded": lambda: _("{seat}: {n} stamps discarded from envelope "
-                                      "{envelope}").format(seat=who, n=n,
-                                                           envelope=event["envelope"] + 1),
+        "stamps_discarded": lambda: plural(
+            n, _("{seat}: {n} stamp discarded from envelope {envelope}"),
+            _("{seat}: {n} stamps discarded from envelope {envelope}")).format(
+            seat=who, n=n, envelope=event["envelope"] + 1),
         "stack_emptied": lambda: _("{seat}: stamp stack {stack} emptied").format(
             seat=who, stack=event["stack"] + 1),
         "unlock": lambda: _("{seat}: unlocked {location}").format(
@@ -355,7 +382,9 @@ def _event_text(kind: Any, event: dict[str, Any], who: str, n: Any, _: Gettext) 
         "tent_reactivated": lambda: _("{seat}: a tent re-activated").format(seat=who),
         "ribbon": lambda: _("{seat}: golden ribbon at {space}").format(
             seat=who, space=space(event["space"], _)),
-        "beagle_goal": lambda: _("{seat}: Beagle goal, {points} points (delay {delay})").format(
+        "beagle_goal": lambda: plural(
+            event["points"], _("{seat}: Beagle goal, {points} point (delay {delay})"),
+            _("{seat}: Beagle goal, {points} points (delay {delay})")).format(
             seat=who, points=event["points"], delay=event["delay"]),
         "draft": lambda: _("{seat}: kept crew card {card}").format(seat=who, card=event["card"]),
         "drafted": lambda: _("{seat}: chose a crew card").format(seat=who),

@@ -22,6 +22,7 @@ from core.darwins_journey.data import (
 )
 from core.darwins_journey.rng import shuffle
 from core.darwins_journey.state import State
+from core.texts import counted
 
 Move = dict[str, Any]
 Events = list[dict[str, Any]]
@@ -344,7 +345,7 @@ def _seal_move(scroll: int, column: int, colour: str, w: int, cost: int) -> Move
     """The (interned) move taking the seal at (scroll, column) onto worker `w` for `cost`."""
     move = {"type": "seal", "scroll": scroll, "position": column, "colour": colour, "worker": w,
             "label": f"Take a {COLOUR_NAMES[colour]} seal from scroll {scroll + 1}"
-                     f" ({_SIDES[column]}) onto worker {w + 1} ({cost} coins)"}
+                     f" ({_SIDES[column]}) onto worker {w + 1} ({counted(cost, 'coin', 'coins')})"}
     _SEAL_MOVES[(scroll, column, colour, w, cost)] = move
     return move
 
@@ -455,7 +456,7 @@ def campsite_options(s: State, seat: int, area: str, pay: bool) -> list[Move]:
             if cost <= coins:
                 moves.append({"type": "tent", "campsite": a, "slot": i,
                               "label": f"Put a tent on campsite {a}, slot {i + 1}"
-                                       f" ({cost} coins)"})
+                                       f" ({counted(cost, 'coin', 'coins')})"})
     return moves
 
 
@@ -582,7 +583,7 @@ def _place_move(w: int, loc: str, k: int, pay: int) -> Move:
     if k:
         label += f", spending {k} knowledge"
     if pay:
-        label += f", paying {pay} coins"
+        label += f", paying {counted(pay, 'coin', 'coins')}"
     move = {"type": "place", "worker": w, "location": loc, "knowledge": k, "label": label}
     _PLACE_MOVES[(w, loc, k, pay)] = move
     return move
@@ -599,11 +600,12 @@ def _action_label(action: tuple[Any, ...]) -> str:
         stops = action[2] if len(action) > 2 else 0
         return text + (f" ({stops} extra stop)" if stops else "")
     if kind == "correspond":
-        return f"up to {action[1]} stamps" + (" to any envelopes" if action[2] else "")
+        stamps = counted(action[1], "stamp", "stamps")
+        return f"up to {stamps}" + (" to any envelopes" if action[2] else "")
     if kind == "academy":
         text = "academy"
         if action[1]:
-            text += f", {action[1]} coins less"
+            text += f", {counted(action[1], 'coin', 'coins')} less"
         if len(action) > 2 and action[2]:
             text += f", {action[2]} extra seal"
         return text
@@ -685,7 +687,7 @@ def param_options(s: State, seat: int, frame: tuple[Any, ...]) -> list[Move]:
             cost = 0 if free else DATA.locations[loc].unlock_cost
             if cost <= s.coins[seat]:
                 moves.append({"type": "unlock", "location": loc,
-                              "label": f"Unlock {loc} ({cost} coins)"})
+                              "label": f"Unlock {loc} ({counted(cost, 'coin', 'coins')})"})
         return moves
     if kind == "move_to_beagle":
         # crew 8: "Move your Ship to the same location as the HMS Beagle", from behind or ahead
@@ -719,8 +721,9 @@ def param_options(s: State, seat: int, frame: tuple[Any, ...]) -> list[Move]:
         if s.tk[seat] < 1:
             return []
         n = frame[2]
-        return [{"type": "convert", "into": "coins", "label": f"1 knowledge into {n} coins"},
-                {"type": "convert", "into": "vp", "label": f"1 knowledge into {n} points"}]
+        coins, points = counted(n, "coin", "coins"), counted(n, "point", "points")
+        return [{"type": "convert", "into": "coins", "label": f"1 knowledge into {coins}"},
+                {"type": "convert", "into": "vp", "label": f"1 knowledge into {points}"}]
     if kind == "choice":
         return [{"type": "choose", "option": i, "label": "Choose " + _action_label(("x",) + opt)}
                 for i, opt in enumerate(frame[2])]
