@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
 
 import redis
 from flask import Flask, Response
-from markupsafe import escape
+from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException
 
 from api import i18n
@@ -174,29 +174,63 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
 }
 
 
-def problem_page(slug: str) -> str:
-    """The HTML page a problem type's URI names: what it means and what to do."""
+def text_key(slug: str, field: str) -> str:
+    """The catalog key of a problem type's `meaning` or `action` ("problem.<slug>.<field>"):
+    a key, not the English text, so that editing the English keeps its translation's entry."""
+    return f"problem.{slug}.{field}"
+
+
+def localized(slug: str, locale: str) -> ProblemType:
+    """Problem type `slug` with its title, meaning and action in `locale`."""
     kind = PROBLEM_TYPES[slug]
-    return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+    return replace(kind, title=i18n.gettext(kind.title, locale),
+                   meaning=i18n.keyed(text_key(slug, "meaning"), kind.meaning, locale),
+                   action=i18n.keyed(text_key(slug, "action"), kind.action, locale))
+
+
+def _code(text: str) -> Markup:
+    """`text` as inline code, escaped."""
+    return Markup("<code>{}</code>").format(text)
+
+
+def _lang_query(locale: str) -> str:
+    """What the pages' links to one another add so that a reader who chose the language by
+    `?lang=` keeps it (nothing in English, so the English pages' links stay as they were)."""
+    return "" if locale == "en" else f"?lang={i18n.content_language(locale)}"
+
+
+def problem_page(slug: str, locale: str = "en") -> str:
+    """The HTML page a problem type's URI names, in `locale`: what it means and what to do."""
+    kind = localized(slug, locale)
+    _ = i18n.translations(locale).gettext  # the chrome: plain messages, no placeholder matching
+    # The translated sentences are escaped first, their values then (code, not translated).
+    about = escape(_("Problem type {type}, HTTP status {status}, sent as {mimetype} "
+                     "(RFC 9457).")).format(type=_code(PROBLEM_BASE + slug), status=kind.status,
+                                            mimetype=_code(PROBLEM_MIMETYPE))
+    return (f'<!doctype html>\n<html lang="{i18n.content_language(locale)}"><head>'
+            f'<meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{escape(kind.title)} ({kind.status})</title></head><body>"
-            f"<h1>{escape(kind.title)}</h1>"
-            f"<p>Problem type <code>{escape(PROBLEM_BASE + slug)}</code>, HTTP status "
-            f"{kind.status}, sent as <code>{PROBLEM_MIMETYPE}</code> (RFC 9457).</p>"
-            f"<h2>What it means</h2><p>{escape(kind.meaning)}</p>"
-            f"<h2>What to do</h2><p>{escape(kind.action)}</p>"
-            f'<p><a href="{escape(_PAGES_PATH)}">Every problem type</a> · '
-            f'<a href="/docs">API documentation</a></p></body></html>\n')
+            f"<h1>{escape(kind.title)}</h1><p>{about}</p>"
+            f"<h2>{escape(_('What it means'))}</h2><p>{escape(kind.meaning)}</p>"
+            f"<h2>{escape(_('What to do'))}</h2><p>{escape(kind.action)}</p>"
+            f'<p><a href="{escape(_PAGES_PATH + _lang_query(locale))}">'
+            f"{escape(_('Every problem type'))}</a> · "
+            f'<a href="/docs">{escape(_("API documentation"))}</a></p></body></html>\n')
 
 
-def problem_index() -> str:
-    """The HTML list of every problem type."""
-    rows = "".join(f'<li><a href="{escape(slug)}">{escape(slug)}</a> ({kind.status}): '
-                   f"{escape(kind.meaning)}</li>" for slug, kind in PROBLEM_TYPES.items())
-    return ('<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-            "<title>Problem types</title></head><body><h1>Problem types</h1>"
-            f"<p>Every error of the API is <code>{PROBLEM_MIMETYPE}</code> with one of these "
-            f"<code>type</code>s.</p><ul>{rows}</ul></body></html>\n")
+def problem_index(locale: str = "en") -> str:
+    """The HTML list of every problem type, in `locale`."""
+    _ = i18n.translations(locale).gettext
+    rows = "".join(f'<li><a href="{escape(slug + _lang_query(locale))}">{escape(slug)}</a> '
+                   f"({kind.status}): {escape(localized(slug, locale).meaning)}</li>"
+                   for slug, kind in PROBLEM_TYPES.items())
+    title = escape(_("Problem types"))
+    sentence = escape(_("Every error of the API is {mimetype} with one of these {type}s.")
+                      ).format(mimetype=_code(PROBLEM_MIMETYPE), type=_code("type"))
+    return (f'<!doctype html>\n<html lang="{i18n.content_language(locale)}"><head>'
+            f'<meta charset="utf-8"><title>{title}</title></head><body><h1>{title}</h1>'
+            f"<p>{sentence}</p><ul>{rows}</ul></body></html>\n")
 
 
 _PAGES_PATH = urlsplit(PROBLEM_BASE).path  # "/problems/": the pages are served here too
@@ -225,11 +259,17 @@ def problem_response(problem: Problem) -> Response:
     """The HTTP response carrying `problem`."""
     response = Response(json.dumps(problem.body(), separators=(",", ":")),
                         status=problem.status, mimetype=PROBLEM_MIMETYPE)
-    response.headers["Content-Language"] = i18n.content_language(i18n.request_locale())
-    response.vary.add("Accept-Language")
+    _say_language(response, i18n.request_locale())
     for name, value in problem.headers.items():
         response.headers[name] = value
     return response
+
+
+def _say_language(response: Response, locale: str) -> None:
+    """Mark an answer whose texts are in `locale`, chosen by the request's language, for the
+    reader and for caches (which must keep each language's answer apart)."""
+    response.headers["Content-Language"] = i18n.content_language(locale)
+    response.vary.add("Accept-Language")
 
 
 def validation_error(errors: dict[str, Any], detail: str = "the request is not valid") -> Problem:
@@ -275,20 +315,23 @@ def install(app: Flask) -> None:
     """Route every error the app can raise to a problem+json answer, and serve the page of
     each problem type at the path of its `type` URI."""
 
-    def html(text: str) -> Response:
+    def html(text: str, locale: str) -> Response:
         response = Response(text, mimetype="text/html")
         # Static text and links only: nothing to load, nothing to run.
         response.headers["Content-Security-Policy"] = "default-src 'none'"
         response.headers["X-Content-Type-Options"] = "nosniff"
+        _say_language(response, locale)
         return response
 
     def index() -> Response:
-        return html(problem_index())
+        locale = i18n.request_locale()
+        return html(problem_index(locale), locale)
 
     def page(slug: str) -> Response:
         if slug not in PROBLEM_TYPES:
             raise Problem(404, "not-found", "Not found", "no such problem type")
-        return html(problem_page(slug))
+        locale = i18n.request_locale()
+        return html(problem_page(slug, locale), locale)
 
     app.add_url_rule(_PAGES_PATH, "problem_index", index, methods=["GET"])
     app.add_url_rule(_PAGES_PATH + "<slug>", "problem_page", page, methods=["GET"])
