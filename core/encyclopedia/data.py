@@ -11,7 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from core.texts import counted
+
 _DIR = Path(__file__).parent / "data"
+# the singular of an expert's gain kind that has one ("+1 token"; "+1 rep", "+1 vp" as they are)
+_GAIN_SINGULAR = {"coins": "coin", "tokens": "token", "seals": "seal"}
 
 
 def _load(name: str) -> dict[str, Any]:
@@ -46,15 +50,16 @@ class Expert:
     def text(self) -> str:
         """A one-line description for views and labels."""
         if self.when == "immediate":
-            return "now: " + ", ".join(f"+{v} {k}" for k, v in self.gain)
+            return "now: " + ", ".join(f"+{counted(v, _GAIN_SINGULAR.get(k, k), k)}"
+                                       for k, v in self.gain)
         if self.hook == "value":
             return f"always: +{self.n} value on {self.action}"
         if self.hook == "bank":
-            return f"always: +{self.n} coin on Bank"
+            return f"always: +{counted(self.n, 'coin', 'coins')} on Bank"
         if self.hook == "published_colour":
             return f"end: {self.n} VP per published animal of its colour"
         if self.hook == "experts":
-            return f"end: {self.n} VP per {self.per} experts"
+            return f"end: {self.n} VP per {counted(self.per, 'expert', 'experts')}"
         return f"end: {self.n} VP per royal seal (up to {self.cap})"
 
 

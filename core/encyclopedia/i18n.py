@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from core.encyclopedia.data import DATA
-from core.texts import Catalog, Gettext, _noop, seat_name
+from core.texts import Catalog, Gettext, _noop, plural, seat_name
 
 CATALOG = Catalog(Path(__file__).parent / "locales", "encyclopedia")
 LOCALES = ("en", "pt_BR")
@@ -70,8 +70,7 @@ def _animal(card: int, _: Gettext) -> str:
 
 def _reward(kind: str, amount: int, _: Gettext) -> str:
     """"2 coins", "1 animal card" (a reward of the reputation track or a die space)."""
-    one, many = _REWARDS[kind]
-    return _(one if amount == 1 else many).format(n=amount)
+    return _(plural(amount, *_REWARDS[kind])).format(n=amount)
 
 
 def describe(event: dict[str, Any], locale: str = "en",

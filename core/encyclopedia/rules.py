@@ -20,6 +20,7 @@ from core.contract import IllegalMove, find_move
 from core.encyclopedia.data import DATA
 from core.encyclopedia.rng import randbelow
 from core.encyclopedia.state import State
+from core.texts import counted
 
 Move = dict[str, Any]
 Events = list[dict[str, Any]]
@@ -400,7 +401,8 @@ def frame_moves(s: State, frame: tuple[Any, ...]) -> list[Move]:
                 for c in s.adisplay if colour < 0 or ANIMALS[c].colour == colour]
     if kind == "research":
         return research_moves(s, frame) + [
-            {"type": "stop", "label": f"Stop researching ({frame[3]} points unspent)"}]
+            {"type": "stop",
+             "label": f"Stop researching ({counted(frame[3], 'point', 'points')} unspent)"}]
     if kind == "focus":
         return [{"type": "focus", "card": c,
                  "label": f"Publish from {animal_text(c)} (die value {frame[3]})"}
