@@ -13,6 +13,7 @@ from core.flotilla import board as B
 from core.flotilla import data as D
 from core.flotilla import names as N
 from core.flotilla.rng import draw, randbelow
+from core.texts import counted
 
 S = dict[str, Any]
 Move = dict[str, Any]
@@ -828,7 +829,8 @@ def _transaction_moves(s: S, p: int, frame: list[Any]) -> list[Move]:
     coins = s["coins"][p]
     bought, sold = s["trade"]  # F12.3: per turn, whatever effect gave the Transactions
     if not s["sky"][p] and -1 in s["skiffs"][p] and coins >= D.SCORING["skiff_price"]:
-        out.append(_lbl({"type": "buy_skiff"}, f"buy a Skiff ({D.SCORING['skiff_price']} coins)"))
+        price_text = counted(D.SCORING["skiff_price"], "coin", "coins")
+        out.append(_lbl({"type": "buy_skiff"}, f"buy a Skiff ({price_text})"))
     if s["outposts"][p] > 0:
         free = sites(s, p)
         dests = free if free else [-1]
@@ -840,16 +842,19 @@ def _transaction_moves(s: S, p: int, frame: list[Any]) -> list[Move]:
                 if coins >= cost:
                     where = f"Outpost at {_at(site)}" if site >= 0 else "Floating Outpost"
                     text = N.objective(pile[-1], bool(s["sky"][p]))
+                    cost_text = counted(cost, "coin", "coins")
                     out.append(_lbl({"type": "objective", "stack": k, "site": site},
-                                    f"{where} + objective “{text}” ({cost} coins)"))
+                                    f"{where} + objective “{text}” ({cost_text})"))
     for c in range(4):
         if not sold[c] and coins >= price(s, c):
+            price_text = counted(price(s, c), "coin", "coins")
             out.append(_lbl({"type": "buy", "colour": CN[c]},
-                            f"buy a {CN[c]} Resource for {price(s, c)} coins"))
+                            f"buy a {CN[c]} Resource for {price_text}"))
     for c in range(4):
         if not bought[c] and s["reserve"][p][c] > 0:
+            price_text = counted(price(s, c), "coin", "coins")
             out.append(_lbl({"type": "sell", "colour": CN[c]},
-                            f"sell a {CN[c]} Resource for {price(s, c)} coins"))
+                            f"sell a {CN[c]} Resource for {price_text}"))
     out.append(_lbl({"type": "done"}, "end transactions"))
     return out
 
