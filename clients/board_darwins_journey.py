@@ -15,6 +15,7 @@ from rich.text import Text
 
 from clients.board import event_describer, move_namer, renderer, seat_name, summary
 from clients.i18n import _, translate
+from core.texts import plural
 
 GAME = "darwins-journey"
 _LOCKED, _OPEN = -1, -2
@@ -120,9 +121,11 @@ def _player(view: dict[str, Any], seat: int) -> Table:
     lines.add_column(style="cyan", no_wrap=True)
     lines.add_column(overflow="fold")
     mark = "▶ " if seat == view.get("to_act") else ""
-    lines.add_row(Text(mark + seat_name(seat, view), style="bold"), _(
-        "{coins} coins · {vp} VP · {tk} temporary knowledge · evolution {evo}").format(
-        coins=_per_seat(view, "coins", seat, 0), vp=_per_seat(view, "vp", seat, 0),
+    coins = _per_seat(view, "coins", seat, 0)
+    lines.add_row(Text(mark + seat_name(seat, view), style="bold"), plural(
+        coins, _("{coins} coin · {vp} VP · {tk} temporary knowledge · evolution {evo}"),
+        _("{coins} coins · {vp} VP · {tk} temporary knowledge · evolution {evo}")).format(
+        coins=coins, vp=_per_seat(view, "vp", seat, 0),
         tk=_per_seat(view, "tk", seat, 0), evo=_per_seat(view, "evo", seat, 0)))
     explorers = _per_seat(view, "explorers", seat, []) or []
     on_islands = ", ".join(f"{'ABC'[i]} {pos}" for i, pos in enumerate(explorers) if pos >= 0)
@@ -256,10 +259,12 @@ def darwins_journey_view(view: dict[str, Any]) -> RenderableType:
         parts.append(draft)
     alfred = view.get("alfred")
     if isinstance(alfred, dict):
-        parts.append(Text(_("Alfred: {colour} board, {deck} action cards left, bonus track "
-                            "space {bonus}").format(colour=board_colour(alfred.get("board")),
-                                                    deck=alfred.get("deck_size"),
-                                                    bonus=alfred.get("bonus"))))
+        deck = alfred.get("deck_size")
+        parts.append(Text(plural(
+            deck, _("Alfred: {colour} board, {deck} action card left, bonus track space {bonus}"),
+            _("Alfred: {colour} board, {deck} action cards left, bonus track space {bonus}"))
+            .format(colour=board_colour(alfred.get("board")), deck=deck,
+                    bonus=alfred.get("bonus"))))
     return Group(*parts)
 
 
@@ -299,7 +304,8 @@ def event_words(event: dict[str, Any], view: dict[str, Any]) -> str | None:
     seat = event.get("seat")
     n = event.get("n")
     if kind == "coins":
-        return _("{seat}: {n:+d} coins").format(seat=who, n=n)
+        return plural(n, _("{seat}: {n:+d} coin"), _("{seat}: {n:+d} coins")).format(
+            seat=who, n=n)
     if kind == "vp":
         return _("{seat}: {n:+d} VP").format(seat=who, n=n)
     if kind == "evolution":
@@ -325,7 +331,8 @@ def event_words(event: dict[str, Any], view: dict[str, Any]) -> str | None:
             seat=who, colour=colour(event["colour"]),
             worker=worker_name(view, seat, event.get("worker")))
     if kind in ("stamp", "stamps"):
-        return _("{seat}: {n} stamp(s) on envelope {envelope}").format(
+        return plural(n or 1, _("{seat}: {n} stamp on envelope {envelope}"),
+                      _("{seat}: {n} stamps on envelope {envelope}")).format(
             seat=who, n=n or 1, envelope=event["envelope"] + 1)
     if kind == "unlock":
         return _("{seat}: unlocked {location}").format(seat=who,
@@ -353,9 +360,10 @@ def _more_event_words(kind: Any, event: dict[str, Any], who: str) -> str | None:
     writers: dict[str, Any] = {
         "explorer": lambda: _("{seat}: a new explorer on island {island}").format(
             seat=who, island=event["island"]),
-        "stamps_discarded": lambda: _("{seat}: {n} stamps discarded from envelope "
-                                      "{envelope}").format(seat=who, n=event["n"],
-                                                           envelope=event["envelope"] + 1),
+        "stamps_discarded": lambda: plural(
+            event["n"], _("{seat}: {n} stamp discarded from envelope {envelope}"),
+            _("{seat}: {n} stamps discarded from envelope {envelope}")).format(
+            seat=who, n=event["n"], envelope=event["envelope"] + 1),
         "stack_emptied": lambda: _("{seat}: stamp stack {stack} emptied").format(
             seat=who, stack=event["stack"] + 1),
         "locked_performed": lambda: _("{seat}: performed the locked location "
@@ -364,7 +372,9 @@ def _more_event_words(kind: Any, event: dict[str, Any], who: str) -> str | None:
         "tent_reactivated": lambda: _("{seat}: a tent re-activated").format(seat=who),
         "ribbon": lambda: _("{seat}: golden ribbon at {space}").format(
             seat=who, space=space(event["space"])),
-        "beagle_goal": lambda: _("{seat}: Beagle goal, {points} points (delay {delay})").format(
+        "beagle_goal": lambda: plural(
+            event["points"], _("{seat}: Beagle goal, {points} point (delay {delay})"),
+            _("{seat}: Beagle goal, {points} points (delay {delay})")).format(
             seat=who, points=event["points"], delay=event["delay"]),
         "crew_fulfilled": lambda: _("{seat}: crew card {card} fulfilled").format(
             seat=who, card=event["card"]),

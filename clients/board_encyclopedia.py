@@ -20,6 +20,7 @@ from rich.text import Text
 
 from clients.board import event_describer, renderer, seat_name, summary
 from clients.i18n import _
+from core.texts import plural
 
 GAME = "encyclopedia"
 TYPES = ("I", "II", "III", "IV")
@@ -44,11 +45,25 @@ def _phase(view: dict[str, Any]) -> str:
         str(view.get("phase")), str(view.get("phase")))
 
 
+def _amount(kind: str, n: int) -> str:
+    """"1 coin", "2 royal seals": an amount of a resource or reward, agreeing with `n`."""
+    words = {"coins": (_("{n} coin"), _("{n} coins")),
+             "rep": (_("{n} reputation"), _("{n} reputation")), "vp": (_("{n} VP"), _("{n} VP")),
+             "tokens": (_("{n} token"), _("{n} tokens")),
+             "seals": (_("{n} royal seal"), _("{n} royal seals")),
+             "animal": (_("{n} animal"), _("{n} animals")),
+             "expert": (_("{n} expert"), _("{n} experts"))}
+    one, many = words.get(kind, (kind + " {n}", kind + " {n}"))
+    return plural(n, one, many).format(n=n)
+
+
+def _published(n: int) -> str:
+    """"1 animal published", "3 animals published"."""
+    return plural(n, _("{n} animal published"), _("{n} animals published")).format(n=n)
+
+
 def _reward(reward: dict[str, int]) -> str:
-    words = {"coins": _("{n} coins"), "rep": _("{n} reputation"), "vp": _("{n} VP"),
-             "tokens": _("{n} tokens"), "seals": _("{n} royal seals"),
-             "animal": _("{n} animal"), "expert": _("{n} expert")}
-    parts = [words.get(k, k + " {n}").format(n=n) for k, n in reward.items()]
+    parts = [_amount(k, n) for k, n in reward.items()]
     return ", ".join(parts) or _("nothing")
 
 
@@ -114,7 +129,7 @@ def encyclopedia_view(view: dict[str, Any]) -> RenderableType:
     board = Table(title=_("Main board"), title_justify="left", show_header=False)
     board.add_column(_("where"), no_wrap=True)
     board.add_column(_("what"), overflow="fold")
-    tables = {"bank": _("{n} coins").format(n=data["bank_coins"]),
+    tables = {"bank": _amount("coins", data["bank_coins"]),
               "embassy": _("tokens by value {t}").format(
                   t="/".join(map(str, data["embassy_tokens"][::2]))),
               "university": _("an expert"),
@@ -173,10 +188,8 @@ def _seat(view: dict[str, Any], p: int) -> RenderableType:
     rows.add_column(overflow="fold")
     mark = "▶ " if p == view.get("to_act") else ""
     rows.add_row(Text(mark + seat_name(p, view), style="bold"),
-                 _("{coins} coins · {tokens} tokens · {seals} royal seals · {vp} VP · "
-                   "{published} published").format(
-                     coins=view["coins"][p], tokens=view["tokens"][p], seals=view["seals"][p],
-                     vp=view["vp"][p], published=len(view["published"][p])))
+                 " · ".join([*(_amount(k, view[k][p]) for k in ("coins", "tokens", "seals", "vp")),
+                             _published(len(view["published"][p]))]))
     rows.add_row(_("reputation"), f"{rep} · {nxt}")
     rows.add_row(_("dice"), dice or "—")
     rows.add_row(_("experts"), experts or "—")

@@ -21,6 +21,7 @@ from rich.text import Text
 from clients.board import event_describer, move_namer, renderer, seat_name, summary
 from clients.i18n import _
 from core.flotilla.names import COUNT_NAMES
+from core.texts import plural
 
 GAME = "flotilla"
 _SEAT_STYLE = ["cyan", "magenta", "green", "yellow", "red"]
@@ -67,14 +68,14 @@ def op_text(op: list[Any]) -> str:
                 "diff": _("{n} Influence, each for a different Guild")}.get(
             str(b), _("{n} Influence, any Guilds")).format(n=n)
     if kind == "dive":
-        dice = ", ".join(f"{k} {kind_n}" for kind_n, k in
-                         ((_dive_kind(x), m) for x, m in (a or {}).items()))
+        dice = ", ".join(_dive_dice(x, m) for x, m in (a or {}).items())
         text = (_("Dive with your Skiffs' dice plus {dice}").format(dice=dice) if dice
                 else _("Dive with your Skiffs' dice"))
         return text + (" " + _("(no Toxicity or Depletion after a Delver)")
                        if "dredger" in (b or []) else "")
     if kind == "research":
-        return (_("Research with {n} dice, {r} re-rolls").format(n=a, r=b) if b
+        return (plural(b, _("Research with {n} dice, {r} re-roll"),
+                       _("Research with {n} dice, {r} re-rolls")).format(n=a, r=b) if b
                 else _("Research with {n} dice").format(n=a))
     if kind == "draw_place":
         return _("draw {n} Ocean Tiles, place {k}").format(n=a, k=b)
@@ -82,18 +83,25 @@ def op_text(op: list[Any]) -> str:
         return (_("a Guild Seal of the {guild}").format(guild=guild(a))
                 if isinstance(a, str) and a != "any" else _("a Guild Seal"))
     if kind == "discard_type":
-        return _("discard up to {n} {guild} cards, each for {effect}").format(
+        return plural(b, _("discard up to {n} {guild} card, each for {effect}"),
+                      _("discard up to {n} {guild} cards, each for {effect}")).format(
             n=b, guild=guild(a), effect=", ".join(op_text(x) for x in op[3]))
     if kind == "retire":
         return _("retire this card for {effect}").format(
             effect=", ".join(op_text(x) for x in a or []))
-    words = {"coins": _("+{n} coins"), "vp": _("+{n} VP"), "toxicity": _("+{n} Toxicity"),
+    counted = {"coins": (_("+{n} coin"), _("+{n} coins")),
+               "transactions": (_("{n} Transaction at the Market"),
+                                _("{n} Transactions at the Market")),
+               "draw": (_("draw {n} Ocean Tile"), _("draw {n} Ocean Tiles")),
+               "build": (_("build {n} Ocean Tile"), _("build {n} Ocean Tiles")),
+               "survivor": (_("rescue {n} Survivor"), _("rescue {n} Survivors")),
+               "resource_any": (_("{n} Resource of your choice"),
+                                _("{n} Resources of your choice"))}
+    if kind in counted:
+        return plural(n, *counted[kind]).format(n=n)
+    words = {"vp": _("+{n} VP"), "toxicity": _("+{n} Toxicity"),
              "clinic": _("lower your Score Penalty {n}"),
-             "transactions": _("{n} Transactions at the Market"),
-             "draw": _("draw {n} Ocean Tile"), "build": _("build {n} Ocean Tile"),
-             "survivor": _("rescue {n} Survivor"), "recruit": _("recruit from this Guild"),
-             "recruit_any": _("recruit from any Guild"),
-             "resource_any": _("{n} Resource of your choice"),
+             "recruit": _("recruit from this Guild"), "recruit_any": _("recruit from any Guild"),
              "regroup": _("Regroup"), "copy": _("copy the previous player's discard"),
              "skiff": _("a free Skiff"), "dial": _("raise a Guild Dial"),
              "tile": _("an Ocean Tile"), "extra_die": _("roll one more die"),
@@ -101,9 +109,13 @@ def op_text(op: list[Any]) -> str:
     return words.get(kind, kind.replace("_", " ")).format(n=n)
 
 
-def _dive_kind(kind: str) -> str:
-    return {"shallows": _("Shallows dice"), "shelf": _("Shelf dice"),
-            "slope": _("Slope dice")}.get(kind, kind)
+def _dive_dice(kind: str, n: int) -> str:
+    """"1 Shelf die", "2 Shallows dice": the Dive dice of a depth."""
+    forms = {"shallows": (_("{n} Shallows die"), _("{n} Shallows dice")),
+             "shelf": (_("{n} Shelf die"), _("{n} Shelf dice")),
+             "slope": (_("{n} Slope die"), _("{n} Slope dice"))}
+    one, many = forms.get(kind, (f"{{n}} {kind}", f"{{n}} {kind}"))
+    return plural(n, one, many).format(n=n)
 
 
 def card_effect(card: int, sky: bool) -> str:
@@ -139,7 +151,7 @@ def research_face(value: Any) -> str:
     """A Research die face (["coins", 2], ["guild", "speakers"], ["advance"], ["wild"])."""
     kind = value[0] if isinstance(value, list) and value else value
     if kind == "coins":
-        return _("{n} coins").format(n=value[1])
+        return plural(value[1], _("{n} coin"), _("{n} coins")).format(n=value[1])
     if kind == "vp":
         return _("{n} VP").format(n=value[1])
     if kind == "guild":
@@ -258,8 +270,11 @@ def _player(view: dict[str, Any], p: int) -> RenderableType:
     mark = "▶ " if p == view["to_act"] else ""
     penalty = data["penalty"][min(view["penalty"][p], len(data["penalty"]) - 1)]
     rows.add_row(Text(mark + seat_name(p, view), style=f"bold {_SEAT_STYLE[p % 5]}"),
-                 _("{side} · {vp} VP · {coins} coins · Toxicity {tox} · Score Penalty "
-                   "{penalty}").format(side=_("Skyside") if sky else _("Sinkside"),
+                 plural(view["coins"][p],
+                        _("{side} · {vp} VP · {coins} coin · Toxicity {tox} · Score Penalty "
+                          "{penalty}"),
+                        _("{side} · {vp} VP · {coins} coins · Toxicity {tox} · Score Penalty "
+                          "{penalty}")).format(side=_("Skyside") if sky else _("Sinkside"),
                                        vp=view["vp"][p], coins=view["coins"][p],
                                        tox=view["tox"][p], penalty=penalty))
     reserve = [f"{n} {colour(c)}" for c, n in zip(cat["colours"], view["reserve"][p],
@@ -273,7 +288,8 @@ def _player(view: dict[str, Any], p: int) -> RenderableType:
                                         for i, g in enumerate(cat["guilds"])))
     hand = view["hand"][p]
     rows.add_row(_("Hand"), ", ".join(_card(view, c, sky) for c in hand) if hand
-                 else _("{n} cards").format(n=view["hand_sizes"][p]))
+                 else plural(view["hand_sizes"][p], _("{n} card"), _("{n} cards")).format(
+                     n=view["hand_sizes"][p]))
     discard = view["discard"][p]
     rows.add_row(_("Discard"), _card(view, discard[-1], sky) if discard else "—")
     cargo = sum(map(sum, view["cargo"][p]))
@@ -281,7 +297,9 @@ def _player(view: dict[str, Any], p: int) -> RenderableType:
                                                                       cargo=cargo)
                  if not sky else "—")
     tiles = sum(1 for e in view["board"].values() if e[2] == p and e[0] >= 0)
-    rows.add_row(_("Tiles"), _("{n} in play, {r} in Reserve, {o} Outposts left").format(
+    rows.add_row(_("Tiles"), plural(
+        view["outposts"][p], _("{n} in play, {r} in Reserve, {o} Outpost left"),
+        _("{n} in play, {r} in Reserve, {o} Outposts left")).format(
         n=tiles, r=len(view["tiles"][p]), o=view["outposts"][p]))
     return rows
 
