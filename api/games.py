@@ -676,7 +676,8 @@ class Moves(MethodView):
             over = False  # redacted as while it ran: the other seats' draws are the siblings'
         entries, length = svc.store.moves(game_id, query["after"], query["limit"])
         locale = request_locale()
-        names = seat_names(meta["game"], _rules(meta).automa_seats(meta["options"]), locale)
+        names = seat_names(meta["game"], meta["seats"], _rules(meta).automa_seats(meta["options"]),
+                           seat, locale)
         moves = with_event_texts([redact_entry(entry, seat, over) for entry in entries],
                                  meta["game"], names, locale)
         last = moves[-1]["index"] if moves else None

@@ -140,11 +140,23 @@ SYSTEM_EVENTS = {"aborted": "The game was aborted by its creator",
                  "resigned": "{seat} resigned"}
 
 
-def seat_names(game: str, automa_seats: Iterable[int], locale: str) -> dict[int, str]:
-    """The names the log's texts give seats besides "Player n": an automa's seat its name
-    in the game's own texts ("Alfred")."""
+def seat_names(game: str, seats: list[dict[str, Any]], automa_seats: Iterable[int],
+               caller: int | None, locale: str) -> dict[int, str]:
+    """The names the log's texts give seats, as the page and `bgb` name them: the caller's
+    own seat "You", an automa's seat its name in the game's own texts ("Alfred"), another
+    bot's "Player 3 (greedy)"; a human seat keeps the game's "Player n"."""
+    _ = translations(locale).gettext
     automa_name = getattr(game_texts(game), "automa_name", None)
-    return {seat: automa_name(locale) for seat in automa_seats} if automa_name else {}
+    automa = set(automa_seats) if automa_name else set()
+    names = {}
+    for number, seat in enumerate(seats):
+        if number == caller:
+            names[number] = _("You")
+        elif number in automa:
+            names[number] = automa_name(locale)  # type: ignore[misc]
+        elif seat.get("kind") == "bot":
+            names[number] = _("Player {n} ({bot})").format(n=number + 1, bot=seat.get("bot"))
+    return names
 
 
 def with_event_texts(entries: list[dict[str, Any]], game: str, names: dict[int, str],

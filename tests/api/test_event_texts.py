@@ -36,21 +36,40 @@ def test_every_event_of_the_log_has_its_text_in_the_asked_language(
             assert not ENGLISH["encyclopedia"].search(event["text"]), event["text"]
 
 
-def test_an_automa_seat_is_named_as_its_rulebook_names_it() -> None:
-    """ENC solo: the AI ("a IA"); DJ solo: Alfred. Without these names both games' texts
-    said "Player 2" for the automa's own events."""
-    assert i18n.seat_names("encyclopedia", [1], "pt_BR") == {1: "IA"}
-    assert i18n.seat_names("encyclopedia", [1], "en") == {1: "AI"}
-    assert i18n.seat_names("darwins-journey", [1], "en") == {1: "Alfred"}
-    assert i18n.seat_names("flotilla", [], "en") == {}
-    assert i18n.seat_names("toy-pontoon", [1], "en") == {}, "a game without texts names none"
+def test_seats_are_named_as_the_page_and_bgb_name_them() -> None:
+    """The reader's own seat is "You"; an automa as its rulebook names it (ENC solo: "a IA";
+    DJ solo: Alfred; without these names both games' texts said "Player 2" for the automa's
+    own events); another bot "Player n (bot)"; a human "Player n" (the game's own words)."""
+    human, alfred = {"kind": "human"}, {"kind": "bot", "bot": "alfred"}
+    assert i18n.seat_names("encyclopedia", [human, alfred], [1], None, "pt_BR") == {1: "IA"}
+    assert i18n.seat_names("encyclopedia", [human, alfred], [1], 0, "en") == {0: "You",
+                                                                               1: "AI"}
+    assert i18n.seat_names("darwins-journey", [human, alfred], [1], 1, "en") == {1: "You"}
+    greedy = {"kind": "bot", "bot": "greedy"}
+    assert i18n.seat_names("flotilla", [human, human, greedy], [], 1, "pt_BR") == {
+        1: "Você", 2: "Jogador 3 (greedy)"}
+    assert i18n.seat_names("toy-pontoon", [human, alfred], [1], None, "en") == {
+        1: "Player 2 (alfred)"}, "a game without texts has no automa name"
     event = {"type": "coins", "seat": 1, "n": 4}
     entry = {"index": 0, "version": 1, "seat": 1, "move": {"type": "x"}, "events": [event]}
-    names = i18n.seat_names("darwins-journey", [1], "en")
+    names = i18n.seat_names("darwins-journey", [human, alfred], [1], None, "en")
     shown = i18n.with_event_texts([entry], "darwins-journey", names, "en")
     assert shown[0]["events"][0]["text"] == dj_texts.describe(event, "en", names)
     assert shown[0]["events"][0]["text"].startswith("Alfred")
     assert "text" not in event, "the stored entry is not changed"
+
+
+def test_the_readers_own_seat_is_you(client: FlaskClient) -> None:
+    created = create(client, game="encyclopedia", players=2)
+    mover = client.get(f"/v1/games/{created.id}").get_json()["to_act"]
+    token = created.auth(mover)
+    read = client.get(f"/v1/games/{created.id}", headers=token).get_json()
+    played = client.post(f"/v1/games/{created.id}/moves", headers=token,
+                         json={"move": read["legal_moves"][0], "version": read["version"]})
+    assert played.status_code == 200, played.get_json()
+    log = client.get(f"/v1/games/{created.id}/moves?lang=pt-BR", headers=token).get_json()
+    mine = [e for e in log["moves"][0]["events"] if e.get("seat") == mover]
+    assert mine and all(e["text"].startswith("Você") for e in mine), mine
 
 
 def test_the_servers_own_events_have_their_texts(client: FlaskClient) -> None:
