@@ -1,6 +1,6 @@
 // One line of text per event of the move log.
 
-import { t, tOr } from "./i18n.js";
+import { t, tCount, tOr } from "./i18n.js";
 import { humanize, seatName } from "./names.js";
 
 const QUIET = new Set(["phase"]); // bookkeeping events the log does not list
@@ -13,7 +13,7 @@ export function describeEvent(body, event, readable = {}) {
   for (const [key, value] of Object.entries(event)) params[key] = plain(body, key, value);
   Object.assign(params, readable);
   const key = `event.${body.game}.${event.type}`;
-  if (has(key)) return t(key, params);
+  if (has(key)) return tCount(key, event.n ?? event.points, params); // "1 coin", "2 coins"
   if (typeof event.text === "string" && event.text) return event.text; // the server's words
   const details = Object.entries(event)
     .filter(([k]) => k !== "type" && k !== "seat" && k !== "to" && k !== "text")

@@ -71,6 +71,13 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
+/** The text of `key` agreeing with the count `n`: its singular `key.one` for exactly 1 (a signed
+ * change, +1 or -1, by its size) when the catalog has one, else `key` (the plural, 0 too). */
+export function tCount(key, n, params = {}) {
+  const one = Math.abs(Number(n)) === 1 && has(`${key}.one`);
+  return t(one ? `${key}.one` : key, params);
+}
+
 /** The text of `key` if it exists, else `otherwise`. */
 export function tOr(key, otherwise, params = {}) {
   return has(key) ? t(key, params) : otherwise;

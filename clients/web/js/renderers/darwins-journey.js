@@ -5,7 +5,7 @@
 // the cards and tiles from the view's own catalog, every word of the page from the messages.
 
 import { h } from "../dom.js";
-import { t, tOr } from "../i18n.js";
+import { has, t, tCount, tOr } from "../i18n.js";
 import { seatName } from "../names.js";
 
 const G = "darwins-journey";
@@ -82,9 +82,10 @@ function specimenName(k) {
 /** One data action as words ("Explore 2", "3 coins"). */
 function actionText(action) {
   if (action.a === "choice") return action.of.map((list) => list.map(actionText).join(" + ")).join(t("dj.or"));
-  if (action.a === "academy" && action.d) return t("dj.action.academy_discount", { d: action.d });
+  if (action.a === "academy" && action.d) return tCount("dj.action.academy_discount", action.d, { d: action.d });
   if (action.a === "campsite") return t("dj.action.campsite", { id: action.area });
-  return tOr(`dj.action.${action.a}`, action.a.replace(/_/g, " "), action);
+  const key = `dj.action.${action.a}`;
+  return has(key) ? tCount(key, action.n, action) : action.a.replace(/_/g, " ");
 }
 
 // Sections fold (a phone's screen is short); the browser keeps them keyboard-usable.
@@ -196,7 +197,7 @@ function location(ctx, loc, special) {
     needs = tile.seals;
   }
   let state;
-  if (owner === -1) state = h("span", { class: "locked" }, t("dj.locked", { coins: loc.unlock ?? 4 }));
+  if (owner === -1) state = h("span", { class: "locked" }, tCount("dj.locked", loc.unlock ?? 4, { coins: loc.unlock ?? 4 }));
   else if (owner >= 0) state = h("span", { class: "unlocked" }, t("dj.unlocked_by"), " ", seatToken(ctx, owner));
   const here = workers.length
     ? h("span", { class: "workers" }, t("dj.workers"), " ", seatList(ctx, workers))
@@ -237,7 +238,7 @@ function academy(ctx) {
   }
   return section(t("dj.academy"),
     h("ul", { class: "scrolls" }, scrolls),
-    h("p", { class: "help" }, t("dj.purple_left", { n: v.purple }), " · ",
+    h("p", { class: "help" }, tCount("dj.purple_left", v.purple, { n: v.purple }), " · ",
       t("dj.seal_bag"), " ", COLOURS.map((c) => [seal(c), `×${v.seal_bag?.[c] ?? 0} `])));
 }
 

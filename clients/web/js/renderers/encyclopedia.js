@@ -6,7 +6,7 @@
 // of the cards from the view's own catalog, every other word from the page's messages.
 
 import { h } from "../dom.js";
-import { t, tOr } from "../i18n.js";
+import { t, tCount, tOr } from "../i18n.js";
 import { seatName } from "../names.js";
 
 const TYPES = ["I", "II", "III", "IV"];
@@ -153,7 +153,7 @@ function valueTable(values) {
 }
 
 function actionHelp(action) {
-  if (action === "bank") return t("enc.help.bank", { n: data.bank_coins });
+  if (action === "bank") return tCount("enc.help.bank", data.bank_coins, { n: data.bank_coins });
   if (action === "embassy") return t("enc.help.embassy", { table: valueTable(data.embassy_tokens) });
   if (action === "academy") return t("enc.help.academy", { table: valueTable(data.academy_rep) });
   if (action === "university") return t("enc.help.university");
@@ -196,7 +196,10 @@ function overview(ctx) {
     h("p", { class: "help enc-legend" }, t("enc.bag"), " ",
       (v.bag || []).map((n, c) => h("span", { class: "legend-item" },
         h("span", { class: `die small c${c}`, "aria-hidden": "true" }, ""), ` ${continentName(cat, c)} ×${n} `)),
-      " · ", t("enc.decks", { experts: v.xdeck ?? 0, animals: v.adeck ?? 0 })),
+      " · ", t("enc.decks", {
+        experts: tCount("enc.deck_experts", v.xdeck ?? 0, { n: v.xdeck ?? 0 }),
+        animals: tCount("enc.deck_animals", v.adeck ?? 0, { n: v.adeck ?? 0 }),
+      })),
     v.to_place?.length ? h("p", {}, h("span", { class: "label" }, t("enc.to_place")), " ", dice(ctx, v.to_place)) : null,
     dieInHand(ctx));
 }

@@ -7,7 +7,7 @@
 // word from the page's messages.
 
 import { h } from "../dom.js";
-import { t, tOr } from "../i18n.js";
+import { has, t, tCount, tOr } from "../i18n.js";
 import { seatName } from "../names.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -124,16 +124,16 @@ function opText(op) {
   switch (kind) {
     case "influence": return t(`fl.op.influence.${b}`, { n: a });
     case "dive": {
-      const extra = Object.entries(a).map(([k, n]) => `${n} ${t(`fl.depth_kind.${k}`)}`).join(", ");
+      const extra = Object.entries(a).map(([k, n]) => `${n} ${tCount(`fl.depth_kind.${k}`, n)}`).join(", ");
       const text = extra ? t("fl.op.dive", { dice: extra }) : t("fl.op.dive_skiffs");
       return (b || []).includes("dredger") ? `${text} ${t("fl.op.dredger")}` : text;
     }
-    case "research": return b ? t("fl.op.research_rerolls", { n: a, r: b }) : t("fl.op.research", { n: a });
+    case "research": return b ? tCount("fl.op.research_rerolls", b, { n: a, r: b }) : t("fl.op.research", { n: a });
     case "draw_place": return t("fl.op.draw_place", { n: a, k: b });
     case "seal": return typeof a === "string" && a !== "any" ? t("fl.op.seal_guild", { guild: guildName(a) }) : t("fl.op.seal");
-    case "discard_type": return t("fl.op.discard_type", { n: b, guild: guildName(a), effect: c.map(opText).join(", ") });
+    case "discard_type": return tCount("fl.op.discard_type", b, { n: b, guild: guildName(a), effect: c.map(opText).join(", ") });
     case "retire": return t("fl.op.retire", { effect: a.map(opText).join(", ") });
-    default: return tOr(`fl.op.${kind}`, kind.replace(/_/g, " "), { n: a ?? 1 });
+    default: return has(`fl.op.${kind}`) ? tCount(`fl.op.${kind}`, a ?? 1, { n: a ?? 1 }) : kind.replace(/_/g, " ");
   }
 }
 
@@ -146,7 +146,7 @@ function cardEffect(card, sky) {
   const c = data.cards[card];
   if (!c) return "";
   const face = sky ? c.sky : c.sink;
-  const extra = sky ? t("fl.income", { n: face.income }) : t("fl.navigation", { n: face.nav });
+  const extra = sky ? tCount("fl.income", face.income, { n: face.income }) : t("fl.navigation", { n: face.nav });
   const ops = opsText(face.ops);
   return ops ? `${ops} · ${extra}` : extra;
 }
@@ -154,7 +154,7 @@ function cardEffect(card, sky) {
 function faceText(face) {
   const [kind, value] = face;
   if (kind === "guild") return guildName(value);
-  if (kind === "coins") return t("fl.op.coins", { n: value });
+  if (kind === "coins") return tCount("fl.op.coins", value, { n: value });
   return tOr(`fl.research_face.${kind}`, kind);
 }
 
@@ -252,7 +252,7 @@ function myHand(ctx) {
   if (seat === null || seat === undefined) return null;
   const sky = Boolean(v.sky?.[seat]);
   const hand = v.hand?.[seat] || [];
-  return section("fl-hand", t("fl.your_hand", { n: hand.length }),
+  return section("fl-hand", tCount("fl.your_hand", hand.length, { n: hand.length }),
     h("ul", { class: "cards", id: "hand" }, hand.map((card) => crewCard(ctx, card, sky))),
     h("p", { class: "help" }, sky ? t("fl.hand_help_sky") : t("fl.hand_help_sink")));
 }
