@@ -4,8 +4,9 @@
 records (players, locations, offers) as a table with a row each, nested parts as a tree,
 every value as words and numbers (never JSON). A game with a better picture registers its
 own renderer with `@renderer("game-name")`, and may name its moves (`@move_namer`) and
-describe its events (`@event_describer`). Seats have one name everywhere: "You",
-"Alfred" (a game's automa), "Player 2 (greedy)" — see `name_seats`.
+leave out events that repeat their move (`quiet_events`). The log's events read in the
+server's words (each event's `text`). Seats have one name everywhere: "You", "Alfred" (a
+game's automa), "Player 2 (greedy)" — see `name_seats`, which the server's texts share.
 """
 
 from __future__ import annotations
@@ -24,12 +25,11 @@ from clients.i18n import _
 
 Renderer = Callable[[dict[str, Any]], RenderableType]
 MoveNamer = Callable[[dict[str, Any], dict[str, Any]], str | None]
-EventDescriber = Callable[[dict[str, Any], dict[str, Any]], str | None]
 Summary = Callable[[dict[str, Any]], str]
 _RENDERERS: dict[str, Renderer] = {}
 _SUMMARIES: dict[str, Summary] = {}
 _MOVE_NAMERS: dict[str, MoveNamer] = {}
-_EVENT_DESCRIBERS: dict[str, EventDescriber] = {}
+_QUIET_EVENTS: dict[str, frozenset[str]] = {}
 
 CELL_WIDTH = 60
 # Keys that say nothing a player needs on screen (echoed elsewhere or internal).
@@ -68,13 +68,9 @@ def move_namer(game: str) -> Callable[[MoveNamer], MoveNamer]:
     return register
 
 
-def event_describer(game: str) -> Callable[[EventDescriber], EventDescriber]:
-    """Register how a game's events read in the log: `f(event, view)` -> its text, "" to
-    leave it out (the move says it all), None for the generic description."""
-    def register(function: EventDescriber) -> EventDescriber:
-        _EVENT_DESCRIBERS[game] = function
-        return function
-    return register
+def quiet_events(game: str, *types: str) -> None:
+    """Register the events of `game` the log leaves out (they only repeat their move)."""
+    _QUIET_EVENTS[game] = frozenset(types)
 
 
 # -- names -------------------------------------------------------------------------------------
@@ -280,19 +276,14 @@ def move_text(move: dict[str, Any], game: str = "", view: dict[str, Any] | None 
     return f"{kind} ({_plain(fields)})" if fields else kind
 
 
-def event_text(game: str, event: dict[str, Any], view: dict[str, Any] | None = None) -> str:
-    """How an event reads in the log: the game's own words, else its type and fields ("" for
-    an event the game leaves out)."""
-    describer = _EVENT_DESCRIBERS.get(game)
-    if describer is not None:
-        try:
-            text = describer(event, view or {})
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-            text = None
-        if text is not None:
-            return text
+def event_text(game: str, event: dict[str, Any]) -> str:
+    """How an event reads in the log: the server's words (the log's `text`, in the asked
+    language, the reader's seat "You"), else its type and fields ("" for an event the game
+    leaves out)."""
+    if event.get("type") in _QUIET_EVENTS.get(game, ()):
+        return ""
     if isinstance(event.get("text"), str) and event["text"]:
-        return event["text"]  # the server's words (every game with texts, and its own events)
+        return event["text"]
     if event.get("redacted"):
         return _("{what} (hidden)").format(what=humanize(str(event.get("type"))))
     fields = {k: v for k, v in event.items() if k not in ("type", "seat", "to", "text")}
@@ -315,7 +306,7 @@ def log_lines(game: str, entry: dict[str, Any], view: dict[str, Any] | None = No
     # "Alfred: Alfred draws..." says the name twice
     lines = [what if what.startswith(who) else f"{who}: {what}"]
     for event in entry.get("events") or []:
-        described = event_text(game, event, view)
+        described = event_text(game, event)
         if described and described != lines[0]:  # an event saying what the move said
             lines.append(f"    · {described}")
     return lines

@@ -13,7 +13,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from clients.board import event_describer, move_namer, renderer, seat_name, summary
+from clients.board import move_namer, quiet_events, renderer, seat_name, summary
 from clients.i18n import _, translate
 from core.texts import plural
 
@@ -296,121 +296,6 @@ def _replace_word(text: str, word: str, by: str) -> str:
     return re.sub(rf"(?<![\w.]){re.escape(word)}(?![\w.])", by, text)
 
 
-@event_describer(GAME)
-def event_words(event: dict[str, Any], view: dict[str, Any]) -> str | None:
-    """An event of the log in words ("": left out, None: the generic description)."""
-    kind = event.get("type")
-    who = seat_name(event.get("seat"), view)
-    seat = event.get("seat")
-    n = event.get("n")
-    if kind == "coins":
-        return plural(n, _("{seat}: {n:+d} coin"), _("{seat}: {n:+d} coins")).format(
-            seat=who, n=n)
-    if kind == "vp":
-        return _("{seat}: {n:+d} VP").format(seat=who, n=n)
-    if kind == "evolution":
-        return _("{seat}: evolution {n:+d}").format(seat=who, n=n)
-    if kind == "knowledge":
-        return _("{seat}: {n:+d} temporary knowledge").format(seat=who, n=n)
-    if kind == "place":
-        return _("{seat}: worker {worker} to {location}").format(
-            seat=who, worker=worker_name(view, seat, event.get("worker")),
-            location=location(event["location"]))
-    if kind == "navigate":
-        return _("{seat}: ship to {space}").format(seat=who, space=space(event["space"]))
-    if kind == "explore":
-        return _("{seat}: explorer to {space}").format(seat=who, space=space(event["space"]))
-    if kind == "research":
-        return _("{seat}: researched the {specimen}").format(
-            seat=who, specimen=specimen(event["specimen"]))
-    if kind == "deliver":
-        return _("{seat}: delivered the {specimen} to the museum").format(
-            seat=who, specimen=specimen(event["specimen"]))
-    if kind == "seal":
-        return _("{seat}: {colour} seal on worker {worker}").format(
-            seat=who, colour=colour(event["colour"]),
-            worker=worker_name(view, seat, event.get("worker")))
-    if kind in ("stamp", "stamps"):
-        return plural(n or 1, _("{seat}: {n} stamp on envelope {envelope}"),
-                      _("{seat}: {n} stamps on envelope {envelope}")).format(
-            seat=who, n=n or 1, envelope=event["envelope"] + 1)
-    if kind == "unlock":
-        return _("{seat}: unlocked {location}").format(seat=who,
-                                                       location=location(event["location"]))
-    if kind == "tent":
-        return _("{seat}: tent on the campsite at {space}").format(
-            seat=who, space=space(event["campsite"]))
-    if kind == "phase":
-        return _("Round {round}: {phase}").format(round=event.get("round"),
-                                                   phase=_phase({"phase": event.get("phase")}))
-    if kind == "alfred_card":
-        return _("Alfred draws action card {n}").format(n=event.get("card"))
-    if kind in ("draft", "drafted"):
-        return ""  # the move itself says which card was kept
-    if kind == "crew_revealed":
-        return _("{seat}: crew cards {cards}").format(
-            seat=who, cards=", ".join(str(c) for c in event.get("cards") or []))
-    if kind == "game_over":
-        return _("Game over")
-    return _more_event_words(kind, event, who)
-
-
-def _more_event_words(kind: Any, event: dict[str, Any], who: str) -> str | None:
-    """The events of scoring, objectives and Alfred's own procedure."""
-    writers: dict[str, Any] = {
-        "explorer": lambda: _("{seat}: a new explorer on island {island}").format(
-            seat=who, island=event["island"]),
-        "stamps_discarded": lambda: plural(
-            event["n"], _("{seat}: {n} stamp discarded from envelope {envelope}"),
-            _("{seat}: {n} stamps discarded from envelope {envelope}")).format(
-            seat=who, n=event["n"], envelope=event["envelope"] + 1),
-        "stack_emptied": lambda: _("{seat}: stamp stack {stack} emptied").format(
-            seat=who, stack=event["stack"] + 1),
-        "locked_performed": lambda: _("{seat}: performed the locked location "
-                                      "{location}").format(seat=who,
-                                                           location=location(event["location"])),
-        "tent_reactivated": lambda: _("{seat}: a tent re-activated").format(seat=who),
-        "ribbon": lambda: _("{seat}: golden ribbon at {space}").format(
-            seat=who, space=space(event["space"])),
-        "beagle_goal": lambda: plural(
-            event["points"], _("{seat}: Beagle goal, {points} point (delay {delay})"),
-            _("{seat}: Beagle goal, {points} points (delay {delay})")).format(
-            seat=who, points=event["points"], delay=event["delay"]),
-        "crew_fulfilled": lambda: _("{seat}: crew card {card} fulfilled").format(
-            seat=who, card=event["card"]),
-        "starting_objectives": lambda: _("{seat}: starting objectives {silver} and "
-                                         "{gold}").format(seat=who, silver=event["silver"],
-                                                          gold=event["gold"]),
-        "objective_taken": lambda: _("{seat}: took objective {tile}").format(
-            seat=who, tile=event["tile"]),
-        "objective_fulfilled": lambda: _("{seat}: fulfilled objective {tile}").format(
-            seat=who, tile=event["tile"]),
-        "worker5": lambda: _("{seat}: gains the fifth worker").format(seat=who),
-        "majority": lambda: _("Envelope {envelope}: first {first}, second {second}").format(
-            envelope=event["envelope"] + 1, first=_seats(event["first"]),
-            second=_seats(event["second"])),
-        "turn_order": lambda: _("Turn order: {order}").format(order=_seats(event["order"])),
-        "alfred_rest": lambda: _("Alfred rests worker {worker}").format(
-            worker="ABCD"[event["worker"]]),
-        "alfred_bonus": lambda: _("Alfred: bonus track +{steps} (space {space})").format(
-            steps=event["steps"], space=event["space"]),
-        "alfred_bonus_card": lambda: _("Alfred: bonus card {card} (round {round})").format(
-            card=event["card"], round=event["round"]),
-        "alfred_lap": lambda: _("Alfred completes a lap of the bonus track"),
-        "alfred_reshuffle": lambda: _("Alfred shuffles his action cards"),
-        "alfred_discard_objective": lambda: _("Alfred discards objective {tile}").format(
-            tile=event["objective"]),
-        "alfred_effect": lambda: _("Alfred: bonus effect {effect}").format(
-            effect=event["effect"]),
-    }
-    write = writers.get(str(kind))
-    return write() if write else None
-
-
-def _seats(seats: list[int]) -> str:
-    return ", ".join(seat_name(s) for s in seats) or _("nobody")
-
-
 def worker_name(view: dict[str, Any], seat: Any, index: Any) -> str:
     """A worker as its board shows it: 1-5 for an explorer, A-D for Alfred (the automa)."""
     if not isinstance(index, int):
@@ -418,3 +303,8 @@ def worker_name(view: dict[str, Any], seat: Any, index: Any) -> str:
     if str(seat) in (view.get("automa_seats") or {}):
         return "ABCDE"[index]
     return str(index + 1)
+
+
+# The log's events read in the server's words (their `text`); these it leaves out:
+# the move itself says which card was kept.
+quiet_events(GAME, "draft", "drafted")

@@ -18,7 +18,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from clients.board import event_describer, renderer, seat_name, summary
+from clients.board import quiet_events, renderer, seat_name, summary
 from clients.i18n import _
 from core.texts import plural
 
@@ -92,11 +92,6 @@ def _animal(view: dict[str, Any], card: int, cubes: bool = True) -> str:
 def _expert(view: dict[str, Any], card: int) -> str:
     info = view["catalog"]["experts"].get(str(card))
     return f"{info['name']}: {info['text']}" if info else _("an expert")
-
-
-def _expert_name(view: dict[str, Any], card: Any) -> str:
-    info = view["catalog"]["experts"].get(str(card))
-    return info["name"] if info else _("an expert")
 
 
 def _ai_card(name: Any) -> str:
@@ -199,47 +194,6 @@ def _seat(view: dict[str, Any], p: int) -> RenderableType:
     return rows
 
 
-@event_describer(GAME)
-def event_words(event: dict[str, Any], view: dict[str, Any]) -> str | None:
-    """An event of the log in words ("": left out, None: the generic description)."""
-    kind = event.get("type")
-    who = seat_name(event.get("seat"), view)
-    if kind == "move":
-        return ""  # repeats its move
-    if kind == "round":
-        return _("Round {n} begins").format(n=event.get("round"))
-    if kind == "dice_drawn":
-        return _("{seat} drew {dice}").format(seat=who, dice=", ".join(
-            f"{_colour(view, c)} {v}" for _d, c, v in event.get("dice") or []))
-    if kind == "action":
-        return _("{seat}: {action} with {colour} {value}").format(
-            seat=who, action=_action(event.get("action")),
-            colour=_colour(view, int(event.get("colour") or 0)), value=event.get("value"))
-    if kind in ("owner_reward", "reputation_bonus"):
-        return _("{seat}: {reward}").format(seat=who, reward=_reward(
-            {str(event.get("kind")): int(event.get("amount") or 0)}))
-    if kind == "research":
-        return _("{seat}: research cube on {card}, type {t}").format(
-            seat=who, card=_animal(view, int(event.get("card") or 0), False),
-            t=TYPES[int(event.get("slot") or 0) % 4])
-    if kind == "published":
-        return _("{seat}: type {t} cube of {card} published").format(
-            seat=who, card=_animal(view, int(event.get("card") or 0), False),
-            t=TYPES[int(event.get("slot") or 0) % 4])
-    if kind == "publication":
-        return _("{seat}: a publication, +1 royal seal").format(seat=who)
-    if kind == "colour_match":
-        return _("{seat}: colour match, +1 token").format(seat=who)
-    if kind == "reroll":
-        return _("{seat} re-rolled a die: {value}").format(seat=who, value=event.get("value"))
-    if kind == "deck_animal":
-        return _("{seat} took {animal} from the animal deck").format(
-            seat=who, animal=_animal(view, int(event.get("card") or 0), False))
-    if kind == "deck_expert":
-        return _("{seat} took {expert} from the expert deck").format(
-            seat=who, expert=_expert_name(view, event.get("card")))
-    if kind == "round_end":
-        return _("End of round {n}").format(n=event.get("round"))
-    if kind == "game_over":
-        return _("Game over")
-    return None
+# The log's events read in the server's words (their `text`); these it leaves out:
+# it repeats its move.
+quiet_events(GAME, "move")

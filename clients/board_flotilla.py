@@ -18,7 +18,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from clients.board import event_describer, move_namer, renderer, seat_name, summary
+from clients.board import move_namer, quiet_events, renderer, seat_name, summary
 from clients.i18n import _
 from core.flotilla.names import COUNT_NAMES
 from core.texts import plural
@@ -136,38 +136,6 @@ def _card(view: dict[str, Any], card: int | None, sky: bool) -> str:
         return "—"
     info = view["catalog"]["cards"].get(str(card))
     return info["skyside" if sky else "sinkside"] if info else _("a Crew Card")
-
-
-def _tile(view: dict[str, Any], tile: Any) -> str:
-    info = view["catalog"]["tiles"].get(str(tile)) if isinstance(tile, int) else None
-    if not info:
-        return _("an Ocean Tile")
-    depth = {1: _("Shallows"), 2: _("Shelf"), 3: _("Slope")}.get(info["depth"], "?")
-    return _("{depth} tile (depth {n}, {resource} Resource)").format(
-        depth=depth, n=info["depth"], resource=colour(info["resource"]))
-
-
-def research_face(value: Any) -> str:
-    """A Research die face (["coins", 2], ["guild", "speakers"], ["advance"], ["wild"])."""
-    kind = value[0] if isinstance(value, list) and value else value
-    if kind == "coins":
-        return plural(value[1], _("{n} coin"), _("{n} coins")).format(n=value[1])
-    if kind == "vp":
-        return _("{n} VP").format(n=value[1])
-    if kind == "guild":
-        return guild(value[1])
-    return {"advance": _("Advance"), "wild": _("Wildcard")}.get(str(kind), str(kind))
-
-
-def _cell(view: dict[str, Any], cell: Any) -> str:
-    if not isinstance(cell, int):
-        return "?"
-    radius = view["catalog"]["radius"]
-    width = 2 * radius + 1
-    return f"({cell // width - radius},{cell % width - radius})"
-
-
-# -- the board ---------------------------------------------------------------------------------
 
 
 def _hex_map(view: dict[str, Any]) -> Text:
@@ -319,69 +287,6 @@ def move_words(move: dict[str, Any], view: dict[str, Any]) -> str | None:
     return None
 
 
-def _scored_sky(event: dict[str, Any], view: dict[str, Any]) -> bool:
-    """The face of an objective event: the one it tells, else the player's side now (logs
-    written before events told it)."""
-    if isinstance(event.get("sky"), bool):
-        return bool(event["sky"])
-    return bool(view["sky"][event["seat"]])
-
-
-@event_describer(GAME)
-def event_words(event: dict[str, Any], view: dict[str, Any]) -> str | None:
-    """An event of the log in words ("": left out, None: the generic description)."""
-    kind = event.get("type")
-    who = seat_name(event.get("seat"), view)
-    if kind == "play":
-        return ""  # the move says it
-    texts = {
-        "influence": lambda: _("{seat}: Influence with the {guild}, space {space}").format(
-            seat=who, guild=guild(event.get("guild")), space=event.get("space")),
-        "vp": lambda: _("{seat}: +{n} VP").format(seat=who, n=event.get("vp")),
-        "tile_drawn": lambda: _("{seat} drew {tile}").format(
-            seat=who, tile=_tile(view, event.get("tile"))),
-        "toxicity": lambda: _("{seat}: +{n} Toxicity").format(seat=who, n=event.get("amount")),
-        "tile_placed": lambda: _("{seat} placed {tile} at {cell}").format(
-            seat=who, tile=_tile(view, event.get("tile")), cell=_cell(view, event.get("cell"))),
-        "tile_built": lambda: _("{seat} built a tile at {cell}").format(
-            seat=who, cell=_cell(view, event.get("cell"))),
-        "dive": lambda: _("{seat} dived: {results}").format(seat=who, results=", ".join(
-            {"R": _("Resource"), "T": _("Toxicity"), "D": _("Depletion"), "N": _("Nothing"),
-             "S": _("Sonar")}.get(r, r) for r in event.get("results") or [])),
-        "regroup": lambda: _("{seat} regrouped").format(seat=who),
-        "copy": lambda: _("{seat} copied {card}").format(
-            seat=who, card=_card(view, event.get("card"), False)),
-        "joined_flotilla": lambda: _("{seat} switched to the Skyside").format(seat=who),
-        "survivor": lambda: _("{seat} rescued a Survivor").format(seat=who),
-        "research": lambda: _("{seat} researched").format(seat=who),
-        "cargo": lambda: _("{seat}: a {colour} Resource onto a Skiff").format(
-            seat=who, colour=colour(event.get("colour"))),
-        "seal": lambda: _("{seat}: a Guild Seal of the {guild}").format(
-            seat=who, guild=guild(event.get("guild"))),
-        "objective": lambda: _("{seat} built an Outpost: {objective}").format(
-            seat=who,
-            objective=objective(int(event.get("objective") or 0), _scored_sky(event, view))),
-        "recruit": lambda: _("{seat} recruited {card}").format(
-            seat=who, card=_card(view, event.get("card"), False)),
-        "district_scored": lambda: _("{seat}: a {colour} District scored").format(
-            seat=who, colour=colour(event.get("colour"))),
-        "artifact": lambda: _("{seat} found {artifact}").format(
-            seat=who, artifact=view["catalog"]["artifacts"].get(str(event.get("artifact")),
-                                                                _("an Artifact"))),
-        "skiff": lambda: _("{seat}: a new Skiff").format(seat=who),
-        "dial": lambda: _("{seat} raised the {guild} Dial to {n}").format(
-            seat=who, guild=guild(event.get("guild")), n=event.get("value")),
-        "end_triggered": lambda: _("{seat} triggered the end: the last round is {n}").format(
-            seat=who, n=event.get("last_round")),
-        "guild_reward": lambda: _("{seat}: the {guild} reward").format(
-            seat=who, guild=guild(event.get("guild"))),
-        "depleted": lambda: _("{seat}: the tile at {cell} is depleted").format(
-            seat=who, cell=_cell(view, event.get("cell"))),
-        "sonar": lambda: _("{seat}: the Sonar marker to space {n}").format(
-            seat=who, n=int(event.get("space") or 0) + 1),
-        "reroll": lambda: _("{seat} rerolled die {n}: {face}").format(
-            seat=who, n=int(event.get("die") or 0) + 1, face=research_face(event.get("face"))),
-        "game_over": lambda: _("Game over"),
-    }
-    make = texts.get(str(kind))
-    return make() if make else None
+# The log's events read in the server's words (their `text`); these it leaves out:
+# the move says it.
+quiet_events(GAME, "play")

@@ -126,8 +126,9 @@ _EVENTS: dict[str, Writer] = {
     "game_over": lambda e, who, _, names, locale: _("Game over"),
     "reroll": lambda e, who, _, names, locale: _("{seat}: re-rolled a die: {die}").format(
         seat=who, die=_die(DATA.die_colour[e["die"]], e["value"], _)),
+    # "{seat}: ..." rather than a verb after the seat: the reader's own seat may be "You".
     "owner_reward": lambda e, who, _, names, locale: _(
-        "{seat} receives {reward} for the die taken").format(
+        "{seat} (owner of the die taken): {reward}").format(
         seat=who, reward=_reward(e["kind"], e["amount"], _)),
     "action": lambda e, who, _, names, locale: _("{seat}: {action} with {die}").format(
         seat=who, action=_(_ACTIONS.get(e["action"], e["action"])),

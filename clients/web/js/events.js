@@ -1,29 +1,22 @@
 // One line of text per event of the move log.
 
-import { t, tCount, tOr } from "./i18n.js";
+import { t, tOr } from "./i18n.js";
 import { humanize, seatName } from "./names.js";
 
 const QUIET = new Set(["phase"]); // bookkeeping events the log does not list
 
-/** A readable line for `event`, or null for one not worth a line. */
-export function describeEvent(body, event, readable = {}) {
+/** A readable line for `event`, or null for one not worth a line: the server's words (the
+ * log's `text`, in the page's language, the reader's own seat "You"), else its type and
+ * fields (a game whose rules do not describe their events). */
+export function describeEvent(body, event) {
   if (!event || QUIET.has(event.type)) return null;
   if (event.redacted) return t("log.hidden_event", { type: eventName(body, event.type) });
-  const params = {};
-  for (const [key, value] of Object.entries(event)) params[key] = plain(body, key, value);
-  Object.assign(params, readable);
-  const key = `event.${body.game}.${event.type}`;
-  if (has(key)) return tCount(key, event.n ?? event.points, params); // "1 coin", "2 coins"
-  if (typeof event.text === "string" && event.text) return event.text; // the server's words
+  if (typeof event.text === "string" && event.text) return event.text;
   const details = Object.entries(event)
     .filter(([k]) => k !== "type" && k !== "seat" && k !== "to" && k !== "text")
     .map(([k, v]) => `${tOr(`field.${k}`, humanize(k).toLowerCase())} ${plain(body, k, v)}`);
   const who = "seat" in event ? `${seatName(body, event.seat)}: ` : "";
   return `${who}${eventName(body, event.type)}${details.length ? ` (${details.join(", ")})` : ""}`;
-}
-
-function has(key) {
-  return tOr(key, null) !== null;
 }
 
 function eventName(body, type) {

@@ -195,7 +195,7 @@ class GamePage {
     const body = this.body;
     replace(this.logList, [...this.log].reverse().map((entry) => {
       const events = entry.events.filter((e) => !this.renderer.skipEvent(e, entry))
-        .map((e) => describeEvent(body, e, this.renderer.eventParams(e, body))).filter(Boolean);
+        .map((e) => describeEvent(body, e)).filter(Boolean);
       return h("li", { value: entry.index + 1 },
         h("span", { class: "who" }, seatName(body, entry.seat)), " ",
         h("span", { class: "what" }, entry.move.secret && !entry.move.label

@@ -38,20 +38,6 @@ export function render(body) {
     alfred(ctx));
 }
 
-/** An event's values as words for the log ("worker 1", "green reptile", "Exploration 2"). */
-export function eventParams(event) {
-  const out = {};
-  if (Number.isInteger(event.worker)) out.worker = event.worker + 1;
-  if (Number.isInteger(event.envelope)) out.envelope = event.envelope + 1;
-  if (Number.isInteger(event.specimen)) out.specimen = specimenName(event.specimen);
-  if (typeof event.colour === "string") out.colour = t(`dj.colour_name.${event.colour}`);
-  if (typeof event.location === "string") {
-    const loc = board?.locations.find((l) => l.id === event.location);
-    if (loc) out.location = locationName(loc);
-  }
-  return out;
-}
-
 // ------------------------------------------------------------------ small pieces
 
 /** A seat's coloured marker: its number, its name for a screen reader or a mouse hover. */

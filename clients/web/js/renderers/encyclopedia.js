@@ -34,27 +34,6 @@ export function render(body) {
     aiBoard(ctx));
 }
 
-/** An event's values as words for the log. */
-export function eventParams(event, body) {
-  const cat = body?.view?.catalog || {};
-  const out = {};
-  if (typeof event.action === "string") out.action = tOr(`enc.action.${event.action}`, event.action);
-  if (Number.isInteger(event.colour)) out.colour = continentName(cat, event.colour);
-  if (Number.isInteger(event.card)) out.card = animalName(cat, event.card) || t("enc.animal_card");
-  if (Number.isInteger(event.slot)) out.slot = TYPES[event.slot] ?? event.slot + 1;
-  if (Number.isInteger(event.space) && event.type === "reputation_bonus") out.space = event.space;
-  if (typeof event.kind === "string") out.kind = resourceText(event.kind, event.amount ?? 1);
-  if (Array.isArray(event.cards)) out.cards = event.cards.map((c) => animalName(cat, c) || t("enc.animal_card")).join(", ") || t("enc.none");
-  if (Array.isArray(event.continental)) out.continental = event.continental.length
-    ? event.continental.map((c) => animalName(cat, c) || t("enc.animal_card")).join(", ") : t("enc.none");
-  if (Array.isArray(event.dice)) out.dice = event.dice.map(([d, , value]) => dieText(cat, d, value)).join(", ");
-  if (Number.isInteger(event.die) && Number.isInteger(event.value)) out.die = dieText(cat, event.die, event.value);
-  if (typeof event.effect === "string") out.tile = tOr(`enc.effect.${event.effect}`, event.effect);
-  if (Array.isArray(event.experts)) out.experts = event.experts.map((c) => expertName(cat, c) || t("enc.expert_card")).join(", ");
-  if (Array.isArray(event.animals)) out.animals = event.animals.map((c) => animalName(cat, c) || t("enc.animal_card")).join(", ");
-  return out;
-}
-
 /** The engine's "move" event repeats the move's own label: the log shows it once. */
 export function skipEvent(event) {
   return event.type === "move";

@@ -36,36 +36,6 @@ export function render(body) {
     players(ctx));
 }
 
-/** An event's values as words for the log. */
-export function eventParams(event, body) {
-  const cat = body?.view?.catalog || {};
-  const out = {};
-  if (Number.isInteger(event.card)) out.card = cardName(cat, event.card) || event.name || t("fl.a_card");
-  if (typeof event.guild === "string") out.guild = guildName(event.guild);
-  if (typeof event.colour === "string") out.colour = colourName(event.colour);
-  if (Number.isInteger(event.tile)) {
-    // The catalog names the tiles in sight: one drawn and put back is in the bag again.
-    out.tile = cat.tiles?.[String(event.tile)] ? tileText(cat, event.tile) : t("fl.tile_back_in_bag");
-  }
-  if (Number.isInteger(event.cell)) out.cell = cellText(cat, event.cell);
-  if (Number.isInteger(event.site)) out.site = cellText(cat, event.site);
-  if (Number.isInteger(event.objective)) {
-    // The face the player scored (the event tells it), else the reader's guess from the view.
-    out.objective = typeof event.sky === "boolean"
-      ? objectiveFace(event.objective, event.sky ? "sky" : "sink")
-      : objectiveText(event.objective, body?.view);
-  }
-  if (Number.isInteger(event.artifact)) out.artifact = artifactName(cat, event.artifact);
-  if (Number.isInteger(event.skiff)) out.skiff = event.skiff + 1;
-  if (Number.isInteger(event.target)) out.target = seatName(body, event.target);
-  if (Array.isArray(event.results)) out.results = event.results.map((r) => tOr(`fl.dive.${r}`, r)).join(", ");
-  if (Array.isArray(event.faces)) out.faces = event.faces.map(faceText).join(", ");
-  if (Array.isArray(event.face)) out.face = faceText(event.face);
-  if (typeof event.why === "string") out.why = tOr(`fl.why.${event.why.replace(/ /g, "_")}`, event.why);
-  if (Number.isInteger(event.last_round)) out.last_round = event.last_round;
-  return out;
-}
-
 /** The "play" event repeats its move: the log shows it once. */
 export function skipEvent(event) {
   return event.type === "play";
@@ -151,13 +121,6 @@ function cardEffect(card, sky) {
   return ops ? `${ops} · ${extra}` : extra;
 }
 
-function faceText(face) {
-  const [kind, value] = face;
-  if (kind === "guild") return guildName(value);
-  if (kind === "coins") return tCount("fl.op.coins", value, { n: value });
-  return tOr(`fl.research_face.${kind}`, kind);
-}
-
 function tileText(cat, tile) {
   const info = cat.tiles?.[String(tile)];
   if (!info) return t("fl.ocean_tile");
@@ -177,14 +140,6 @@ function cellText(cat, cell) {
   if (cell < 0) return t("fl.floating"); // a Floating Outpost has no cell
   const [q, r] = cellQR(cat, cell);
   return `(${q},${r})`;
-}
-
-function objectiveText(id, v) {
-  const o = data.objectives[id];
-  if (!o) return t("fl.objective");
-  const sideKey = v && v.seat !== null && v.seat !== undefined && v.sky?.[v.seat] ? "sky" : "sink";
-  const face = o[sideKey];
-  return t("fl.objective_text", { vp: face.vp_each, what: tOr(`fl.count.${face.count}`, face.count), max: face.max_vp });
 }
 
 function objectiveFace(id, side) {

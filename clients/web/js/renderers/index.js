@@ -9,14 +9,13 @@ const PER_GAME = {
 };
 
 const GENERIC = {
-  render: renderGeneric, eventParams: () => ({}), moveDetail: () => null, moveGroup: () => null,
-  skipEvent: () => false,
+  render: renderGeneric, moveDetail: () => null, moveGroup: () => null, skipEvent: () => false,
 };
 
-/** `game`'s renderer: render(body) -> node; eventParams(event, body) -> words for the log's
- * messages; moveDetail(move, body) -> words for a move button (or null); moveGroup(move,
- * body) -> what sets a move apart within its type, for grouping (or null); skipEvent(event,
- * entry) -> whether the log leaves an event out (one that only repeats its move). */
+/** `game`'s renderer: render(body) -> node; moveDetail(move, body) -> words for a move button
+ * (or null); moveGroup(move, body) -> what sets a move apart within its type, for grouping
+ * (or null); skipEvent(event, entry) -> whether the log leaves an event out (one that only
+ * repeats its move). The log's events read in the server's words (their `text`). */
 export async function rendererFor(game) {
   const load = PER_GAME[game];
   if (!load) return GENERIC;
