@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ai_worker import bots as registry
+from api import i18n
 
 
 def known_bot_names() -> set[str]:
@@ -19,6 +20,16 @@ def known_bot_names() -> set[str]:
 def bot_catalog() -> list[dict[str, Any]]:
     """Every bot with its description and parameter schema."""
     return registry.describe_bots()
+
+
+def bot_title(name: str, locale: str | None = None) -> str:
+    """Bot `name` as a player reads it, in `locale` (the request's by default); an unknown
+    bot (a seat stored by an older server) by its name."""
+    try:
+        english = registry.get_bot(name).title
+    except ValueError:
+        return name
+    return i18n.keyed(f"bot.{name}.title", english, locale)
 
 
 def check_params(name: str, params: dict[str, Any]) -> str | None:

@@ -8,7 +8,7 @@ from flask.views import MethodView
 
 import core
 from api import i18n
-from api.bots import bot_catalog
+from api.bots import bot_catalog, bot_title
 from api.parsing import Blueprint
 from api.schemas import BotsSchema, CatalogSchema
 
@@ -53,6 +53,7 @@ def _described_bots(bots: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for bot in bots:
         bot = dict(bot)
         key = f"bot.{bot['name']}"
+        bot["title"] = bot_title(bot["name"])
         bot["description"] = i18n.keyed(key, str(bot.get("description") or ""))
         params = {}
         for param, spec in (bot.get("params") or {}).items():

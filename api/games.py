@@ -20,7 +20,7 @@ from flask.views import MethodView
 import core
 from api import keys, metrics
 from api.auth import bearer_token, seat_of, token_hash
-from api.bots import automa_only, check_params, known_bot_names
+from api.bots import automa_only, bot_title, check_params, known_bot_names
 from api.creation import start_game
 from api.i18n import request_locale, seat_names, with_event_texts
 from api.limits import client_address
@@ -677,7 +677,7 @@ class Moves(MethodView):
         entries, length = svc.store.moves(game_id, query["after"], query["limit"])
         locale = request_locale()
         names = seat_names(meta["game"], meta["seats"], _rules(meta).automa_seats(meta["options"]),
-                           seat, locale)
+                           seat, locale, lambda bot: bot_title(bot, locale))
         moves = with_event_texts([redact_entry(entry, seat, over) for entry in entries],
                                  meta["game"], names, locale)
         last = moves[-1]["index"] if moves else None

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import importlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -141,10 +141,11 @@ SYSTEM_EVENTS = {"aborted": "The game was aborted by its creator",
 
 
 def seat_names(game: str, seats: list[dict[str, Any]], automa_seats: Iterable[int],
-               caller: int | None, locale: str) -> dict[int, str]:
-    """The names the log's texts give seats, as the page and `bgb` name them: the caller's
-    own seat "You", an automa's seat its name in the game's own texts ("Alfred"), another
-    bot's "Player 3 (greedy)"; a human seat keeps the game's "Player n"."""
+               caller: int | None, locale: str,
+               bot_title: Callable[[str], str] = str) -> dict[int, str]:
+    """The names the log's texts give seats, as the page names them: the caller's own seat
+    "You", an automa's seat its name in the game's own texts ("Alfred"), another bot's
+    "Player 3 (Greedy)" (`bot_title` of its name); a human seat keeps the game's "Player n"."""
     _ = translations(locale).gettext
     automa_name = getattr(game_texts(game), "automa_name", None)
     automa = set(automa_seats) if automa_name else set()
@@ -155,7 +156,8 @@ def seat_names(game: str, seats: list[dict[str, Any]], automa_seats: Iterable[in
         elif number in automa:
             names[number] = automa_name(locale)  # type: ignore[misc]
         elif seat.get("kind") == "bot":
-            names[number] = _("Player {n} ({bot})").format(n=number + 1, bot=seat.get("bot"))
+            names[number] = _("Player {n} ({bot})").format(
+                n=number + 1, bot=bot_title(str(seat.get("bot"))))
     return names
 
 

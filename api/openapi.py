@@ -443,9 +443,11 @@ def bot_components(components: dict[str, Schema]) -> dict[str, Schema]:
             "properties": {param: _ref("BotParamSpec") for param in bot["params"]},
             "description": f"the parameters of bot `{bot['name']}` (values: {stem}BotParams)"}
         add[f"{stem}Bot"] = {
-            "type": "object", "required": ["name", "description", "params"],
+            "type": "object", "required": ["name", "title", "description", "params"],
             "additionalProperties": False, "description": f"the bot `{bot['name']}`",
             "properties": {"name": {"type": "string", "enum": [bot["name"]]},
+                           "title": {"type": "string", "description": (
+                               "its name as a player reads it, in the answer's language")},
                            "description": {"type": "string"},
                            "params": _ref(f"{stem}BotParamSpecs")}}
         entries.append(_ref(f"{stem}Bot"))

@@ -279,6 +279,8 @@ class BotSchema(ma.Schema):
     """A bot that can take a seat."""
 
     name = fields.String(required=True)
+    title = fields.String(required=True, metadata={
+        "description": "its name as a player reads it, in the answer's language"})
     description = fields.String(required=True)
     params = fields.Dict(required=True)
 

@@ -47,6 +47,7 @@ def bot_names() -> list[str]:
 
 
 def describe_bots() -> list[dict[str, Any]]:
-    """Every bot as {"name", "description", "params"} for `GET /v1/bots`."""
-    return [{"name": bot.name, "description": bot.description, "params": bot.params_schema()}
+    """Every bot as {"name", "title", "description", "params"} for `GET /v1/bots`."""
+    return [{"name": bot.name, "title": bot.title, "description": bot.description,
+             "params": bot.params_schema()}
             for bot in (_BOTS[n] for n in bot_names())]

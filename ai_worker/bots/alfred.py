@@ -25,6 +25,7 @@ class AlfredBot:
     """Relays the move the automa's procedure dictates (the engine offers only that move)."""
 
     name = "alfred"
+    title = "Alfred"
     automa_only = True  # the API refuses it on seats that are not automa seats
     description = ("The game's official automa (Alfred in Darwin's Journey): plays the move its "
                    "card procedure dictates. Only for automa seats.")

@@ -18,6 +18,7 @@ class Bot(Protocol):
     """A player program: given a seat's view and its legal moves, it picks one of them."""
 
     name: str
+    title: str  # its name as a player reads it ("Monte Carlo search")
     description: str
     automa_only: bool  # True: only for the game's automa seats (`alfred`)
 

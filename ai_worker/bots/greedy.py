@@ -28,6 +28,7 @@ class GreedyBot:
     """Plays the move with the best evaluation one decision ahead."""
 
     name = "greedy"
+    title = "Greedy"
     automa_only = False
     description = ("One-ply lookahead: tries each legal move on one sampled position and plays "
                    "the one leaving the best evaluation (points now plus the estimated worth of "

@@ -101,6 +101,7 @@ class MCTSBot:
     """Information-set Monte Carlo tree search over sampled determinizations."""
 
     name = "mcts"
+    title = "Monte Carlo search"
     automa_only = False
     description = ("Information-set Monte Carlo tree search (SO-ISMCTS): samples the hidden parts "
                    "from its own view each iteration, UCT selection, short random rollouts cut "

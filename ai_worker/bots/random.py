@@ -12,6 +12,7 @@ class RandomBot:
     """Picks uniformly among the legal moves with a generator seeded by `seed`."""
 
     name = "random"
+    title = "Random"
     automa_only = False
     description = "Plays a uniformly random legal move (seeded). A baseline, not an opponent."
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
-from api import i18n
+from api import bots, i18n
 from core.darwins_journey import i18n as dj_texts
 from core.encyclopedia import i18n as encyclopedia_texts
 from tests.api.conftest import create, move
@@ -57,6 +57,16 @@ def test_seats_are_named_as_the_page_and_bgb_name_them() -> None:
     assert shown[0]["events"][0]["text"] == dj_texts.describe(event, "en", names)
     assert shown[0]["events"][0]["text"].startswith("Alfred")
     assert "text" not in event, "the stored entry is not changed"
+
+
+def test_a_bot_seat_is_named_by_its_title_in_the_asked_language(client: FlaskClient) -> None:
+    created = create(client, game="flotilla", players=3,
+                     seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"},
+                            {"kind": "human"}])
+    assert client.get("/v1/bots?lang=pt-BR").get_json()["bots"][1]["title"] == "Guloso"
+    names = i18n.seat_names("flotilla", created.body["seats"], [], None, "pt_BR",
+                            lambda bot: bots.bot_title(bot, "pt_BR"))
+    assert names == {1: "Jogador 2 (Guloso)"}
 
 
 def test_the_readers_own_seat_is_you(client: FlaskClient) -> None:

@@ -46,6 +46,11 @@ def _messages(path: Path) -> dict[str, str]:
     return {str(m.id): str(m.string) for m in catalog if m.id}
 
 
+def _comments(path: Path) -> dict[str, str]:
+    with path.open("rb") as source:
+        return {str(m.id): " ".join(m.auto_comments) for m in read_po(source) if m.id}
+
+
 @pytest.mark.parametrize("path", [API_PO, CLIENT_PO, DJ_PO],
                          ids=["api", "clients", "darwins-journey"])
 def test_every_message_has_its_portuguese_text(path: Path) -> None:
@@ -81,6 +86,9 @@ def test_every_game_option_and_bot_has_its_portuguese_text() -> None:
             assert f"option.{name}.{option}.help" in messages, (name, option)
     for bot in bots.describe_bots():
         assert f"bot.{bot['name']}" in messages, bot["name"]
+        assert f"bot.{bot['name']}.title" in messages, bot["name"]
+        # the key's translator comment holds the English it translates (kept in step)
+        assert bot["title"] in _comments(API_PO)[f"bot.{bot['name']}.title"], bot["name"]
         for param in bot["params"]:
             assert f"bot.{bot['name']}.{param}" in messages, (bot["name"], param)
 
