@@ -173,8 +173,13 @@ def with_event_texts(entries: list[dict[str, Any]], game: str, names: dict[int, 
         for event in entry["events"]:
             if entry.get("system"):
                 text = _system_event_text(event, names, locale)
+            elif describe is None:
+                text = None
+            elif event.get("redacted"):
+                # Redaction leaves only the type: the game's words would name nobody.
+                text = translations(locale).gettext("A hidden event")
             else:
-                text = describe(event, locale, names) if describe is not None else None
+                text = describe(event, locale, names)
             events.append(event if text is None else {**event, "text": text})
         shown.append({**entry, "events": events})
     return shown

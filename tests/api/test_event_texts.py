@@ -57,6 +57,9 @@ def test_seats_are_named_as_the_page_and_bgb_name_them() -> None:
     assert shown[0]["events"][0]["text"] == dj_texts.describe(event, "en", names)
     assert shown[0]["events"][0]["text"].startswith("Alfred")
     assert "text" not in event, "the stored entry is not changed"
+    hidden = {**entry, "events": [{"type": "draft", "redacted": True}]}
+    assert i18n.with_event_texts([hidden], "darwins-journey", names, "pt_BR")[0]["events"] == [
+        {"type": "draft", "redacted": True, "text": "Um evento oculto"}]
 
 
 def test_a_bot_seat_is_named_by_its_title_in_the_asked_language(client: FlaskClient) -> None:
