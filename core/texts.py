@@ -126,11 +126,23 @@ class Catalog:
         """A move's label in `locale` (the engine's own label, in English, translated)."""
         return self.translate(str(move.get("label") or move.get("type") or ""), locale)
 
-    def translate(self, text: str, locale: str, depth: int = 0) -> str:
+    def translate(self, text: str, locale: str) -> str:
         """`text` (an English text made from this catalog's messages) in `locale`: its own
         translation, else the one of the message it was made from with its values translated,
         else (a list "a, b") each part translated; else `text` unchanged."""
         if locale == "en" or not text:
+            return text
+        return self._translated(text, locale)
+
+    # A text not in the catalog is matched against every pattern (tens of microseconds), and
+    # the same labels come back on every read of a game: each text is translated once.
+    @functools.lru_cache(maxsize=16384)  # noqa: B019 (one catalog per game, process-long)
+    def _translated(self, text: str, locale: str) -> str:
+        return self._translate(text, locale, 0)
+
+    def _translate(self, text: str, locale: str, depth: int) -> str:
+        """`translate`, `depth` levels into a text's values."""
+        if not text:
             return text
         _ = self.gettext(locale)
         translated = _(text)
@@ -139,10 +151,10 @@ class Catalog:
         for pattern, message in self._patterns(locale):
             matched = pattern.match(text)
             if matched:
-                values = {k: self.translate(v, locale, depth + 1)
+                values = {k: self._translate(v, locale, depth + 1)
                           for k, v in matched.groupdict().items()}
                 return _(message).format(**values)
         if ", " in text:
-            return ", ".join(self.translate(part, locale, depth + 1)
+            return ", ".join(self._translate(part, locale, depth + 1)
                              for part in text.split(", "))
         return text
