@@ -73,12 +73,14 @@ def test_seats_have_one_name() -> None:
     assert board.event_text("toy", {"type": "coins", "seat": 1, "n": 2}) == "Alfred: Coins n 2"
 
 
-def test_an_event_no_describer_words_reads_in_the_servers_words() -> None:
-    """The log's `text` (the API's) stands in for the generic description, never shows
-    among an event's fields."""
+def test_an_event_reads_in_the_servers_words_else_by_its_fields() -> None:
+    """The log's `text` (the API's) is the event's line, and never shows among its fields;
+    a game's quiet events (they repeat their move) have none."""
     aborted = {"type": "aborted", "by": "creator", "text": "The game was aborted by its creator"}
     assert board.event_text("toy", aborted) == "The game was aborted by its creator"
     assert board.event_text("toy", {"type": "aborted", "by": "creator"}) == "Aborted by creator"
+    play = {"type": "play", "seat": 0, "card": 3, "text": "Player 1 played the Captain"}
+    assert board.event_text("flotilla", play) == ""
 
 
 def test_toy_game_views_render() -> None:
