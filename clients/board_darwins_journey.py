@@ -1,7 +1,7 @@
 """Darwin's Journey in the terminal, 80 columns wide: the board, the explorers, the log.
 
-Card and tile texts come from the view's `catalog` (English, the rulebook's) and are shown in
-the active language through the client's gettext catalog, whose message ids are those texts.
+Card and tile texts come from the view's `catalog`, which the server gives in the asked
+language (`core/darwins_journey/i18n.py catalog`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from clients.board import move_namer, quiet_events, renderer, seat_name, summary
-from clients.i18n import _, translate
+from clients.i18n import _
 from core.texts import plural
 
 GAME = "darwins-journey"
@@ -73,11 +73,11 @@ def space(code: str) -> str:
 
 
 def card_text(view: dict[str, Any], kind: str, number: int) -> str:
-    """The translated text of a crew card, special tile, goal or correspondence tile."""
+    """The text of a crew card, special tile, goal or correspondence tile."""
     key = "card" if kind == "crew" else "tile"
     for entry in (view.get("catalog") or {}).get(kind) or []:
         if entry.get(key) == number:
-            return translate(str(entry["text"]))
+            return str(entry["text"])
     return ""
 
 
@@ -86,17 +86,9 @@ def objective_text(view: dict[str, Any], tile: int) -> str:
     for entry in (view.get("catalog") or {}).get("objectives") or []:
         if entry.get("tile") == tile:
             kind = _("gold") if entry.get("gold") else _("silver")
-            needs = " + ".join(need_text(n) for n in entry.get("needs") or [])
+            needs = " + ".join(str(n) for n in entry.get("needs") or [])
             return f"{kind}: {needs}"
     return ""
-
-
-def need_text(need: str) -> str:
-    """"2 red wax seal(s)" -> translated, its number kept."""
-    count, _space, rest = need.partition(" ")
-    if count.isdigit():
-        return translate("{n} " + rest).format(n=count)
-    return translate(need)
 
 
 # -- the board ---------------------------------------------------------------------------------
@@ -199,16 +191,16 @@ def _tiles(view: dict[str, Any]) -> Table:
         grid.add_row(_("Special {n}").format(n=entry["position"] + 1), _(
             "tile {tile} (seals {seals}): {text}").format(
             tile=entry["tile"], seals=seals_text(entry.get("seals") or {}),
-            text=translate(entry["text"])))
+            text=entry["text"]))
     envelopes = view.get("envelopes") or []
     for index, entry in enumerate(cat.get("correspondence") or []):
         stamps = envelopes[index] if index < len(envelopes) else []
         who = ", ".join(f"{seat_name(s, view)} {n}" for s, n in enumerate(stamps) if n)
         grid.add_row(_("Envelope {n}").format(n=index + 1), _("{text} [stamps: {who}]").format(
-            text=translate(entry["text"]), who=who or _("none")))
+            text=entry["text"], who=who or _("none")))
     goals = cat.get("beagle_goals") or []
     for index, entry in enumerate(goals):
-        grid.add_row(_("Beagle goal {n}").format(n=index + 1), translate(entry["text"]))
+        grid.add_row(_("Beagle goal {n}").format(n=index + 1), entry["text"])
     if "academy" in view:
         grid.add_row(_("Academy"), _("seals on the scrolls: {seals}").format(
             seals=seals_text([c for c in view["academy"] if c])))

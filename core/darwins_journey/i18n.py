@@ -309,6 +309,34 @@ def label(move: dict[str, Any], locale: str) -> str:
     return text or english
 
 
+# -- the view's catalog -------------------------------------------------------------------------
+
+
+def catalog(texts: dict[str, Any], locale: str) -> dict[str, Any]:
+    """A view's `catalog` with its card and tile texts and objective requirements in
+    `locale` (a copy: the view's own catalog is shared between views)."""
+    if locale == "en":
+        return texts
+    # The texts are data (components.json, views._need_text), not messages of this module:
+    # their ids are in the catalog all the same (tests/api/test_i18n.py checks each).
+    data_text = CATALOG.gettext(locale)
+    out = dict(texts)
+    for kind in ("special", "correspondence", "beagle_goals", "crew"):
+        out[kind] = [{**entry, "text": data_text(entry["text"])} for entry in texts.get(kind, [])]
+    out["objectives"] = [{**entry, "needs": [_need(need, data_text) for need in entry["needs"]]}
+                         for entry in texts.get("objectives", [])]
+    return out
+
+
+def _need(need: str, data_text: Gettext) -> str:
+    """"2 red wax seal(s)" in the catalog's language, its number kept (the message is
+    "{n} red wax seal(s)")."""
+    count, _space, rest = need.partition(" ")
+    if count.isdigit():
+        return data_text("{n} " + rest).format(n=count)
+    return data_text(need)
+
+
 # -- events ------------------------------------------------------------------------------------
 
 

@@ -20,7 +20,9 @@ from flask.testing import FlaskClient
 import core
 from ai_worker import bots
 from api import i18n
+from core.darwins_journey import data as dj_data
 from core.darwins_journey import i18n as dj_texts
+from core.darwins_journey import views as dj_views
 from tests.api.conftest import create, move, problem
 
 REPO = Path(__file__).resolve().parents[2]
@@ -67,12 +69,25 @@ def test_every_message_of_the_terminal_client_is_in_its_catalog() -> None:
             assert message in messages, f"{file}: {message!r} is not in {CLIENT_PO.name}"
 
 
-def test_every_darwins_journey_card_text_is_in_the_client_catalog() -> None:
-    messages = _messages(CLIENT_PO)
+def test_every_darwins_journey_card_text_is_in_the_games_catalog() -> None:
+    """Card and tile texts, and objective requirements, are data: the view's catalog gives
+    them in the asked language (dj_texts.catalog), from the game's own catalog."""
+    messages = _messages(DJ_PO)
     data = json.loads((REPO / "core/darwins_journey/data/components.json").read_text())
     for kind in ("special_tiles", "crew_cards", "beagle_goals", "correspondence_tiles"):
         for component in data[kind]:
             assert component["text"] in messages, (kind, component["id"])
+    state = core.get_game("darwins-journey").new_game({"players": 4}, 1)
+    every = dj_views.catalog(state, list(dj_data.DATA.crew))
+    every = {**every, "objectives": [{"tile": t, "gold": o.gold, "needs": list(
+        dj_views._objective_needs(t))} for t, o in dj_data.DATA.objectives.items()]}
+    portuguese = dj_texts.catalog(every, "pt_BR")
+    for kind in ("special", "correspondence", "beagle_goals", "crew"):
+        for english, translated in zip(every[kind], portuguese[kind], strict=True):
+            assert translated["text"] != english["text"], english
+    for english, translated in zip(every["objectives"], portuguese["objectives"], strict=True):
+        for need, text in zip(english["needs"], translated["needs"], strict=True):
+            assert text != need and not ENGLISH.search(text), (need, text)
 
 
 def test_every_game_option_and_bot_has_its_portuguese_text() -> None:
@@ -194,3 +209,14 @@ def test_the_api_gives_move_labels_in_the_asked_language(client: FlaskClient) ->
     log = client.get(f"/v1/games/{created.id}/moves", headers={**token,
                                                                  "Accept-Language": "pt-BR"})
     assert log.get_json()["moves"][0]["move"]["label"].startswith("Ficar com")
+
+
+def test_a_darwins_journey_read_in_portuguese_has_its_card_texts_in_portuguese(
+        client: FlaskClient) -> None:
+    created = create(client, game="darwins-journey", players=2)
+    english = client.get(f"/v1/games/{created.id}").get_json()["view"]["catalog"]
+    portuguese = client.get(f"/v1/games/{created.id}?lang=pt-BR").get_json()["view"]["catalog"]
+    assert portuguese == dj_texts.catalog(english, "pt_BR")
+    assert portuguese["special"][0]["text"] != english["special"][0]["text"]
+    again = client.get(f"/v1/games/{created.id}").get_json()["view"]["catalog"]
+    assert again == english, "the shared catalog is never translated in place"

@@ -12,6 +12,7 @@ from rich.console import Console
 import core
 from api.i18n import with_event_texts
 from clients import board, i18n
+from core.darwins_journey import i18n as dj_texts
 
 # What raw JSON looks like on screen: a quoted key, an object or a nested list.
 RAW_JSON = re.compile(r'"\w+"\s*:|\{"|\[\[|\{\}|":\s*[\[{0-9"]')
@@ -123,8 +124,11 @@ def test_darwins_journey_cards_are_texts_not_numbers() -> None:
     text = board.move_text(moves[0], game.name, view)
     card = next(c for c in view["catalog"]["crew"] if c["card"] == moves[0]["card"])
     assert text.endswith(card["text"])
-    i18n.activate("pt-BR")
-    assert not board.move_text(moves[0], game.name, view).endswith(card["text"])
+    # In Portuguese the server gives the catalog translated (as the API does): bgb shows it.
+    portuguese = {**view, "catalog": dj_texts.catalog(view["catalog"], "pt_BR")}
+    translated = next(c for c in portuguese["catalog"]["crew"] if c["card"] == moves[0]["card"])
+    assert translated["text"] != card["text"]
+    assert board.move_text(moves[0], game.name, portuguese).endswith(translated["text"])
 
 
 @pytest.mark.parametrize("name", ["flotilla", "encyclopedia"])
