@@ -11,13 +11,12 @@ from typing import Any
 
 import flask_smorest
 from flask import Flask, Response, send_from_directory
-from flask_cors import CORS
-from flask_cors.core import get_cors_options
 from werkzeug.exceptions import HTTPException
 
 import core
 from api import (
     catalog,
+    cors,
     fastlane,
     games,
     i18n,
@@ -109,27 +108,6 @@ class Api(flask_smorest.Api):
             self.DEFAULT_RESPONSE_CONTENT_TYPE = saved
 
 
-def _install_cors(app: Flask) -> dict[str, Any]:
-    """CORS on /v1 (flask-cors): any origin by default, since every credential is a Bearer
-    token a page must send on purpose, never a cookie a browser sends by itself;
-    BGB_CORS_ORIGINS (comma-separated origins) restricts it. Returns the options flask-cors
-    applies to /v1 (the fast lane computes its answers' headers with them)."""
-    raw = os.environ.get("BGB_CORS_ORIGINS", app.config.get("CORS_ORIGINS", "*"))
-    origins: str | list[str] = "*" if raw.strip() in ("", "*") else \
-        [o.strip() for o in raw.split(",") if o.strip()]
-    settings: dict[str, Any] = {
-        "supports_credentials": False,
-        "allow_headers": ["Authorization", "Content-Type", "If-Match", "If-None-Match",
-                          "Idempotency-Key", "Last-Event-ID"],
-        "expose_headers": ["ETag", "Location", "Retry-After", "Idempotent-Replayed",
-                           "WWW-Authenticate"],
-        "max_age": 600}
-    resource = {"origins": origins}
-    CORS(app, resources={r"/v1/*": resource}, **settings)
-    # as flask-cors's init_app merges a resource's options
-    return get_cors_options(app, get_cors_options(app, settings), resource)
-
-
 def parse_duration(text: str) -> float:
     """Seconds from "90", "45s", "30m", "12h" or "30d"."""
     text = text.strip().lower()
@@ -172,7 +150,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     problems.install(app)
     metrics.install(app)
     limits.install(app)
-    cors = _install_cors(app)
+    cors_policy = cors.policy_of(app)
+    cors_policy.install(app)
     # Answers in the asked language (?lang=, Accept-Language): move labels and logs.
     app.after_request(i18n.localize_response)
     api = Api(app)
@@ -187,5 +166,5 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if app.config["FAST_LANE"]:
         # Plain game reads and moves skip the framework (api.fastlane); outermost, so that
         # what it hands on goes through everything else as before.
-        app.wsgi_app = fastlane.FastLane(app, app.wsgi_app, cors)  # type: ignore[method-assign]
+        app.wsgi_app = fastlane.FastLane(app, app.wsgi_app, cors_policy)  # type: ignore[method-assign]
     return app

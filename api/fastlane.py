@@ -22,11 +22,11 @@ start: every refusal is answered by the views alone, one source of truth. An err
 not answering, and anything from the commit on, when the move may be stored) is answered by
 the app's own error handlers, as the view's would be, and at once: handing it on would make
 a client wait for a hung Redis twice. An answer of the lane carries what the app's hooks
-add to the view's: Vary and Content-Language (`api.i18n`), the CORS headers (computed by
-flask-cors), and the request is counted and timed (`api.metrics`). With rate limits on,
-the lane counts the request as the app's hook would (`api.limits`, in a request context:
-Flask-Limiter needs one), answers the app's 429 when over, and marks the request counted so
-that the app does not count it again if the lane hands it on.
+add to the view's: Vary and Content-Language (`api.i18n`), the CORS headers (of the
+`api.cors` policy flask-cors applies), and the request is counted and timed (`api.metrics`).
+With rate limits on, the lane counts the request as the app's hook would (`api.limits`, in a
+request context: Flask-Limiter needs one), answers the app's 429 when over, and marks the
+request counted so that the app does not count it again if the lane hands it on.
 """
 
 from __future__ import annotations
@@ -39,12 +39,12 @@ from typing import Any
 
 import redis
 from flask import Flask
-from flask_cors.core import get_cors_headers
 from marshmallow import ValidationError
 from webargs.core import is_json
 
 from api import games, i18n, limits, metrics
 from api.auth import bearer_of
+from api.cors import CorsPolicy
 from api.parsing import parse_json_body
 from api.problems import Problem
 from api.schemas import MoveRequestSchema
@@ -68,7 +68,7 @@ class HandOn(Exception):
 class FastLane:
     """WSGI middleware answering plain game reads and moves; the rest goes to `inner`."""
 
-    def __init__(self, app: Flask, inner: WSGIApp, cors: dict[str, Any]) -> None:
+    def __init__(self, app: Flask, inner: WSGIApp, cors: CorsPolicy) -> None:
         self.app = app
         self.inner = inner
         self.cors = cors
@@ -76,7 +76,6 @@ class FastLane:
         self.limits: limits.Limits = app.extensions["bgb-limits"]
         self.max_body = int(app.config.get("MAX_CONTENT_LENGTH") or 0)
         self.move_schema = MoveRequestSchema()
-        self._plain_cors: list[tuple[str, str]] | None = None
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse,
                  ) -> Iterable[bytes]:
@@ -194,21 +193,10 @@ class FastLane:
                   *headers.items(),
                   ("Vary", f"{vary}, Accept-Language" if vary else "Accept-Language"),
                   ("Content-Language", i18n.content_language("en")),
-                  *self._cors_headers(environ)]
+                  *self.cors.simple_headers(environ.get("HTTP_ORIGIN"))]
         start_response("200 OK", listed)
         metrics.record(environ["REQUEST_METHOD"], endpoint, 200, started)
         return [payload]
-
-    def _cors_headers(self, environ: dict[str, Any]) -> list[tuple[str, str]]:
-        """The CORS headers flask-cors adds to an answer of /v1 for this request."""
-        asked = {name: environ[key] for name, key in _CORS_REQUEST_HEADERS.items()
-                 if key in environ}
-        if not asked and self._plain_cors is not None:
-            return self._plain_cors
-        found = list(get_cors_headers(self.cors, asked, environ["REQUEST_METHOD"]).items())
-        if not asked:
-            self._plain_cors = found
-        return found
 
     def _error(self, environ: dict[str, Any], start_response: StartResponse,
                error: Exception, started: float) -> Iterable[bytes]:
@@ -235,11 +223,3 @@ def _plain_move(document: Any) -> dict[str, Any] | None:
             type(version) is not int or version < 0):
         return None  # an unknown field, or a value the schema checks (or refuses)
     return {"move": dict(move)} if version is None else {"move": dict(move), "version": version}
-
-
-# The request headers flask-cors reads, and their WSGI environ keys.
-_CORS_REQUEST_HEADERS = {
-    "Origin": "HTTP_ORIGIN",
-    "Access-Control-Request-Private-Network": "HTTP_ACCESS_CONTROL_REQUEST_PRIVATE_NETWORK",
-}
-

@@ -141,14 +141,29 @@ def test_unusual_requests_go_to_the_app(lane: Lane, plain: FlaskClient) -> None:
     assert again.get_json() == first.get_json() and len(lane.handed_on) == 13
 
 
-def test_cors_headers_as_flask_cors_adds_them(lane: Lane, plain: FlaskClient) -> None:
+@pytest.mark.parametrize("allowed", ["*", "https://app.example",
+                                     "https://app.example, https://Other.example"])
+def test_cors_headers_as_flask_cors_adds_them(redis_client: redis.Redis, redis_url: str,
+                                              allowed: str) -> None:
+    """The lane's CORS headers (api.cors) are those flask-cors adds on the app's path, for
+    every kind of policy and request origin; a request without Origin gets none."""
+    lane = _lane(create_app(_config(redis_url, CORS_ORIGINS=allowed)))
+    plain = create_app(_config(redis_url, CORS_ORIGINS=allowed, FAST_LANE=False)).test_client()
     created = create(lane.client, players=1)
-    for origin in ({}, {"Origin": "https://example.org"}):
-        fast = lane.client.get(f"/v1/games/{created.id}", headers=origin)
-        slow = plain.get(f"/v1/games/{created.id}", headers=origin)
-        cors = {k: v for k, v in slow.headers.items() if k.startswith("Access-Control")}
-        assert cors and {k: v for k, v in fast.headers.items()
-                         if k.startswith("Access-Control")} == cors
+    for origin in (None, "https://app.example", "https://other.example", "https://evil.example"):
+        headers = {"Origin": origin} if origin else {}
+        fast = lane.client.get(f"/v1/games/{created.id}", headers=headers)
+        slow = plain.get(f"/v1/games/{created.id}", headers=headers)
+
+        def cors(answer: Any) -> list[tuple[str, str]]:
+            # a list's order means nothing: compare its items
+            return sorted((k, ", ".join(sorted(v.split(", "))))
+                          for k, v in answer.headers.items()
+                          if k.startswith("Access-Control") or (k, v) == ("Vary", "Origin"))
+        assert cors(fast) == cors(slow), origin
+        allowed_here = origin is not None and (
+            allowed == "*" or origin.lower() in allowed.lower())
+        assert bool(cors(slow)) == allowed_here, origin
     assert lane.handed_on == ["POST /v1/games"]
 
 
@@ -200,7 +215,8 @@ def test_an_error_once_stored_is_the_apps_answer(lane: Lane, monkeypatch: Any) -
 
     monkeypatch.setattr(api.games, "notify_players", unreachable)
     before = timed()
-    response = lane.client.post(f"/v1/games/{created.id}/moves", headers=created.auth(0),
+    response = lane.client.post(f"/v1/games/{created.id}/moves",
+                                headers={**created.auth(0), "Origin": "https://app.example"},
                                 json={"move": {"type": "draw"}, "version": 0})
     problem(response, 503, "service-unavailable")
     assert response.headers["Content-Language"] == "en"
