@@ -18,6 +18,7 @@ retention, limits): `bgb serve` gives both the same.
 
 from __future__ import annotations
 
+import io
 import os
 from typing import Any
 
@@ -65,7 +66,7 @@ class WSGIAdapter(BaseAdapter):
         response.reason = status.split(" ", 1)[1] if " " in status else ""
         response.headers = CaseInsensitiveDict(headers.items())
         response.encoding = get_encoding_from_headers(response.headers)
-        response._content = b"".join(app_iter)
+        response.raw = io.BytesIO(b"".join(app_iter))  # `content` reads it once, in full
         response.url = request.url or ""
         response.request = request
         return response

@@ -132,11 +132,7 @@ class Limits:
             return
         # Every count is taken by `check`, by category, with `limiter.limit`: this app has
         # no default or decorated limits, so Flask-Limiter's own hook before every request
-        # would only find none (a cost on every request, limits on or off).
-        app.before_request_funcs.setdefault(None, [])
-        hooks = app.before_request_funcs[None]
-        if self.limiter._check_request_limit in hooks:
-            hooks.remove(self.limiter._check_request_limit)
+        # finds none (it stays: removing it would need Flask-Limiter's private names).
         app.before_request(self.check)
 
     def _is_bot(self) -> bool:

@@ -21,10 +21,11 @@ class StrictInt(fields.Integer):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(strict=True, **kwargs)
 
-    def _validated(self, value: Any) -> Any:
+    # `_deserialize` is marshmallow's documented extension point for custom fields.
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if isinstance(value, bool):
             raise self.make_error("invalid")
-        return super()._validated(value)
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 class SeatSpecSchema(ma.Schema):

@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -286,14 +287,19 @@ def gunicorn_command(host: str, port: int, workers: int = 2, threads: int = 0) -
     > 0 (or no gevent installed) that many threads per worker."""
     if threads <= 0 and not _has_module("gevent"):
         threads = 16
-    concurrency = (["--worker-class", "gthread", "--threads", str(threads)] if threads > 0
-                   else ["--worker-class", "gevent"])
-    command = [sys.executable, "-m", "gunicorn", "--config", "python:api.gunicorn_conf",
+    if threads > 0:
+        launcher = "gunicorn"
+        concurrency = ["--worker-class", "api.gunicorn_workers.ProblemThreadWorker",
+                       "--threads", str(threads)]
+    else:  # gevent's patching first, in the master (clients.gunicorn_gevent)
+        launcher = "clients.gunicorn_gevent"
+        concurrency = ["--worker-class", "api.gunicorn_workers.ProblemGeventWorker"]
+    command = [sys.executable, "-m", launcher, "--config", "python:api.gunicorn_conf",
                "--bind", f"{host}:{port}", "--workers", str(workers), *concurrency,
                "--timeout", "60", "--graceful-timeout", "10", "--keep-alive", "5"]
-    if _gunicorn_has_setting("control_socket_disable"):
-        # Newer gunicorns open one control socket per user at a fixed path: several servers
-        # on one machine (tests, benches) would fight over it.
+    if _gunicorn_version() >= (25, 1):
+        # gunicorn 25.1 and later open one control socket per user at a fixed path: several
+        # servers on one machine (tests, benches) would fight over it.
         command.append("--no-control-socket")
     return [*command, "api:create_app()"]
 
@@ -304,12 +310,14 @@ def _has_module(name: str) -> bool:
     return importlib.util.find_spec(name) is not None
 
 
-def _gunicorn_has_setting(name: str) -> bool:
+def _gunicorn_version() -> tuple[int, ...]:
+    """The installed gunicorn's version, e.g. (25, 0, 1) (its distribution's metadata)."""
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
-        from gunicorn.config import KNOWN_SETTINGS
-    except ImportError:
-        return False
-    return any(setting.name == name for setting in KNOWN_SETTINGS)
+        return tuple(int(part) for part in re.findall(r"\d+", version("gunicorn"))[:3])
+    except PackageNotFoundError:
+        return ()
 
 
 def worker_command(burst: bool = False, fork: bool = False) -> list[str]:

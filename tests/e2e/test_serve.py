@@ -72,6 +72,9 @@ def test_serve_on_local_defaults_keeps_games_across_restarts(tmp_path: Path) -> 
         check_log(client, created["id"], final["version"])
     finally:
         assert _stop(server) == 0, log.read_text()
+    # gevent patched the standard library before anything imported it, in every process
+    # (issue 26: a late patch can deadlock or break TLS clients such as webhook deliveries)
+    assert "MonkeyPatchWarning" not in log.read_text()
 
 
 def _children(pid: int) -> list[int]:
