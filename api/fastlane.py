@@ -40,7 +40,6 @@ from typing import Any
 import redis
 from flask import Flask
 from marshmallow import ValidationError
-from webargs.core import is_json
 
 from api import games, i18n, limits, metrics
 from api.auth import bearer_of
@@ -167,7 +166,7 @@ class FastLane:
         JSON body of known length within the limit. The body is put back for the app."""
         content_type = environ.get("CONTENT_TYPE", "")
         length = environ.get("CONTENT_LENGTH", "")
-        if (not is_json(content_type.split(";", 1)[0].strip().lower())
+        if (not _is_json(content_type.split(";", 1)[0].strip().lower())
                 or environ.get("HTTP_TRANSFER_ENCODING") is not None or not length.isdigit()
                 or not 0 < int(length) <= self.max_body):
             raise HandOn
@@ -207,6 +206,13 @@ class FastLane:
             response = self.app.make_response(self.app.handle_user_exception(error))
             response = self.app.process_response(response)
         return response(environ, start_response)
+
+
+def _is_json(mimetype: str) -> bool:
+    """Whether the app's parser (webargs) reads a body of `mimetype` as JSON:
+    application/json or application/<anything>+json."""
+    return mimetype == "application/json" or (
+        mimetype.startswith("application/") and mimetype.endswith("+json"))
 
 
 def _plain_move(document: Any) -> dict[str, Any] | None:
