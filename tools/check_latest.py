@@ -34,9 +34,13 @@ def canonical(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def pins(text: str) -> dict[str, str]:
-    """name -> version of `name==version` lines (a lock file or `pip freeze`)."""
-    return {canonical(name): version for name, version in _PIN.findall(text)}
+def pins(text: str) -> dict[str, list[str]]:
+    """name -> versions of `name==version` lines (a lock file or `pip freeze`); a lock may pin
+    a package twice, under markers (e.g. one version for Python < 3.12, one for later)."""
+    found: dict[str, list[str]] = {}
+    for name, version in _PIN.findall(text):
+        found.setdefault(canonical(name), []).append(version)
+    return found
 
 
 def free_port() -> int:
@@ -54,8 +58,10 @@ class Environment:
         self.python = str(where / "venv" / "bin" / "python")
         self.bgb = str(where / "venv" / "bin" / "bgb")
 
-    def pip(self, *args: str) -> None:
-        subprocess.run([self.python, "-m", "pip", "install", "-q", *args], check=True)
+    def pip(self, *args: str) -> bool:
+        """pip install `args`; whether it succeeded."""
+        return subprocess.run([self.python, "-m", "pip", "install", "-q", *args],
+                              stderr=subprocess.DEVNULL).returncode == 0
 
     def installed(self) -> dict[str, str]:
         frozen = subprocess.run([self.python, "-m", "pip", "freeze"], check=True,
@@ -113,13 +119,15 @@ def check(where: Path, started: float) -> int:
     """Install, list what is newer, smoke, and find the culprit of a failure."""
     env = Environment(where)
     print(f"== the newest releases pyproject.toml allows, in {where}/venv", flush=True)
-    env.pip(str(REPO))
+    if not env.pip(str(REPO)):
+        print("== the project does not install with the newest releases (pip failed)")
+        return 1
     locked, newest = pins(LOCK.read_text()), env.installed()
-    newer = {name: (version, locked[name]) for name, version in sorted(newest.items())
-             if name in locked and version != locked[name]}
+    newer = {name: (version, locked[name]) for name, (version, *_) in sorted(newest.items())
+             if name in locked and version not in locked[name]}
     unlocked = sorted(set(newest) - set(locked) - {"boardgamesbot"})
     for name, (version, was) in newer.items():
-        print(f"   {name} {version} (locked {was})")
+        print(f"   {name} {version} (locked {' or '.join(was)})")
     if unlocked:
         print(f"   not in the lock: {', '.join(unlocked)}")
     if not newer and not unlocked:
@@ -132,11 +140,14 @@ def check(where: Path, started: float) -> int:
     print(f"== the smoke test FAILS with the newest releases: {line}")
     culprits = []
     for name, (version, was) in newer.items():
-        env.pip("--no-deps", f"{name}=={was}")
+        # the locked version for this Python (a lock may pin one per Python version)
+        if not any(env.pip("--no-deps", f"{name}=={locked}") for locked in was):
+            print(f"   {name} {version}: no locked version installs here", flush=True)
+            continue
         fixed, _ = env.smoke(name)
         env.pip("--no-deps", f"{name}=={version}")
         verdict = "BREAKS it" if fixed else "is not the cause"
-        print(f"   {name} {version} (locked {was}): {verdict}", flush=True)
+        print(f"   {name} {version} (locked {' or '.join(was)}): {verdict}", flush=True)
         if fixed:
             culprits.append(f"{name} {version}")
     if culprits:
