@@ -10,7 +10,7 @@ import os
 from typing import Any
 
 import flask_smorest
-from flask import Flask, Response, send_from_directory
+from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
 
 import core
@@ -30,16 +30,11 @@ from api import (
     problems,
     tournaments,
 )
-from api.problems import PROBLEM_MIMETYPE, from_http_exception, problem_response
+from api.problems import from_http_exception, problem_response
 from api.schemas import ProblemSchema
 from api.services import Services
 
 __all__ = ["create_app"]
-
-# Swagger UI is served from the swagger-ui-bundle package when installed (works offline),
-# else from a CDN.
-SWAGGER_UI_CDN = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
-SWAGGER_UI_LOCAL = "/docs/assets/"
 
 DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 64 * 1024,
@@ -59,9 +54,9 @@ DEFAULTS: dict[str, Any] = {
     "API_TITLE": "BoardGamesBot",
     "API_VERSION": "v1",
     "OPENAPI_VERSION": "3.0.3",
-    "OPENAPI_URL_PREFIX": "/",
-    "OPENAPI_JSON_PATH": "v1/openapi.json",
-    "OPENAPI_SWAGGER_UI_PATH": "docs",
+    # flask-smorest serves no document (it would serve the untyped one): api.openapi serves
+    # the typed document at /v1/openapi.json and Swagger UI at /docs.
+    "OPENAPI_URL_PREFIX": None,
     "API_SPEC_OPTIONS": {
         "info": {"description": "Play modern board games over HTTP. Create a game, keep the "
                                 "seat tokens, read your view and legal moves, post a move "
@@ -81,16 +76,9 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def _swagger_ui_dir() -> str | None:
-    try:
-        import swagger_ui_bundle
-    except ImportError:
-        return None
-    return str(swagger_ui_bundle.swagger_ui_path)
-
-
 class Api(flask_smorest.Api):
-    """flask-smorest's Api answering every HTTP error as problem+json."""
+    """flask-smorest's Api answering every HTTP error as problem+json (documented as such
+    by api.openapi)."""
 
     ERROR_SCHEMA = ProblemSchema
     DEFAULT_ERROR_RESPONSE_NAME = None  # each view documents its own problems
@@ -98,14 +86,6 @@ class Api(flask_smorest.Api):
     def handle_http_exception(self, error: HTTPException) -> Response:
         """The problem+json answer of an HTTP error (routing, body limit, parsing)."""
         return problem_response(from_http_exception(error))
-
-    def _register_responses(self) -> None:
-        saved = self.DEFAULT_RESPONSE_CONTENT_TYPE
-        self.DEFAULT_RESPONSE_CONTENT_TYPE = PROBLEM_MIMETYPE
-        try:
-            super()._register_responses()
-        finally:
-            self.DEFAULT_RESPONSE_CONTENT_TYPE = saved
 
 
 def parse_duration(text: str) -> float:
@@ -130,16 +110,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     for name in ("ABANDON_AFTER", "RETAIN_FINISHED"):
         if os.environ.get(f"BGB_{name}"):
             app.config[name] = parse_duration(os.environ[f"BGB_{name}"])
-    app.config["OPENAPI_SWAGGER_UI_URL"] = SWAGGER_UI_CDN
-    local_ui = _swagger_ui_dir()
-    if local_ui is not None:
-        app.config["OPENAPI_SWAGGER_UI_URL"] = SWAGGER_UI_LOCAL
-
-        @app.get(SWAGGER_UI_LOCAL + "<path:filename>")
-        def swagger_ui_asset(filename: str) -> Response:
-            """A Swagger UI file from the swagger-ui-bundle package."""
-            return send_from_directory(local_ui, filename, max_age=86400)
-
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["bgb"] = Services.build(app.config)
@@ -161,7 +131,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(catalog.blp)
     api.register_blueprint(ops.blp)
     api.register_blueprint(tournaments.blp)
-    openapi.install(api)  # the games' own schemas, operationIds, headers, problems
+    # The typed document (the games' own schemas, operationIds, headers, problems), served.
+    openapi.install(app, api)
     app.register_blueprint(play.blp)  # the web page: not an API operation, not in OpenAPI
     if app.config["FAST_LANE"]:
         # Plain game reads and moves skip the framework (api.fastlane); outermost, so that

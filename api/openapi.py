@@ -1,12 +1,16 @@
-"""The typed parts of the OpenAPI document that marshmallow cannot say.
+"""The OpenAPI document, typed with what marshmallow cannot say, and served.
 
-`install(api)` runs once the blueprints are registered. It adds each game's own JSON Schemas
-(`json_schemas()` in core) as components: per game a `oneOf` of its moves and of its events
-discriminated by `type`, its view, result and options, and a `<Game>Game` variant of the game
-read, so that `Game` is a `oneOf` discriminated by `game`. It also names every operation
-(`operationId`), documents the headers the API sends and reads, one schema per problem type,
-and the event streams as `text/event-stream` text. A game without `json_schemas()` is
-described with free-form objects.
+`install(app, api)` runs once the blueprints are registered. It takes flask-smorest's document
+(`APISpec.to_dict()`, public) and types a copy of it (`typed`): it adds each game's own JSON
+Schemas (`json_schemas()` in core) as components: per game a `oneOf` of its moves and of its
+events discriminated by `type`, its view, result and options, and a `<Game>Game` variant of
+the game read, so that `Game` is a `oneOf` discriminated by `game`. It also names every
+operation (`operationId`), documents the headers the API sends and reads, one schema per
+problem type (every error answer is application/problem+json), and the event streams as
+`text/event-stream` text. A game without `json_schemas()` is described with free-form objects.
+The typed copy is served at DOCUMENT_PATH and browsed with Swagger UI at DOCS_PATH by our own
+routes: flask-smorest's own document routes are off (`OPENAPI_URL_PREFIX` None), since
+they would serve the untyped document.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import re
 from typing import Any
 
 import flask_smorest
+from flask import Blueprint, Flask, Response, render_template, send_from_directory
 
 import core
 from api import limits, tournament_store
@@ -26,6 +31,23 @@ from core.contract import has_json_schemas
 from core.deals import SCHEME
 
 Schema = dict[str, Any]
+
+
+DOCUMENT_PATH = "/v1/openapi.json"
+DOCS_PATH = "/docs"
+# Swagger UI is served from the swagger-ui-bundle package when installed (works offline),
+# else from a CDN.
+SWAGGER_UI_CDN = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
+SWAGGER_UI_LOCAL = "/docs/assets/"
+
+
+def swagger_ui_dir() -> str | None:
+    """The folder of the swagger-ui-bundle package's Swagger UI files, if it is installed."""
+    try:
+        import swagger_ui_bundle
+    except ImportError:
+        return None
+    return str(swagger_ui_bundle.swagger_ui_path)
 
 
 def _ref(name: str) -> Schema:
@@ -526,6 +548,18 @@ def _rate_limited(method: str, path: str) -> bool:
     return limits.counts_against(method, concrete) is not None
 
 
+def as_problem(response: Schema) -> None:
+    """An answer whose body is a Problem, in place: as application/problem+json, the media
+    type every error answer of the API has (flask-smorest documents its own error answers,
+    e.g. a 422 of its argument parsing, as application/json)."""
+    content = response.get("content", {})
+    body = content.get("application/json")
+    if body is not None and body.get("schema") == _ref("Problem") and \
+            PROBLEM_MIMETYPE not in content:
+        response["content"] = {PROBLEM_MIMETYPE if media == "application/json" else media: value
+                               for media, value in content.items()}
+
+
 def document_operations(paths: dict[str, Any], example_move: Schema | None,
                         shared: dict[str, Schema] | None = None) -> None:
     """operationIds, headers, problem schemas per status and stream bodies, in place.
@@ -539,6 +573,7 @@ def document_operations(paths: dict[str, Any], example_move: Schema | None,
             ref = response.get("$ref", "")
             if ref.startswith("#/components/responses/") and shared is not None:
                 responses[status] = copy.deepcopy(shared[ref.rsplit("/", 1)[1]])
+            as_problem(responses[status])
         if path.startswith("/v1/"):
             operation.setdefault("parameters", []).extend(
                 {"$ref": f"#/components/parameters/{name}"} for name in LANGUAGE_PARAMETERS)
@@ -631,9 +666,13 @@ STATUS_ENUMS: dict[str, list[str]] = {
 }
 
 
-def install(api: flask_smorest.Api) -> None:
-    """Type the document of `api` (call once every blueprint is registered)."""
-    components = api.spec.components.schemas
+def typed(spec: Schema) -> Schema:
+    """The document to publish: a copy of `spec` (flask-smorest's document, as
+    `APISpec.to_dict()` gives it) with the games' schemas, operationIds, headers, problems and
+    examples. `spec` itself is not changed: to_dict() answers with the library's own dicts."""
+    document = copy.deepcopy(spec)
+    shared = document.setdefault("components", {})
+    components = shared.setdefault("schemas", {})
     for name, values in STATUS_ENUMS.items():
         status = components.get(name, {}).get("properties", {}).get("status")
         if status is not None and "enum" not in status:
@@ -659,18 +698,51 @@ def install(api: flask_smorest.Api) -> None:
         components["CreateGame"]["properties"]["options"]["description"] = (
             "the game's options, each game's in its <Game>Options schema (e.g. "
             "DarwinsJourneyOptions); see also /v1/games-catalog")
-    typed = [game for game in games if has_json_schemas(game)]
-    example = next((found for found in map(game_example, typed) if found), None)
+    typed_games = [game for game in games if has_json_schemas(game)]
+    example = next((found for found in map(game_example, typed_games) if found), None)
     if example is not None:
         for name in ("MoveResult",):
             if name in components:
                 components[name]["example"] = example["answer"]
-    for name, header in HEADERS.items():
-        api.spec.components.header(name, header)
-    for name, parameter in LANGUAGE_PARAMETERS.items():
-        api.spec.components.parameter(name, parameter["in"], parameter)
-    document_operations(api.spec._paths, example and example["move"],
-                        api.spec.components.responses)
+    shared.setdefault("parameters", {}).update(copy.deepcopy(LANGUAGE_PARAMETERS))
+    shared.setdefault("headers", {}).update(copy.deepcopy(HEADERS))
+    for response in shared.get("responses", {}).values():
+        as_problem(response)
+    document_operations(document.get("paths", {}), example and example["move"],
+                        shared.get("responses"))
     from api import examples  # here: `python -m api.examples` imports api first
 
-    attach_examples(api.spec._paths, examples.load())
+    attach_examples(document.get("paths", {}), examples.load())
+    return document
+
+
+def install(app: Flask, api: flask_smorest.Api) -> None:
+    """Serve the typed document of `api` at DOCUMENT_PATH and Swagger UI at DOCS_PATH (call
+    once every blueprint is registered). The document is typed once, at start-up, so that a
+    game whose schemas break it fails the boot, and serialized at its first request."""
+    document = typed(api.spec.to_dict())
+    serialized: list[bytes] = []
+    blp = Blueprint("api-docs", __name__)
+    local_ui = swagger_ui_dir()
+    swagger_ui_url = SWAGGER_UI_CDN if local_ui is None else SWAGGER_UI_LOCAL
+
+    @blp.get(DOCUMENT_PATH)
+    def openapi_json() -> Response:
+        """The OpenAPI document."""
+        if not serialized:  # two first requests at once both make the same bytes
+            serialized.append(app.json.dumps(document, indent=2).encode())
+        return app.response_class(serialized[0], mimetype="application/json")
+
+    @blp.get(DOCS_PATH)
+    def openapi_swagger_ui() -> str:
+        """The document in Swagger UI."""
+        return render_template("swagger_ui.html", title=document["info"]["title"],
+                               document_url=DOCUMENT_PATH, swagger_ui_url=swagger_ui_url)
+
+    if local_ui is not None:
+        @blp.get(SWAGGER_UI_LOCAL + "<path:filename>")
+        def swagger_ui_asset(filename: str) -> Response:
+            """A Swagger UI file from the swagger-ui-bundle package."""
+            return send_from_directory(local_ui, filename, max_age=86400)
+
+    app.register_blueprint(blp)

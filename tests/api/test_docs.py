@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 import threading
 
@@ -9,8 +10,13 @@ import pytest
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
+from flask.views import MethodView
 
+import api
 from api import create_app
+from api.openapi import typed
+from api.parsing import Blueprint
+from api.schemas import CreateGameSchema
 from tests.api.conftest import create, move, problem
 
 
@@ -62,6 +68,56 @@ def test_docs_page(client: FlaskClient) -> None:
     response = client.get("/docs")
     assert response.status_code == 200 and b"swagger-ui" in response.data
     assert b"/v1/openapi.json" in response.data
+
+
+def test_every_error_answer_is_documented_as_problem_json(client: FlaskClient) -> None:
+    """The API answers every error as application/problem+json; so does the document, also
+    where flask-smorest documents its own error answers (the 422 of its argument parsing)."""
+    spec = client.get("/v1/openapi.json").get_json()
+    errors = [(path, method, status, response) for path, item in spec["paths"].items()
+              for method, operation in item.items() if method != "parameters"
+              for status, response in operation["responses"].items()
+              if not status.startswith(("1", "2", "3"))]
+    assert ("/v1/games", "post", "422") in {error[:3] for error in errors}
+    for path, method, status, response in errors:
+        assert set(response.get("content", {})) <= {"application/problem+json"}, \
+            (path, method, status)
+    for name, response in spec["components"].get("responses", {}).items():
+        assert "application/json" not in response.get("content", {}), name
+
+
+def test_typing_leaves_flask_smorests_document_as_it_was() -> None:
+    """`typed` leaves flask-smorest's document as it was (APISpec.to_dict() answers with the
+    library's own dicts), and turns its application/json error answers into problem+json."""
+    app = Flask("api")
+    app.config.update({key: value for key, value in api.DEFAULTS.items()
+                       if key.startswith(("API_", "OPENAPI_"))})
+    smorest = api.Api(app)
+    blp = Blueprint("probe", __name__)
+
+    @blp.route("/v1/games")
+    class Games(MethodView):
+        @blp.arguments(CreateGameSchema())
+        @blp.response(201)
+        def post(self, body: dict[str, object]) -> None:
+            """Create."""
+
+    smorest.register_blueprint(blp)
+    original = smorest.spec.to_dict()
+    before = copy.deepcopy(original)
+    document = typed(original)
+    assert smorest.spec.to_dict() == before and original == before
+    parsed = before["paths"]["/v1/games"]["post"]["responses"]["422"]
+    assert parsed == {"$ref": "#/components/responses/UNPROCESSABLE_ENTITY"}
+    assert "application/json" in before["components"]["responses"]["UNPROCESSABLE_ENTITY"][
+        "content"]
+    operation = document["paths"]["/v1/games"]["post"]
+    assert operation["operationId"] == "createGame"
+    assert list(operation["responses"]["422"]["content"]) == ["application/problem+json"]
+    assert list(document["components"]["responses"]["UNPROCESSABLE_ENTITY"]["content"]) == [
+        "application/problem+json"]
+    assert not [rule for rule in app.url_map.iter_rules() if rule.rule != "/v1/games"
+                and rule.endpoint != "static"], "flask-smorest serves no document of its own"
 
 
 def test_health(client: FlaskClient) -> None:
