@@ -1,5 +1,5 @@
 """The settings registry (`api.settings`) lists every variable the code reads, with the
-defaults the code uses."""
+defaults the code uses, and the docs' configuration table is the one generated from it."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ CODE = ("api", "ai_worker", "clients", "core")
 # A whole BGB_ name: one that ends in "_" is a prefix an f-string completes (its full names
 # appear elsewhere in the code, which this test finds).
 NAME = re.compile(r"\b(BGB_[A-Z0-9_]*[A-Z0-9]|REDIS_URL|TEST_REDIS_URL)\b")
+CONFIGURATION_PAGE = REPO / "docs" / "operating.md"
 
 
 def names_in(folders: tuple[str, ...]) -> dict[str, str]:
@@ -73,3 +74,14 @@ def test_value_reads_the_environment_else_the_default(monkeypatch: pytest.Monkey
     assert settings.value("BGB_WORKER_NICE") == "10"
     with pytest.raises(KeyError):
         settings.value("BGB_NOT_A_SETTING")
+
+
+def test_the_docs_table_is_the_generated_one() -> None:
+    page = CONFIGURATION_PAGE.read_text(encoding="utf-8")
+    table = settings.table_in(page)
+    assert table is not None, f"{CONFIGURATION_PAGE} lost its settings-table markers"
+    assert table == settings.markdown_table(), (
+        "the configuration table differs from api/settings.py: run "
+        "`python -m api.settings --write docs/operating.md`")
+    for setting in settings.SETTINGS:
+        assert f"`{setting.name}`" in table
