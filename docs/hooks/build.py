@@ -4,11 +4,15 @@
   app connects to nothing, so no Redis is needed), rendered by the swagger-ui-tag plugin.
 - The configuration table of `operating.md` must be the one `api.settings` generates: a
   page that drifted from the code fails the build.
+- `<!-- rules-choices: core/<game>/data/<file>.json -->` in a page becomes the list of that
+  data file's `rules_choices`, so a game's page shows the readings the engine runs.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -18,6 +22,8 @@ from mkdocs.structure.pages import Page
 
 OPENAPI_PATH = "reference/openapi.json"
 CONFIGURATION_PAGE = "operating.md"
+REPO = Path(__file__).resolve().parents[2]
+RULES_CHOICES = re.compile(r"<!-- rules-choices: (\S+) -->")
 
 
 def openapi_document() -> dict[str, Any]:
@@ -38,8 +44,20 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     return files
 
 
+def rules_choices(match: re.Match[str]) -> str:
+    """The `rules_choices` of a game's data file as a Markdown list."""
+    path = REPO / match.group(1)
+    try:
+        choices = json.loads(path.read_text(encoding="utf-8"))["rules_choices"]
+    except (OSError, KeyError, ValueError) as error:
+        raise PluginError(f"rules-choices: {match.group(1)}: {error}") from error
+    return "\n".join(f"- {choice}" for choice in choices)
+
+
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    """Refuse a configuration page whose settings table is not the generated one."""
+    """Fill in the rules choices; refuse a configuration page whose settings table is not
+    the generated one."""
+    markdown = RULES_CHOICES.sub(rules_choices, markdown)
     if page.file.src_uri != CONFIGURATION_PAGE:
         return markdown
     from api import settings
