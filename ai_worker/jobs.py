@@ -24,7 +24,7 @@ from rq import Queue, get_current_job
 
 from ai_worker import local_api
 from ai_worker.bots import get_bot
-from api import botauth, keys
+from api import botauth, keys, settings
 from api.botqueue import JOB_FUNCTION as JOB_FUNC  # noqa: F401  (re-exported)
 from api.botqueue import QUEUE_NAME as QUEUE  # noqa: F401  (re-exported)
 from api.botqueue import enqueue_turn, job_id  # noqa: F401  (re-exported)
@@ -90,7 +90,7 @@ def choose_move(game_name: str, bot_name: str, view: dict[str, Any], seat: int,
 def grace_ms() -> int:
     """How far past its `ms` budget a bot may run before its move is forfeited
     (BGB_BOT_GRACE_MS, default 1 s: scheduling noise on a loaded machine is not a fault)."""
-    return int(os.environ.get("BGB_BOT_GRACE_MS") or 1000)
+    return int(settings.value("BGB_BOT_GRACE_MS"))
 
 
 def timed_move(game_name: str, bot_name: str, view: dict[str, Any], seat: int,
@@ -122,7 +122,7 @@ def timed_move(game_name: str, bot_name: str, view: dict[str, Any], seat: int,
 
 def max_bot_ms() -> int:
     """The ceiling on a bot's thinking time a decision (BGB_MAX_BOT_MS, default 10 s)."""
-    return int(os.environ.get("BGB_MAX_BOT_MS") or 10_000)
+    return int(settings.value("BGB_MAX_BOT_MS"))
 
 
 def capped_budget(schema: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
@@ -146,7 +146,7 @@ def chain_seconds() -> float:
     """How long one job goes on playing a game's consecutive bot turns before it leaves the
     next one to a job of its own, at the back of the queue (BGB_BOT_CHAIN_SECONDS, default
     0.5 s; 0 queues a job for every turn)."""
-    return float(os.environ.get("BGB_BOT_CHAIN_SECONDS") or 0.5)
+    return float(settings.value("BGB_BOT_CHAIN_SECONDS"))
 
 
 def play_turn(game_id: str, seat: int, version: int) -> str:

@@ -19,7 +19,6 @@ retention, limits): `bgb serve` gives both the same.
 from __future__ import annotations
 
 import io
-import os
 from typing import Any
 
 import requests
@@ -27,6 +26,8 @@ from requests.adapters import BaseAdapter
 from requests.structures import CaseInsensitiveDict
 from requests.utils import get_encoding_from_headers
 from werkzeug.test import EnvironBuilder, run_wsgi_app
+
+from api import settings
 
 # The base URL the worker's client uses for the app in its process (never resolved).
 LOCAL_URL = "http://bgb.local"
@@ -36,7 +37,7 @@ WSGIApp = Any  # a WSGI callable
 
 def wanted() -> bool:
     """Whether this worker posts through the app in its own process (BGB_BOT_API=local)."""
-    choice = (os.environ.get("BGB_BOT_API") or "http").strip().lower()
+    choice = settings.value("BGB_BOT_API").lower()
     if choice not in ("http", "local"):
         raise ValueError(f"BGB_BOT_API must be 'http' or 'local', not {choice!r}")
     return choice == "local"

@@ -34,6 +34,7 @@ from rq import SimpleWorker, Worker
 import core
 from ai_worker import jobs, local_api, sweeper
 from ai_worker.jobs import QUEUE
+from api import settings
 from api.notify import QUEUE_NAME as WEBHOOK_QUEUE
 
 # Bot turns first: a worker takes a webhook delivery only when no bot turn waits.
@@ -92,7 +93,7 @@ def worker_niceness() -> int:
     answer people and the bots' own moves. On a machine they share, a worker that kept the
     cores busy made Redis wait for one at each of its commands: each worker then waited on
     Redis, and a second worker added little (bench/tournament.py)."""
-    return max(0, int(os.environ.get("BGB_WORKER_NICE") or 10))
+    return max(0, int(settings.value("BGB_WORKER_NICE")))
 
 
 def worker_name() -> str:
@@ -111,7 +112,7 @@ def run(redis_url: str | None = None, *, burst: bool = False, fork: bool = False
     url = redis_url or os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
     connection = redis.Redis.from_url(url)
     name = name or worker_name()
-    level = (log_level or os.environ.get("BGB_LOG_LEVEL") or "WARNING").upper()
+    level = (log_level or settings.value("BGB_LOG_LEVEL")).upper()
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     # The games' registry loaded now, as the API does at start-up: a broken game module fails
     # the worker's start, and its first turn does not pay for the loading.
