@@ -25,6 +25,7 @@ from api import (
     metrics,
     openapi,
     ops,
+    outbound,
     play,
     players,
     problems,
@@ -130,6 +131,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     for name in ("ABANDON_AFTER", "RETAIN_FINISHED"):
         if os.environ.get(f"BGB_{name}"):
             app.config[name] = parse_duration(os.environ[f"BGB_{name}"])
+    outbound.allowed_networks()  # a wrong BGB_WEBHOOK_ALLOW fails the start, not a request
     app.config["OPENAPI_SWAGGER_UI_URL"] = SWAGGER_UI_CDN
     local_ui = _swagger_ui_dir()
     if local_ui is not None:
