@@ -259,6 +259,22 @@ def _check_target(url: str) -> None:
         raise validation_error({"json": {"url": [detail]}}, detail) from None
 
 
+def coarse_attempt(entry: dict[str, Any]) -> dict[str, Any]:
+    """A logged delivery attempt as players see it: its coarse outcome only. Attempts logged
+    before outcomes existed (exact status, error kind, milliseconds) are told the same way."""
+    status = entry.get("status")
+    if "outcome" in entry:
+        outcome, status_class = entry["outcome"], entry.get("status_class")
+    elif isinstance(status, int):
+        outcome = "delivered" if 200 <= status < 300 else "refused"
+        status_class = f"{status // 100}xx"
+    else:
+        outcome, status_class = "unreachable", None
+    return {"message_id": entry.get("message_id"), "at": entry.get("at"),
+            "event": entry.get("event"), "outcome": outcome, "status_class": status_class,
+            "ok": outcome == "delivered"}
+
+
 def _webhook(player_id: str, webhook_id: str) -> dict[str, Any]:
     raw = (services().redis.hget(keys.player_webhooks(player_id), webhook_id)
            if _WEBHOOK_ID.match(webhook_id) else None)
@@ -304,7 +320,7 @@ class Deliveries(MethodView):
         player_id = current_player()
         _webhook(player_id, webhook_id)
         raw = services().redis.lrange(keys.webhook_deliveries(player_id, webhook_id), 0, -1)
-        return _json({"deliveries": [json.loads(r) for r in raw]})
+        return _json({"deliveries": [coarse_attempt(json.loads(r)) for r in raw]})
 
 
 @blp.route("/players/me/webhooks/<webhook_id>/test")

@@ -242,3 +242,24 @@ def test_https_to_a_pinned_address_still_checks_the_urls_name(certified: str) ->
         assert names and set(names) == {"hooks.example.com"}
     finally:
         receiver.stop()
+
+
+def test_attempts_logged_before_outcomes_are_shown_coarse(
+        client: FlaskClient, redis_client: redis.Redis, worker_env: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log written by an older worker (exact status, error kind, milliseconds) is read
+    through the same coarse view."""
+    monkeypatch.setenv("BGB_WEBHOOK_ALLOW", "127.0.0.1/32")
+    auth, player_id, webhook_id = _register(client, f"http://127.0.0.1:{free_port()}/h")
+    old = [{"message_id": "msg_a", "at": 1796100002, "event": "ping", "status": None,
+            "ok": False, "error": "ConnectionError", "ms": 3},
+           {"message_id": "msg_a", "at": 1796100001, "event": "ping", "status": 503,
+            "ok": False, "ms": 12},
+           {"message_id": "msg_b", "at": 1796100000, "event": "ping", "status": 204,
+            "ok": True, "ms": 41}]
+    redis_client.rpush(keys.webhook_deliveries(player_id, webhook_id),
+                       *[json.dumps(entry) for entry in old])
+    log = _log(client, auth, webhook_id)
+    assert [(e["outcome"], e["status_class"], e["ok"]) for e in log] == [
+        ("unreachable", None, False), ("refused", "5xx", False), ("delivered", "2xx", True)]
+    assert all(set(entry) == COARSE for entry in log)
