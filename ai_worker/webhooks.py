@@ -4,11 +4,16 @@ Signatures follow Standard Webhooks: the secret is `whsec_<base64 key>`; the sig
 `<webhook-id>.<webhook-timestamp>.<body>`; `webhook-signature` is `v1,<base64 HMAC-SHA256>`.
 A receiver checks the signature and that the timestamp is recent, and deduplicates on the
 id (a retry keeps it).
+
+Each attempt checks the URL again, its host resolved now, and connects to the address it
+checked (api.outbound): a webhook whose name has come to point inside is not delivered, and
+its log says "forbidden", nothing finer (docs/webhooks-security.md).
 """
 
 from __future__ import annotations
 
 import base64
+import contextvars
 import hashlib
 import hmac
 import json
@@ -20,12 +25,28 @@ from typing import Any
 import redis
 import requests
 
-from api import keys
+from api import keys, outbound
 
 log = logging.getLogger(__name__)
 
 TIMEOUT_SECONDS = 5.0  # a hanging receiver holds a webhook worker this long at most
 LOG_LENGTH = 100  # attempts kept per webhook
+# urllib3's debug lines carry a request's path and query (its "url"): none while posting a
+# webhook, whose query may hold the receiver's secret (BGB_LOG_LEVEL=DEBUG would show it).
+URLLIB3_LOGGERS = ("urllib3.connectionpool", "urllib3.connection", "urllib3.util.retry",
+                   "urllib3.poolmanager", "urllib3.response")
+_posting = contextvars.ContextVar("posting_webhook", default=False)
+
+
+class _NotWhilePosting(logging.Filter):
+    """Drops urllib3's records emitted while this thread posts a webhook."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not _posting.get()
+
+
+for _name in URLLIB3_LOGGERS:
+    logging.getLogger(_name).addFilter(_NotWhilePosting())
 
 
 class DeliveryFailed(Exception):
@@ -65,9 +86,42 @@ def _record(client: redis.Redis, player_id: str, webhook_id: str, entry: dict[st
     pipe.execute()
 
 
+def _post(target: outbound.Target, body: str, headers: dict[str, str]) -> requests.Response:
+    """One POST to the checked address of `target`: no redirect followed, no proxy or .netrc
+    from the environment (either would connect somewhere unchecked), the answer unread."""
+    posting = _posting.set(True)
+    try:
+        with requests.Session() as session:
+            session.trust_env = False
+            session.mount(f"{target.scheme}://", outbound.PinnedAdapter(target))
+            response = session.post(target.url, data=body.encode("utf-8"), headers=headers,
+                                    timeout=TIMEOUT_SECONDS, allow_redirects=False, stream=True)
+            response.close()
+            return response
+    finally:
+        _posting.reset(posting)
+
+
+def attempt(url: str, body: str, headers: dict[str, str]) -> tuple[str, str | None]:
+    """Check `url` again (after resolving it now) and post to the checked address: the
+    attempt's outcome (api.outbound.OUTCOMES) and the class of the receiver's status."""
+    try:
+        target = outbound.check_url(url)
+    except outbound.ForbiddenUrl:
+        return "forbidden", None
+    except outbound.Unresolvable:
+        return "unreachable", None
+    try:
+        status = _post(target, body, headers).status_code
+    except requests.RequestException:
+        return "unreachable", None
+    return ("delivered" if 200 <= status < 300 else "refused"), f"{status // 100}xx"
+
+
 def deliver(player_id: str, webhook_id: str, message_id: str, body: str) -> str:
-    """Post one delivery; raises DeliveryFailed (RQ retries) unless the receiver answered 2xx.
-    "gone" when the webhook was deleted meanwhile."""
+    """Post one delivery and log its outcome; raises DeliveryFailed (RQ retries) when the
+    receiver refused it or could not be reached. "gone" when the webhook was deleted
+    meanwhile, "forbidden" (never retried) when its URL may not be reached."""
     client = _redis()
     raw = client.hget(keys.player_webhooks(player_id), webhook_id)
     if raw is None:
@@ -77,17 +131,16 @@ def deliver(player_id: str, webhook_id: str, message_id: str, body: str) -> str:
     headers = {"content-type": "application/json", "user-agent": "BoardGamesBot-Webhooks/1",
                "webhook-id": message_id, "webhook-timestamp": str(timestamp),
                "webhook-signature": sign(hook["secret"], message_id, timestamp, body)}
-    started = time.monotonic()
-    entry: dict[str, Any] = {"message_id": message_id, "at": timestamp,
-                             "event": json.loads(body).get("type")}
-    try:
-        response = requests.post(hook["url"], data=body.encode("utf-8"), headers=headers,
-                                 timeout=TIMEOUT_SECONDS, allow_redirects=False)
-        entry.update(status=response.status_code, ok=200 <= response.status_code < 300)
-    except requests.RequestException as exc:
-        entry.update(status=None, ok=False, error=type(exc).__name__)
-    entry["ms"] = round((time.monotonic() - started) * 1000)
-    _record(client, player_id, webhook_id, entry)
-    if not entry["ok"]:
-        raise DeliveryFailed(f"{hook['url']}: {entry.get('status') or entry.get('error')}")
-    return "delivered"
+    outcome, status_class = attempt(hook["url"], body, headers)
+    _record(client, player_id, webhook_id, {
+        "message_id": message_id, "at": timestamp, "event": json.loads(body).get("type"),
+        "outcome": outcome, "status_class": status_class, "ok": outcome == "delivered"})
+    where = outbound.redact(hook["url"])  # never a password or a query's secret in a log
+    if outcome == "forbidden":
+        log.warning("webhook %s of player %s: %s is not a public address; not delivered",
+                    webhook_id, player_id, where)
+        return outcome
+    if outcome != "delivered":
+        raise DeliveryFailed(f"webhook {webhook_id}: {where}: {outcome} {status_class or ''}"
+                             .rstrip())
+    return outcome

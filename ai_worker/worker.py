@@ -34,7 +34,7 @@ from rq import SimpleWorker, Worker
 import core
 from ai_worker import jobs, local_api, sweeper
 from ai_worker.jobs import QUEUE
-from api import settings
+from api import outbound, settings
 from api.notify import QUEUE_NAME as WEBHOOK_QUEUE
 
 # Bot turns first: a worker takes a webhook delivery only when no bot turn waits.
@@ -117,6 +117,7 @@ def run(redis_url: str | None = None, *, burst: bool = False, fork: bool = False
     # The games' registry loaded now, as the API does at start-up: a broken game module fails
     # the worker's start, and its first turn does not pay for the loading.
     core.game_names()
+    outbound.allowed_networks()  # a wrong BGB_WEBHOOK_ALLOW fails the start, not each delivery
     if local_api.wanted():
         jobs.api_client()  # the API app in this process (BGB_BOT_API=local), built now too
     worker_class = LeanForkWorker if fork else LeanWorker

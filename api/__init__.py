@@ -25,6 +25,7 @@ from api import (
     metrics,
     openapi,
     ops,
+    outbound,
     play,
     players,
     problems,
@@ -110,6 +111,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     for name in ("ABANDON_AFTER", "RETAIN_FINISHED"):
         if os.environ.get(f"BGB_{name}"):
             app.config[name] = parse_duration(os.environ[f"BGB_{name}"])
+    outbound.allowed_networks()  # a wrong BGB_WEBHOOK_ALLOW fails the start, not a request
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["bgb"] = Services.build(app.config)

@@ -20,11 +20,11 @@ from typing import Any
 from flask import Response
 from flask.views import MethodView
 
-from api import keys
+from api import keys, outbound
 from api.auth import bearer_token
 from api.notify import enqueue_delivery
 from api.parsing import Blueprint, require_json_body
-from api.problems import Problem
+from api.problems import Problem, validation_error
 from api.schemas import (
     CreatedPlayerSchema,
     CreatedWebhookSchema,
@@ -222,6 +222,7 @@ class Webhooks(MethodView):
         """Register a webhook; its signing secret is shown only in this answer."""
         require_json_body()
         player_id = current_player()
+        _check_target(body["url"])
         svc = services()
         if svc.redis.hlen(keys.player_webhooks(player_id)) >= MAX_WEBHOOKS:
             raise Problem(409, "too-many-webhooks", "Too many webhooks",
@@ -246,6 +247,32 @@ class Webhooks(MethodView):
         hooks = sorted((json.loads(v) for v in raw.values()), key=lambda h: h["created"])
         return _json({"webhooks": [{k: v for k, v in h.items() if k != "secret"}
                                    for h in hooks]})
+
+
+def _check_target(url: str) -> None:
+    """422 unless the server may post to `url` (api.outbound; a host that does not resolve
+    yet passes: every delivery checks again)."""
+    try:
+        outbound.check_url(url, require_address=False)
+    except outbound.ForbiddenUrl as exc:
+        detail = str(exc)
+        raise validation_error({"json": {"url": [detail]}}, detail) from None
+
+
+def coarse_attempt(entry: dict[str, Any]) -> dict[str, Any]:
+    """A logged delivery attempt as players see it: its coarse outcome only. Attempts logged
+    before outcomes existed (exact status, error kind, milliseconds) are told the same way."""
+    status = entry.get("status")
+    if "outcome" in entry:
+        outcome, status_class = entry["outcome"], entry.get("status_class")
+    elif isinstance(status, int):
+        outcome = "delivered" if 200 <= status < 300 else "refused"
+        status_class = f"{status // 100}xx"
+    else:
+        outcome, status_class = "unreachable", None
+    return {"message_id": entry.get("message_id"), "at": entry.get("at"),
+            "event": entry.get("event"), "outcome": outcome, "status_class": status_class,
+            "ok": outcome == "delivered"}
 
 
 def _webhook(player_id: str, webhook_id: str) -> dict[str, Any]:
@@ -281,19 +308,19 @@ class Deliveries(MethodView):
 
     @blp.response(200, DeliveriesSchema, example={"deliveries": [
         {"message_id": "msg_f3Kq9x7LmZp2Vb1c", "at": 1796100012, "event": "your_turn",
-         "status": 204, "ok": True, "ms": 41},
+         "outcome": "delivered", "status_class": "2xx", "ok": True},
         {"message_id": "msg_f3Kq9x7LmZp2Vb1c", "at": 1796100002, "event": "your_turn",
-         "status": 503, "ok": False, "ms": 12}]})
+         "outcome": "refused", "status_class": "5xx", "ok": False}]})
     @blp.problem(401, "no or a wrong player key")
     @blp.problem(404, "no such webhook")
     @blp.unavailable()
     @blp.doc(security=PLAYER_AUTH)
     def get(self, webhook_id: str) -> Response:
-        """Each attempt, newest first: message id, event, HTTP status (or error), time."""
+        """Each attempt, newest first: message id, event, time and a coarse outcome."""
         player_id = current_player()
         _webhook(player_id, webhook_id)
         raw = services().redis.lrange(keys.webhook_deliveries(player_id, webhook_id), 0, -1)
-        return _json({"deliveries": [json.loads(r) for r in raw]})
+        return _json({"deliveries": [coarse_attempt(json.loads(r)) for r in raw]})
 
 
 @blp.route("/players/me/webhooks/<webhook_id>/test")

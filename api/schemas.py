@@ -10,6 +10,8 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from api.outbound import MAX_URL_LENGTH, OUTCOMES
+
 MAX_SEATS = 16
 MAX_SEED = 2**53 - 1  # exact in every JSON implementation
 MAX_INDEX = 2**31 - 1  # Redis list indexes must stay in range
@@ -349,14 +351,23 @@ class PlayerGamesSchema(ma.Schema):
         "description": "pass as `before` for the next page; null on the last"})
 
 
+def _each_once(items: list[Any]) -> None:
+    """A list naming each of its values once (`uniqueItems`)."""
+    if len(set(items)) != len(items):
+        raise ma.ValidationError("each value at most once")
+
+
 class NewWebhookSchema(ma.Schema):
     """A webhook to register."""
 
     url = fields.Url(required=True, require_tld=False, schemes={"http", "https"},
-                     metadata={"example": "https://push.example.com/bgb"})
+                     validate=validate.Length(min=1, max=MAX_URL_LENGTH), metadata={
+                         "example": "https://push.example.com/bgb",
+                         "description": "http(s) to a public address, without a user name or "
+                                        "password (docs/webhooks-security.md)"})
     events = fields.List(fields.String(validate=validate.OneOf(["your_turn", "game_over"])),
-                         required=True, validate=validate.Length(min=1, max=2),
-                         metadata={"example": ["your_turn", "game_over"]})
+                         required=True, validate=[validate.Length(min=1, max=2), _each_once],
+                         metadata={"example": ["your_turn", "game_over"], "uniqueItems": True})
 
 
 class WebhookSchema(ma.Schema):
@@ -381,10 +392,29 @@ class WebhooksSchema(ma.Schema):
     webhooks = fields.List(fields.Nested(WebhookSchema), required=True)
 
 
+class DeliverySchema(ma.Schema):
+    """One delivery attempt and its coarse outcome (never an error kind or a timing)."""
+
+    message_id = fields.String(required=True, metadata={
+        "description": "the delivery's `webhook-id` (the same on each retry)"})
+    at = fields.Integer(required=True, metadata={"description": "when (Unix time, seconds)"})
+    event = fields.String(required=True, metadata={"example": "your_turn"})
+    outcome = fields.String(required=True, validate=validate.OneOf(OUTCOMES), metadata={
+        "description": "`delivered` (a 2xx answer); `refused` (the receiver answered another "
+                       "status: see `status_class`; redirects are not followed); `unreachable` "
+                       "(no answer: DNS, connection or timeout); `forbidden` (the URL or an "
+                       "address it resolves to is not public: never retried)"})
+    status_class = fields.String(required=True, allow_none=True,
+                                 validate=validate.OneOf(["1xx", "2xx", "3xx", "4xx", "5xx"]),
+                                 metadata={"description": "the class of the receiver's HTTP "
+                                                          "status; null without an answer"})
+    ok = fields.Boolean(required=True, metadata={"description": "outcome is `delivered`"})
+
+
 class DeliveriesSchema(ma.Schema):
     """A webhook's delivery attempts, newest first (the last 100)."""
 
-    deliveries = fields.List(fields.Dict(), required=True)
+    deliveries = fields.List(fields.Nested(DeliverySchema), required=True)
 
 
 class QueuedDeliverySchema(ma.Schema):

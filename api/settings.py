@@ -97,6 +97,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("BGB_WEBHOOK_RETRY_INTERVALS", "10,60,300,1800,3600,10800,21600,43200",
             "seconds between a webhook delivery's attempts (comma-separated)", "API, workers",
             "about a day in 8 steps"),
+    Setting("BGB_WEBHOOK_ALLOW", "",
+            "private networks webhooks may reach (comma-separated CIDRs, e.g. "
+            "`10.0.0.0/8`); every other non-public address is refused at registration and "
+            "at each delivery", "API, workers", "none: public addresses only"),
     Setting("BGB_GAME_MODULES", "",
             "extra game modules to register (comma-separated), e.g. `tests.toygame`",
             "API, workers", "none"),
