@@ -3,7 +3,7 @@
 
 import { api, ApiError, canonical, newKey } from "./api.js";
 import { h, replace } from "./dom.js";
-import { t, tOr } from "./i18n.js";
+import { t, tOr, withLanguage } from "./i18n.js";
 import { humanize, seatName } from "./names.js";
 import { rendererFor } from "./renderers/index.js";
 import { describeEvent } from "./events.js";
@@ -34,6 +34,7 @@ class GamePage {
   }
 
   async start() {
+    this.heading = h("h1", { class: "game-title", id: "game-title" });
     this.status = h("div", { class: "status", id: "status", "aria-live": "polite" });
     this.notice = h("div", { class: "notice", id: "notice", role: "alert", hidden: true });
     this.board = h("section", { class: "board", id: "board", tabindex: "-1", "aria-label": t("game.board") });
@@ -41,13 +42,14 @@ class GamePage {
     this.logList = h("ol", { class: "log", id: "log", reversed: true });
     this.resultPanel = h("section", { class: "panel result", id: "result", hidden: true });
     this.connection = h("span", { class: "connection", id: "connection" });
+    this.actions = h("section", { class: "panel actions", id: "actions", "aria-label": t("game.actions") });
     // Jumps are buttons, not #anchors: the fragment holds the seat's token.
     const jump = (key, target) => h("button", {
       type: "button", class: "jump-to", onclick: () => { target().scrollIntoView(); target().focus?.(); },
     }, t(key));
     this.logHeading = h("h2", { tabindex: "-1" }, t("game.log"));
     replace(this.root,
-      h("div", { class: "game-head" }, this.status, this.connection),
+      h("div", { class: "game-head" }, this.heading, this.status, this.connection),
       h("nav", { class: "jumps", "aria-label": t("game.jump") },
         jump("game.moves", () => this.movesPanel), jump("game.board", () => this.board),
         jump("game.log", () => this.logHeading)),
@@ -55,7 +57,8 @@ class GamePage {
       h("div", { class: "game-layout" },
         h("div", { class: "main-column" }, this.movesPanel, this.board),
         h("aside", { class: "panel side" },
-          this.logHeading, this.logList)));
+          this.logHeading, this.logList)),
+      this.actions);
     this.renderer = null;
     this.titles = await api("/v1/games-catalog").then(
       (catalog) => Object.fromEntries(catalog.games.map((g) => [g.name, g.title])), () => ({}));
@@ -118,6 +121,7 @@ class GamePage {
     }
     this.drawLog();
     this.drawResult();
+    this.drawActions();
   }
 
   drawStatus() {
@@ -127,7 +131,8 @@ class GamePage {
       replace(this.connection);
     }
     const title = tOr(`game.${body.game}`, this.titles[body.game] || humanize(body.game));
-    const parts = [h("strong", { class: "game-title" }, title)];
+    replace(this.heading, title);
+    const parts = [];
     const round = body.view?.round;
     if (round && body.status !== "finished") parts.push(h("span", {}, t("game.round", { round })));
     if (body.status === "finished") {
@@ -233,6 +238,65 @@ class GamePage {
       h("div", { class: "table-wrap" }, h("table", { class: "scores" },
         h("thead", {}, head), h("tbody", {}, rows, total))));
     this.resultPanel.hidden = false;
+  }
+
+  /** What a seat can do besides moving: resign while the game runs (a second tap confirms),
+   * a rematch once it is over, and a new game from the lobby. */
+  drawActions() {
+    const body = this.body;
+    const parts = [];
+    const human = body.seat !== null && body.seats?.[body.seat]?.kind === "human";
+    if (body.status === "active" && human && !body.seats[body.seat].resigned) {
+      const resign = h("button", {
+        type: "button", class: "danger", id: "resign",
+        onclick: () => {
+          if (resign.dataset.armed) { this.resign(); return; }
+          resign.dataset.armed = "1";
+          resign.textContent = t("game.resign_confirm");
+        },
+      }, t("game.resign"));
+      parts.push(resign);
+    }
+    if (body.status !== "active" && this.token) {
+      parts.push(h("button", { type: "button", id: "rematch", onclick: () => this.rematch() },
+        t("game.rematch")));
+    }
+    parts.push(h("a", { href: withLanguage("/play/"), class: "button", id: "new-game" }, t("game.new_game")));
+    if (this.rematchLinks) parts.push(this.rematchLinks);
+    replace(this.actions, h("h2", {}, t("game.actions")), h("div", { class: "action-buttons" }, parts));
+  }
+
+  async resign() {
+    try {
+      await api(`/v1/games/${this.id}/resign`, { method: "POST", token: this.token, body: {} });
+    } catch (error) {
+      this.explain(error);
+    }
+    await this.refresh().catch((error) => this.explain(error));
+  }
+
+  /** The same game again: this seat's new link opens it; the other players' links to hand out. */
+  async rematch() {
+    let game;
+    try {
+      game = await api(`/v1/games/${this.id}/rematch`, { method: "POST", token: this.token });
+    } catch (error) {
+      const existing = error instanceof ApiError && error.problem.rematch;
+      if (!existing) { this.explain(error); return; }
+      location.assign(withLanguage(`/play/games/${existing}`));
+      return;
+    }
+    const link = (seat) => withLanguage(`/play/games/${game.id}`) +
+      (seat.token ? `#token=${encodeURIComponent(seat.token)}` : "");
+    const mine = game.seats.find((seat) => seat.seat === this.body.seat && seat.token);
+    if (mine) {
+      location.assign(link(mine));
+      return;
+    }
+    this.rematchLinks = h("ul", { class: "links", id: "rematch-links" }, game.seats.filter((s) => s.token)
+      .map((seat) => h("li", {}, h("a", { href: link(seat), class: "button" },
+        t("lobby.play_as", { seat: t("seat.number", { n: seat.seat + 1 }) })))));
+    this.drawActions();
   }
 
   async play(move) {

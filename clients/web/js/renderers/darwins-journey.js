@@ -231,7 +231,7 @@ function academy(ctx) {
 function museum(ctx) {
   const { v } = ctx;
   const delivered = v.museum || 0;
-  const head = h("tr", {}, h("th", {}, ""), SPECIMEN_KINDS.map((k) => h("th", { scope: "col" }, t(`dj.specimen.kind.${k}`))));
+  const head = h("tr", {}, h("td", {}), SPECIMEN_KINDS.map((k) => h("th", { scope: "col" }, t(`dj.specimen.kind.${k}`))));
   const rows = SPECIMEN_COLOURS.map((colour, row) => h("tr", {},
     h("th", { scope: "row" }, t(`dj.specimen.colour.${colour}`)),
     SPECIMEN_KINDS.map((_, col) => {

@@ -1,0 +1,134 @@
+"""The page as a player finds it (issue 30): the language kept from the lobby's link, one
+`h1` and no empty table header on every page, resign, rematch and a new game on the page,
+and nothing clipped or wider than a 360 px phone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import Stack
+from tests.web.conftest import Shots
+from tests.web.helpers import READY, create_in_lobby
+from tests.web.test_browser import DESKTOP, watch_errors
+from tests.web.test_browser_games import too_wide
+
+pytestmark = pytest.mark.e2e
+
+SMALL_PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2,
+               "is_mobile": True, "has_touch": True}
+# A game of each with bots in the other seats: (game, options, seats)
+GAMES = [("darwins-journey", {"players": 1}, None),
+         ("encyclopedia", {"players": 1}, None),
+         ("flotilla", {"players": 3}, [{"kind": "human"}] + [
+             {"kind": "bot", "bot": "random", "params": {}}] * 2)]
+
+# Elements whose content spills out of their box (cut off, or drawn over their neighbours):
+# wider than the box, which neither scrolls nor is a drawing (an SVG's parts).
+CLIPPED = """() => [...document.querySelectorAll('main *')].filter((el) => {
+    if (!el.offsetParent || el.closest('.table-wrap, svg, .sr-only')) return false;
+    const style = getComputedStyle(el);
+    if (['auto', 'scroll'].includes(style.overflowX)) return false;
+    return el.scrollWidth > el.clientWidth + 1;
+  }).slice(0, 12).map((el) => `${el.tagName}.${el.className} ${el.textContent.slice(0, 40)}`)"""
+# Tables cut on the right: wider than the scrolling box that holds them is fine, wider than
+# the screen without one is not (too_wide leaves out what scrolls inside a .table-wrap).
+UNWRAPPED_TABLES = """() => [...document.querySelectorAll('main table')].filter((t) =>
+    !t.closest('.table-wrap') && t.getBoundingClientRect().right >
+    document.documentElement.clientWidth + 1).map((t) => t.className)"""
+STRUCTURE = """() => ({
+    h1: document.querySelectorAll('h1').length,
+    emptyHeaders: [...document.querySelectorAll('th')].filter((th) => !th.textContent.trim()
+      && !th.getAttribute('aria-label')).length})"""
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    """A fresh desktop browser context whose browser speaks English."""
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    yield ctx
+    ctx.close()
+
+
+def seat_link(stack: Stack, game: str, options: dict[str, Any],
+              seats: list[dict[str, Any]] | None, lang: str = "en") -> str:
+    """A new game's page for its first seat."""
+    created = stack.client.create_game(game, options, seats)
+    token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
+    return f"{stack.api_url}/play/games/{created['id']}?lang={lang}#token={token}"
+
+
+def test_the_lobbys_language_goes_with_the_seats_link(context: Any, site: str,
+                                                      shots: Shots) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    links = create_in_lobby(page, site, {"players": "1"}, lang="pt-BR")
+    assert "lang=pt-BR" in links["seats"][0] and "lang=pt-BR" in links["spectator"]
+    assert links["seats"][0].index("?lang=") < links["seats"][0].index("#token=")
+    page.click(".join a >> nth=0")  # as a person does: the link, not a typed address
+    page.wait_for_selector(READY)
+    text = page.inner_text("main")
+    assert "Sua vez" in text and "Your turn" not in text
+    assert "lang=pt-BR" in str(page.get_attribute("#new-game", "href"))
+    assert "lang=pt-BR" in str(page.get_attribute(".brand", "href"))
+    shots(page, "opened-in-portuguese")
+    assert errors == []
+
+
+@pytest.mark.parametrize(("game", "options", "seats"), GAMES, ids=[g[0] for g in GAMES])
+def test_each_page_has_one_h1_and_no_empty_header(context: Any, stack: Stack, game: str,
+                                                  options: dict[str, Any],
+                                                  seats: list[dict[str, Any]] | None) -> None:
+    page = context.new_page()
+    page.goto(f"{stack.api_url}/play/?lang=en")
+    page.wait_for_selector("#create-game")
+    assert page.evaluate(STRUCTURE) == {"h1": 1, "emptyHeaders": 0}
+    page.goto(seat_link(stack, game, options, seats))
+    page.wait_for_selector(READY)
+    assert page.evaluate(STRUCTURE) == {"h1": 1, "emptyHeaders": 0}
+    assert page.inner_text("h1").strip()
+
+
+def test_resign_then_rematch_then_a_new_game(context: Any, stack: Stack, shots: Shots) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(seat_link(stack, "darwins-journey", {"players": 1}, None))
+    page.wait_for_selector(READY)
+    first = page.url
+    page.click("#resign")
+    assert page.inner_text("#resign") == "Tap again to resign"  # one tap never resigns
+    assert page.is_hidden("#result")
+    shots(page, "resign-armed")
+    page.click("#resign")
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.is_hidden("#resign")
+    shots(page, "resigned")
+    page.click("#rematch")
+    page.wait_for_url(lambda url: url != first and "#token=" in url)
+    page.wait_for_selector(READY)
+    assert page.url.split("/games/")[1][:8] != first.split("/games/")[1][:8]
+    assert page.is_visible("#resign")
+    shots(page, "rematch")
+    page.click("#new-game")
+    page.wait_for_selector("#create-game")
+    assert errors == []
+
+
+@pytest.mark.parametrize(("game", "options", "seats"), GAMES, ids=[g[0] for g in GAMES])
+def test_nothing_clipped_or_too_wide_at_360_px(browser: Any, stack: Stack, shots: Shots,
+                                               game: str, options: dict[str, Any],
+                                               seats: list[dict[str, Any]] | None) -> None:
+    ctx = browser.new_context(**SMALL_PHONE, locale="pt-BR")
+    try:
+        page = ctx.new_page()
+        page.goto(seat_link(stack, game, options, seats, lang="pt-BR"))
+        page.wait_for_selector(READY)
+        shots(page, f"{game}-360")
+        assert too_wide(page) == []
+        assert page.evaluate(CLIPPED) == []
+        assert page.evaluate(UNWRAPPED_TABLES) == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        ctx.close()
