@@ -536,6 +536,15 @@ def _client(args: argparse.Namespace) -> Client:
     return client
 
 
+def _name_bots(client: Client) -> None:
+    """Name bot seats by the server's titles of the bots, in the player's language (as the
+    server's own log texts do); their ids if the list cannot be read."""
+    try:
+        board.use_bot_titles(client.bots())
+    except (ApiError, TransportError):
+        pass
+
+
 def _draw(console: Console, body: dict[str, Any]) -> None:
     """The whole picture of a game body: who plays, the board."""
     console.print(board.game_header(body))
@@ -575,6 +584,7 @@ def play(args: argparse.Namespace, console: Console,
         console.print(i18n._("game {id} created; watch it with `bgb watch {id}`")
                       .format(id=game_id))
         first = client.get_game(game_id, next(iter(tokens.values()), None))
+    _name_bots(client)
     rng = random.Random(args.seed)
     ask = ask or console.input
     any_token = next(iter(tokens.values()), None)
@@ -630,6 +640,7 @@ def watch(args: argparse.Namespace, console: Console) -> int:
     client = _client(args)
     body = client.get_game(args.game_id, args.token)
     game = str(body["game"])
+    _name_bots(client)
     console.print(board.game_header(body))
     logged = _print_moves(console, client, args.game_id, args.token, -1, game,
                           body.get("view"))
@@ -654,10 +665,12 @@ def watch(args: argparse.Namespace, console: Console) -> int:
 
 def show(args: argparse.Namespace, console: Console) -> int:
     """Print a game once."""
-    body = _client(args).get_game(args.game_id, args.token)
+    client = _client(args)
+    body = client.get_game(args.game_id, args.token)
     if args.json:
         console.print_json(data=body)
         return 0
+    _name_bots(client)
     _draw(console, body)
     if body.get("legal_moves"):
         console.print(board.moves_table(body["legal_moves"], game=str(body["game"]),
