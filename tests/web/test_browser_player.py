@@ -4,6 +4,7 @@ and nothing clipped or wider than a 360 px phone."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 
 from tests.e2e.conftest import Stack
 from tests.web.conftest import Shots
-from tests.web.helpers import READY, create_in_lobby
+from tests.web.helpers import READY, click_move, create_in_lobby, version
 from tests.web.test_browser import DESKTOP, watch_errors
 from tests.web.test_browser_games import too_wide
 
@@ -132,3 +133,74 @@ def test_nothing_clipped_or_too_wide_at_360_px(browser: Any, stack: Stack, shots
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
     finally:
         ctx.close()
+
+
+def game_and_token(page: Any) -> tuple[str, str]:
+    """The game id and seat token of the page's address."""
+    path, fragment = page.url.split("#token=")
+    return path.split("/games/")[1].split("?")[0], fragment
+
+
+def test_the_bots_last_move_is_marked_on_the_board(context: Any, stack: Stack,
+                                                   shots: Shots) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(seat_link(stack, "darwins-journey", {"players": 1}, None))
+    game_id, token = game_and_token(page)
+    rng = random.Random(3)
+    for _ in range(40):  # the draft and the first placements, until Alfred has placed a worker
+        page.wait_for_selector(READY)
+        if page.query_selector('#board [data-last-by="1"]'):
+            break
+        click_move(page, rng)
+    else:
+        raise AssertionError("Alfred's move never showed on the board")
+    marked = page.query_selector('#board [data-last-by="1"]')
+    assert "last-move" in str(marked.get_attribute("class"))
+    assert "Last move: Alfred" in marked.inner_text()
+    # the place is the one Alfred's last move names in the log (its own fields)
+    alfred = [e["move"] for e in stack.client.iter_moves(game_id, token) if e["seat"] == 1]
+    last = alfred[-1]
+    assert marked.get_attribute("data-location") == (
+        last["unlock"] if last.get("kind") == "small_diary" else last["location"])
+    assert last["label"] in str(marked.get_attribute("title"))
+    shots(page, "alfred-marked")
+    assert errors == []
+
+
+def test_a_flotilla_hex_lists_the_moves_played_on_it(context: Any, stack: Stack,
+                                                     shots: Shots) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(seat_link(stack, "flotilla", GAMES[2][1], GAMES[2][2]))
+    game_id, token = game_and_token(page)
+    rng = random.Random(5)
+    for _ in range(60):  # until a move of this seat has a hex (a Skiff to sail, a tile to place)
+        page.wait_for_selector(READY)
+        if page.query_selector(".fl-map g.choosable"):
+            break
+        click_move(page, rng)
+    else:
+        raise AssertionError("no move of this seat ever had a hex")
+    hex_place = page.query_selector(".fl-map g.choosable")
+    cell = int(str(hex_place.get_attribute("data-cell")))
+    shots(page, "choosable-hexes")
+    hex_place.click()
+    page.wait_for_selector("#all-moves")
+    body = stack.client.get_game(game_id, token)
+    expected = sorted(m["label"] for m in body["legal_moves"] if m.get("cell") == cell)
+    buttons = page.query_selector_all("button.move")
+    assert sorted(b.query_selector(".move-label").inner_text() for b in buttons) == expected
+    assert {b.get_attribute("data-place") for b in buttons} == {f'[data-cell="{cell}"]'}
+    shots(page, "moves-of-the-hex")
+    page.click("#all-moves")  # back to every move
+    assert len(page.query_selector_all("button.move")) == len(body["legal_moves"])
+    hex_place = page.query_selector(f'.fl-map g[data-cell="{cell}"]')
+    hex_place.click()
+    before = version(page)
+    assert version(page) == before  # a tap on the hex plays nothing: the list does
+    page.click("button.move >> nth=0")
+    page.wait_for_function(
+        "([v]) => Number(document.querySelector('#status').dataset.version) > v",
+        arg=[before], timeout=15000)
+    assert errors == []

@@ -28,6 +28,7 @@ class GamePage {
     this.log = [];
     this.busy = false;
     this.filter = "";
+    this.place = null; // the board place whose moves the list shows (a click on the board)
     this.stream = null;
     this.refreshing = null;
     this.lastRead = 0;
@@ -111,6 +112,8 @@ class GamePage {
     const filtering = document.activeElement?.id === "move-filter";
     this.drawStatus();
     replace(this.board, this.renderer.render(body));
+    if (this.place && !(body.legal_moves || []).some((m) => this.placeOf(m) === this.place)) this.place = null;
+    this.markBoard();
     this.drawMoves();
     if (filtering) document.getElementById("move-filter")?.focus();
     else if (hadFocus) {
@@ -122,6 +125,74 @@ class GamePage {
     this.drawLog();
     this.drawResult();
     this.drawActions();
+  }
+
+  /** The board place of `move` (a selector in the board, from the move's own fields: the
+   * game's renderer knows where each kind of move is played), or null. */
+  placeOf(move) {
+    try {
+      return this.renderer.placeOf?.(move, this.body) || null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The board element of a place, if the board draws it. */
+  boardPlace(selector) {
+    if (!selector) return null;
+    try {
+      return this.board.querySelector(selector);
+    } catch {
+      return null; // a selector the renderer got wrong: no place, the list still works
+    }
+  }
+
+  /** On the board: each seat's last move (until that seat moves again), and the places a
+   * legal move of this seat is played on, which a click or tap opens in the move list. */
+  markBoard() {
+    const body = this.body;
+    const last = new Map();
+    for (const entry of this.log) {
+      if (!entry.system && entry.move && Number.isInteger(entry.seat)) last.set(entry.seat, entry);
+    }
+    const newest = this.log.length ? this.log[this.log.length - 1].index : -1;
+    for (const [seat, entry] of last) {
+      const where = this.boardPlace(this.placeOf(entry.move));
+      if (!where) continue;
+      where.classList.add("last-move", `last-p${seat % 5}`);
+      if (entry.index === newest) where.classList.add("newest");
+      where.dataset.lastBy = String(seat);
+      explainPlace(where, t("game.last_move", { seat: seatName(body, seat) }), moveLabel(entry.move));
+    }
+    if (body.status !== "active" || body.seat === null || body.to_act !== body.seat) return;
+    const places = new Map();
+    for (const move of body.legal_moves || []) {
+      const place = this.placeOf(move);
+      if (place) places.set(place, (places.get(place) || 0) + 1);
+    }
+    for (const [place, count] of places) {
+      const where = this.boardPlace(place);
+      if (!where) continue;
+      const open = () => {
+        if (this.busy) return;
+        this.place = place;
+        this.filter = "";
+        this.drawMoves();
+        this.movesPanel.scrollIntoView({ block: "nearest" });
+        this.movesPanel.querySelector("button.move:not([disabled])")?.focus({ preventScroll: true });
+      };
+      // An SVG map drawn as one image holds no buttons: it becomes a group of places.
+      const image = where.closest("svg[role=img]");
+      if (image) image.setAttribute("role", "group");
+      where.classList.add("choosable");
+      where.setAttribute("tabindex", "0");
+      where.setAttribute("role", "button");
+      where.setAttribute("aria-label", t("game.place_moves", { count }));
+      where.addEventListener("click", open);
+      where.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); open(); }
+      });
+    }
   }
 
   drawStatus() {
@@ -162,7 +233,8 @@ class GamePage {
     }
     // Grouped by type, and by what the renderer says tells them apart (a worker, ...).
     const groups = new Map();
-    for (const move of moves) {
+    const listed = this.place ? moves.filter((m) => this.placeOf(m) === this.place) : moves;
+    for (const move of listed) {
       const typeName = tOr(`move.${body.game}.${move.type}`, tOr(`move.${move.type}`, humanize(move.type)));
       const part = this.renderer.moveGroup(move, body);
       const name = part ? `${typeName} · ${part}` : typeName;
@@ -179,12 +251,17 @@ class GamePage {
         return h("div", { class: "move-group" },
           h("h3", {}, name, h("span", { class: "count" }, ` (${shown.length})`)),
           h("div", { class: "move-buttons" }, shown.map((move) =>
-            moveButton(move, this.renderer.moveDetail(move, body), this.busy, () => this.play(move)))));
+            moveButton(move, this.renderer.moveDetail(move, body), this.busy, () => this.play(move),
+              this.placeOf(move)))));
       }));
       if (!list.childElementCount) list.append(h("p", {}, t("game.no_match")));
     };
     const parts = [h("h2", {}, t("game.your_moves", { count: moves.length }))];
-    if (moves.length >= FILTER_FROM) {
+    if (this.place) {
+      parts.push(h("p", { class: "place-choice" }, t("game.moves_here", { count: listed.length }), " ",
+        h("button", { type: "button", id: "all-moves", onclick: () => { this.place = null; this.drawMoves(); } },
+          t("game.all_moves"))));
+    } else if (moves.length >= FILTER_FROM) {
       const input = h("input", {
         type: "search", id: "move-filter", value: this.filter, placeholder: t("game.filter"),
         "aria-label": t("game.filter"),
@@ -308,6 +385,7 @@ class GamePage {
     try {
       await this.post(move);
       this.filter = "";
+      this.place = null;
     } catch (error) {
       this.explain(error);
     } finally {
@@ -414,9 +492,11 @@ function scoreText(value) {
   return String(value);
 }
 
-/** A move's button: its label, and the renderer's words for what it names. */
-function moveButton(move, detail, busy, onclick) {
-  return h("button", { type: "button", class: "move", disabled: busy, dataset: { type: move.type }, onclick },
+/** A move's button: its label, and the renderer's words for what it names; `place` is the
+ * board place it is played on (a selector in the board), if it has one. */
+function moveButton(move, detail, busy, onclick, place = null) {
+  const dataset = place ? { type: move.type, place } : { type: move.type };
+  return h("button", { type: "button", class: "move", disabled: busy, dataset, onclick },
     h("span", { class: "move-label" }, moveLabel(move)),
     detail ? h("span", { class: "move-detail" }, detail) : null);
 }
@@ -424,4 +504,17 @@ function moveButton(move, detail, busy, onclick) {
 /** The text of a move's button (the engine's label, else its type). */
 function moveLabel(move) {
   return move.label || humanize(move.type);
+}
+
+/** Mark a board place with `text` (who moved there) and the move itself: a badge on the
+ * page's own elements, a tooltip (SVG: a <title>) for a pointer and a screen reader alike. */
+function explainPlace(where, text, move) {
+  if (where instanceof SVGElement) {
+    const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+    title.textContent = `${text}: ${move}`;
+    where.append(title);
+    return;
+  }
+  where.title = where.title ? `${where.title} · ${text}: ${move}` : `${text}: ${move}`;
+  where.append(h("span", { class: "last-badge" }, text));
 }

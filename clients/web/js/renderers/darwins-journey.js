@@ -357,3 +357,18 @@ function alfred(ctx) {
       stat("dj.alfred_bonus", a.bonus), stat("dj.alfred_deck", a.deck_size),
       stat("dj.alfred_beagle", a.beagle_value)));
 }
+
+/** Where a move is played on the board, from the move's own fields: the location a worker
+ * (the player's or Alfred's) goes to or unlocks, the ocean or island space a ship or an
+ * explorer moves to, the campsite a tent goes on. */
+export function placeOf(move) {
+  const location = (id) => (typeof id === "string" ? `[data-location="${id}"]` : null);
+  const space = (id) => (typeof id === "string" ? `[data-space="${id}"]` : null);
+  switch (move?.type) {
+    case "place": case "unlock": case "locked": return location(move.location);
+    case "alfred": return location(move.kind === "small_diary" ? move.unlock : move.location);
+    case "navigate": case "explore": return space(move.space);
+    case "tent": return space(move.campsite);
+    default: return null;
+  }
+}
