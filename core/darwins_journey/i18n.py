@@ -205,7 +205,7 @@ def _move_text(move: dict[str, Any], _: Gettext) -> str | None:
     kind = move.get("type")
     label = str(move.get("label") or "")
     fixed = {"skip": _("Skip this action"), "done": _("Do none of the remaining actions"),
-             "end_turn": _("End your turn"), "pass": _("Fulfil nothing more now"),
+             "end_turn": _("End the turn"), "pass": _("Fulfil nothing more now"),
              "alfred_draw": _("Alfred draws an action card")}
     if kind in fixed:
         return fixed[kind]
@@ -234,7 +234,7 @@ def _move_text(move: dict[str, Any], _: Gettext) -> str | None:
             side=sides[move["position"]], worker=move["worker"] + 1, cost=cost)
     if kind == "objective":
         if move.get("slot", -1) < 0:
-            return _("Take objective {tile} into your reserve").format(tile=move["tile"])
+            return _("Take objective {tile} into the reserve").format(tile=move["tile"])
         return _("Take objective {tile} onto {slot}").format(tile=move["tile"],
                                                              slot=slot(move["slot"], _))
     if kind == "research":
@@ -263,7 +263,7 @@ def _move_text(move: dict[str, Any], _: Gettext) -> str | None:
         return _("Stamp from stack {stack} to envelope {envelope}").format(
             stack=move["stack"] + 1, envelope=move["envelope"] + 1)
     if kind == "reactivate":
-        return _("Re-activate your tent on campsite {campsite}, slot {slot}").format(
+        return _("Re-activate the tent on campsite {campsite}, slot {slot}").format(
             campsite=space(move["campsite"], _), slot=move["slot"] + 1)
     if kind == "explorer":
         return _("Put an explorer on island {island}").format(island=move["island"])
@@ -276,7 +276,7 @@ def _move_text(move: dict[str, Any], _: Gettext) -> str | None:
                       _("Unlock {location} ({cost} coins)")).format(
             location=location(move["location"], _), cost=cost)
     if kind == "beagle":
-        return _("Move your ship up to the HMS Beagle ({space})").format(
+        return _("Move the ship up to the HMS Beagle ({space})").format(
             space=space(_number(label, r"\((\w+)\)$"), _))
     if kind == "purple":
         return _("Purple seal onto worker {worker}").format(worker=move["worker"] + 1)

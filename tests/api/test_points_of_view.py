@@ -28,18 +28,22 @@ SECOND_PERSON = re.compile(r"\b(you|your|yours|você|vocês|seu|sua|seus|suas)\b
 QUOTED = re.compile(r"“[^”]*”")
 
 
-def played(game: str, options: dict[str, Any], seed: int) -> tuple[list[dict[str, Any]], Any]:
+def played(game: str, options: dict[str, Any],
+           seed: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]], Any]:
     """A whole game of random legal moves (the automas' as their procedure dictates): its log
-    as the API stores it, and the last state."""
+    as the API stores it, one of every legal move met (by label), and the last state."""
     rules = core.get_game(game)
     state = rules.new_game(options, seed)
     rng = random.Random(seed)
     log: list[dict[str, Any]] = []
+    met: dict[str, dict[str, Any]] = {}
     while (seat := rules.to_act(state)) is not None and len(log) < 5000:
-        move = rng.choice(rules.legal_moves(state))
+        legal = rules.legal_moves(state)
+        met.update((str(m.get("label")), m) for m in legal)
+        move = rng.choice(legal)
         log.append({"index": len(log), "seat": seat, "move": move,
                     "events": rules.apply(state, move)})
-    return log, state
+    return log, list(met.values()), state
 
 
 def card_texts(value: Any) -> set[str]:
@@ -56,7 +60,7 @@ def test_seeded_games_read_from_the_players_point_of_view(game: str,
                                                           options: dict[str, Any]) -> None:
     rules, texts = core.get_game(game), game_texts(game)
     assert texts is not None
-    log, state = played(game, options, seed=7)
+    log, met, state = played(game, options, seed=7)
     seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "greedy"}] * (
         rules.seat_count(options) - 1)
     wrong: list[str] = []
@@ -84,4 +88,14 @@ def test_seeded_games_read_from_the_players_point_of_view(game: str,
                         rf"\b(Player|Jogador) {n + 1}\b(?! \()", text)]
                     if kind == "event" and named:
                         wrong.append(f"{locale} 'Player n' for a named seat: {text}")
+        # Every move's label is the log's line for whoever plays it: never "your"
+        for move in met:
+            text = texts.label(move, locale)
+            spoken = QUOTED.sub("", text)
+            for card in quoted:
+                spoken = spoken.replace(card, "")
+            if SECOND_PERSON.search(spoken):
+                wrong.append(f"{locale} second person in a move's label: {text}")
+            if IDS.search(text):
+                wrong.append(f"{locale} id in a move's label: {text}")
     assert not wrong, "\n".join(sorted(set(wrong))[:40])
