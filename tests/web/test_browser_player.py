@@ -204,3 +204,28 @@ def test_a_flotilla_hex_lists_the_moves_played_on_it(context: Any, stack: Stack,
         "([v]) => Number(document.querySelector('#status').dataset.version) > v",
         arg=[before], timeout=15000)
     assert errors == []
+
+
+def test_the_ais_last_die_is_marked_in_encyclopedia(context: Any, stack: Stack,
+                                                    shots: Shots) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(seat_link(stack, "encyclopedia", {"players": 1}, None))
+    game_id, token = game_and_token(page)
+    rng = random.Random(4)
+    for _ in range(40):
+        page.wait_for_selector(READY)
+        if page.query_selector('#board [data-last-by="1"]'):
+            break
+        click_move(page, rng)
+    else:
+        raise AssertionError("the AI's move never showed on the board")
+    marked = page.query_selector('#board [data-last-by="1"]')
+    ai = [e["move"] for e in stack.client.iter_moves(game_id, token) if e["seat"] == 1]
+    last = ai[-1]  # the place its own fields name: the die, else the card taken
+    kind = "die" if "die" in last else str(last["type"])
+    value = last["die"] if "die" in last else last["card"]
+    assert marked.get_attribute(f"data-{kind}") == str(value)
+    assert "Last move: AI" in str(marked.get_attribute("aria-label"))
+    shots(page, "ai-marked")
+    assert errors == []

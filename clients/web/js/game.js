@@ -187,7 +187,9 @@ class GamePage {
       where.classList.add("choosable");
       where.setAttribute("tabindex", "0");
       where.setAttribute("role", "button");
-      where.setAttribute("aria-label", t("game.place_moves", { count }));
+      const named = where.getAttribute("aria-label");
+      const choice = t("game.place_moves", { count });
+      where.setAttribute("aria-label", named ? `${named} · ${choice}` : choice);
       where.addEventListener("click", open);
       where.addEventListener("keydown", (event) => {
         if (event.key === "Enter" || event.key === " ") { event.preventDefault(); open(); }
@@ -516,5 +518,8 @@ function explainPlace(where, text, move) {
     return;
   }
   where.title = where.title ? `${where.title} · ${text}: ${move}` : `${text}: ${move}`;
-  where.append(h("span", { class: "last-badge" }, text));
+  const named = where.getAttribute("aria-label");
+  if (named) where.setAttribute("aria-label", `${named} · ${text}`);
+  // A small drawn thing (a die) keeps its face: the words go in its tooltip and name only.
+  if (where.getAttribute("role") !== "img") where.append(h("span", { class: "last-badge" }, text));
 }
