@@ -39,6 +39,10 @@ CLIPPED = """() => [...document.querySelectorAll('main *')].filter((el) => {
 UNWRAPPED_TABLES = """() => [...document.querySelectorAll('main table')].filter((t) =>
     !t.closest('.table-wrap') && t.getBoundingClientRect().right >
     document.documentElement.clientWidth + 1).map((t) => t.className)"""
+# Tables that only fit by scrolling sideways inside their box (part of them out of sight).
+SCROLLED_TABLES = """() => [...document.querySelectorAll('main .table-wrap')].filter((w) =>
+    w.offsetParent && w.scrollWidth > w.clientWidth + 1).map((w) =>
+    `${w.firstElementChild?.className} ${w.scrollWidth}>${w.clientWidth}`)"""
 STRUCTURE = """() => ({
     h1: document.querySelectorAll('h1').length,
     emptyHeaders: [...document.querySelectorAll('th')].filter((th) => !th.textContent.trim()
@@ -127,9 +131,13 @@ def test_nothing_clipped_or_too_wide_at_360_px(browser: Any, stack: Stack, shots
         page.goto(seat_link(stack, game, options, seats, lang="pt-BR"))
         page.wait_for_selector(READY)
         shots(page, f"{game}-360")
+        for number, table in enumerate(page.query_selector_all("main .table-wrap")):
+            if table.is_visible():  # each table close up, to read it as a phone shows it
+                table.screenshot(path=str(shots.directory / f"table-{number}.png"))
         assert too_wide(page) == []
         assert page.evaluate(CLIPPED) == []
         assert page.evaluate(UNWRAPPED_TABLES) == []
+        assert page.evaluate(SCROLLED_TABLES) == []
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
     finally:
         ctx.close()
