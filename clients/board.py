@@ -6,7 +6,7 @@ every value as words and numbers (never JSON). A game with a better picture regi
 own renderer with `@renderer("game-name")`, and may name its moves (`@move_namer`) and
 leave out events that repeat their move (`quiet_events`). The log's events read in the
 server's words (each event's `text`). Seats have one name everywhere: "You", "Alfred" (a
-game's automa), "Player 2 (greedy)" — see `name_seats`, which the server's texts share.
+game's automa), "Player 2 (Greedy)" — see `name_seats`, which the server's texts share.
 """
 
 from __future__ import annotations
@@ -39,6 +39,14 @@ MAX_TABLE_COLUMNS = 5
 
 # The names of the seats of the game being drawn (set from a game body by `name_seats`).
 _SEAT_NAMES: ContextVar[dict[int, str] | None] = ContextVar("seat_names", default=None)
+# The bots' titles as the server gives them in the reader's language ("Greedy", "Ganancioso"),
+# so that a seat reads "Player 3 (Greedy)" here as in the server's log texts.
+_BOT_TITLES: ContextVar[dict[str, str] | None] = ContextVar("bot_titles", default=None)
+
+
+def use_bot_titles(bots: list[dict[str, Any]]) -> None:
+    """Name bots from now on by their titles in the server's bot list (`GET /v1/bots`)."""
+    _BOT_TITLES.set({str(b["name"]): str(b.get("title") or b["name"]) for b in bots})
 
 
 # -- registries --------------------------------------------------------------------------------
@@ -101,7 +109,9 @@ def name_seats(body: dict[str, Any]) -> dict[int, str]:
         elif str(seat) in automa:
             names[seat] = automa_name(body.get("game"), str(automa[str(seat)]))
         elif entry.get("kind") == "bot":
-            names[seat] = _("Player {n} ({bot})").format(n=seat + 1, bot=entry.get("bot"))
+            bot = str(entry.get("bot"))
+            names[seat] = _("Player {n} ({bot})").format(
+                n=seat + 1, bot=(_BOT_TITLES.get() or {}).get(bot, bot))
         else:
             names[seat] = _("Player {n}").format(n=seat + 1)
     _SEAT_NAMES.set(names)

@@ -481,29 +481,49 @@ BOARD_WORDS = ("b", "board", "t", "tabuleiro")
 def _choose(console: Console, moves: list[dict[str, Any]], ask: Callable[[str], str],
             game: str = "", view: dict[str, Any] | None = None,
             show_board: Callable[[], None] | None = None) -> dict[str, Any] | None:
-    """The move the player picks by number (or by typing part of its text); None to quit."""
+    """The move the player picks; None to quit. A number always means the move listed with
+    that number (numbers never change while a list is filtered); text only narrows the list,
+    and a single match waits for Enter: nothing is played that the player did not see."""
     texts = [board.move_text(m, game, view) for m in moves]
-    shown = list(range(len(moves)))
+    everything = list(range(len(moves)))
+    shown = everything
+    pending: int | None = None  # the move Enter plays (a single match, or a number not shown)
     while True:
         console.print(board.moves_table([moves[i] for i in shown], game=game, view=view,
                                         numbers=[i + 1 for i in shown]))
+        if pending is not None:
+            console.print(Text(i18n._("Enter plays move {number}: {move}")
+                               .format(number=pending + 1, move=texts[pending]), style="bold"))
         answer = ask(i18n._("number, text to filter, b = board, q = quit> ")).strip()
+        if not answer:
+            if pending is not None:
+                return moves[pending]
+            shown = everything  # Enter alone: the whole list again
+            continue
         if answer.lower() in QUIT_WORDS:
             return None
         if answer.lower() in BOARD_WORDS and show_board is not None:
             show_board()
             continue
-        if answer.isdigit() and 1 <= int(answer) <= len(moves):
-            return moves[int(answer) - 1]
-        if answer:
-            matches = [i for i, text in enumerate(texts) if answer.lower() in text.lower()]
-            if len(matches) == 1:
-                return moves[matches[0]]
-            if matches:
-                shown = matches
+        if answer.isdigit():
+            index = int(answer) - 1
+            if index in shown:
+                return moves[index]
+            if 0 <= index < len(moves):  # a move the filter hid: show it, Enter plays it
+                shown, pending = [index], index
                 continue
-        console.print(f"[red]{i18n._('pick a number from the list')}[/]")
-        shown = list(range(len(moves)))
+            console.print(Text(i18n._("no move {number}; moves are numbered 1 to {count}")
+                               .format(number=answer, count=len(moves)), style="red"))
+            shown, pending = everything, None
+            continue
+        matches = [i for i, text in enumerate(texts) if answer.lower() in text.lower()]
+        if matches:
+            shown = matches
+            pending = matches[0] if len(matches) == 1 else None
+            continue
+        console.print(Text(i18n._("no move reads “{text}”; pick a number from the list")
+                           .format(text=answer), style="red"))
+        shown, pending = everything, None
 
 
 def _print_moves(console: Console, client: Client, game_id: str, token: str | None,
@@ -522,6 +542,15 @@ def _client(args: argparse.Namespace) -> Client:
     client = Client(args.url)
     client.session.headers["Accept-Language"] = i18n.http_language()
     return client
+
+
+def _name_bots(client: Client) -> None:
+    """Name bot seats by the server's titles of the bots, in the player's language (as the
+    server's own log texts do); their ids if the list cannot be read."""
+    try:
+        board.use_bot_titles(client.bots())
+    except (ApiError, TransportError):
+        pass
 
 
 def _draw(console: Console, body: dict[str, Any]) -> None:
@@ -563,6 +592,7 @@ def play(args: argparse.Namespace, console: Console,
         console.print(i18n._("game {id} created; watch it with `bgb watch {id}`")
                       .format(id=game_id))
         first = client.get_game(game_id, next(iter(tokens.values()), None))
+    _name_bots(client)
     rng = random.Random(args.seed)
     ask = ask or console.input
     any_token = next(iter(tokens.values()), None)
@@ -618,6 +648,7 @@ def watch(args: argparse.Namespace, console: Console) -> int:
     client = _client(args)
     body = client.get_game(args.game_id, args.token)
     game = str(body["game"])
+    _name_bots(client)
     console.print(board.game_header(body))
     logged = _print_moves(console, client, args.game_id, args.token, -1, game,
                           body.get("view"))
@@ -642,10 +673,12 @@ def watch(args: argparse.Namespace, console: Console) -> int:
 
 def show(args: argparse.Namespace, console: Console) -> int:
     """Print a game once."""
-    body = _client(args).get_game(args.game_id, args.token)
+    client = _client(args)
+    body = client.get_game(args.game_id, args.token)
     if args.json:
         console.print_json(data=body)
         return 0
+    _name_bots(client)
     _draw(console, body)
     if body.get("legal_moves"):
         console.print(board.moves_table(body["legal_moves"], game=str(body["game"]),

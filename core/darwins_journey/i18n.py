@@ -4,7 +4,8 @@ Outside the rules: a move or event is read by its canonical fields (its `type` a
 parameters) and written as a gettext message with parameters, whose Portuguese text is in
 `locales/pt_BR/LC_MESSAGES/darwins_journey.po` (the rulebook's terms: Trabalhador, Selo de
 Cera, Lupa, Diário...). The few numbers a move carries only in its English label (the coins
-a placement costs) are read from that label. English labels are the engine's own.
+a placement costs) are read from that label. English is written from the same messages: the
+engine's own labels name locations by their ids ("explore.1").
 
     label(move, "pt_BR")      -> "Trabalhador 1 em Exploração 1, pagando 3 Moedas"
     describe(event, "pt_BR")  -> "Jogador 2: +3 Moedas"
@@ -204,7 +205,7 @@ def _move_text(move: dict[str, Any], _: Gettext) -> str | None:
     kind = move.get("type")
     label = str(move.get("label") or "")
     fixed = {"skip": _("Skip this action"), "done": _("Do none of the remaining actions"),
-             "end_turn": _("End your turn"), "pass": _("Fulfil nothing more now"),
+             "end_turn": _("End the turn"), "pass": _("Fulfil nothing more now"),
              "alfred_draw": _("Alfred draws an action card")}
     if kind in fixed:
         return fixed[kind]
@@ -233,7 +234,7 @@ def _move_text(move: dict[str, Any], _: Gettext) -> str | None:
             side=sides[move["position"]], worker=move["worker"] + 1, cost=cost)
     if kind == "objective":
         if move.get("slot", -1) < 0:
-            return _("Take objective {tile} into your reserve").format(tile=move["tile"])
+            return _("Take objective {tile} into the reserve").format(tile=move["tile"])
         return _("Take objective {tile} onto {slot}").format(tile=move["tile"],
                                                              slot=slot(move["slot"], _))
     if kind == "research":
@@ -262,7 +263,7 @@ def _move_text(move: dict[str, Any], _: Gettext) -> str | None:
         return _("Stamp from stack {stack} to envelope {envelope}").format(
             stack=move["stack"] + 1, envelope=move["envelope"] + 1)
     if kind == "reactivate":
-        return _("Re-activate your tent on campsite {campsite}, slot {slot}").format(
+        return _("Re-activate the tent on campsite {campsite}, slot {slot}").format(
             campsite=space(move["campsite"], _), slot=move["slot"] + 1)
     if kind == "explorer":
         return _("Put an explorer on island {island}").format(island=move["island"])
@@ -275,7 +276,7 @@ def _move_text(move: dict[str, Any], _: Gettext) -> str | None:
                       _("Unlock {location} ({cost} coins)")).format(
             location=location(move["location"], _), cost=cost)
     if kind == "beagle":
-        return _("Move your ship up to the HMS Beagle ({space})").format(
+        return _("Move the ship up to the HMS Beagle ({space})").format(
             space=space(_number(label, r"\((\w+)\)$"), _))
     if kind == "purple":
         return _("Purple seal onto worker {worker}").format(worker=move["worker"] + 1)
@@ -298,10 +299,9 @@ def _move_text(move: dict[str, Any], _: Gettext) -> str | None:
 
 
 def label(move: dict[str, Any], locale: str) -> str:
-    """The move's label in `locale` (the engine's own label in English)."""
+    """The move's label in `locale`, written from its fields (the engine's own label for a
+    move this module has no message for)."""
     english = str(move.get("label") or move.get("type") or "")
-    if locale == "en":
-        return english
     try:
         text = _move_text(move, CATALOG.gettext(locale))
     except (KeyError, TypeError, ValueError, IndexError):
@@ -340,8 +340,11 @@ def _need(need: str, data_text: Gettext) -> str:
 # -- events ------------------------------------------------------------------------------------
 
 
-def _seat(seat: Any, _: Gettext) -> str:
-    return _("Player {n}").format(n=seat + 1) if isinstance(seat, int) else _("Alfred")
+def _seat(seat: Any, _: Gettext, names: dict[int, str] | None = None) -> str:
+    """A seat by its given name (the reader's "You", the automa's "Alfred"), else "Player n"."""
+    if not isinstance(seat, int):
+        return _("Alfred")
+    return (names or {}).get(seat) or _("Player {n}").format(n=seat + 1)
 
 
 def describe(event: dict[str, Any], locale: str = "en",
@@ -349,14 +352,13 @@ def describe(event: dict[str, Any], locale: str = "en",
     """One event in words, in `locale`; seats named by `seat_names` ("Player 2" otherwise)."""
     _ = CATALOG.gettext(locale)
     seat = event.get("seat")
-    who = (seat_names or {}).get(seat) if isinstance(seat, int) else None
-    who = who or _seat(seat, _)
+    who = _seat(seat, _, seat_names)
     kind = event.get("type")
     n = event.get("n")
     if event.get("redacted"):
         return _("{seat}: a hidden event").format(seat=who)
     try:
-        text = _event_text(kind, event, who, n, _)
+        text = _event_text(kind, event, who, n, _, seat_names or {})
     except (KeyError, TypeError, ValueError, IndexError):
         text = None
     return text or str(kind)
@@ -366,7 +368,8 @@ def _signed(n: Any) -> str:
     return f"{n:+d}" if isinstance(n, int) else str(n)
 
 
-def _event_text(kind: Any, event: dict[str, Any], who: str, n: Any, _: Gettext) -> str | None:
+def _event_text(kind: Any, event: dict[str, Any], who: str, n: Any, _: Gettext,
+                names: dict[int, str]) -> str | None:
     phases = {"draft": _("crew card draft"), "start_objectives": _("starting objectives"),
               "actions": _("action phase"), "rewards": _("reward phase"), "over": _("game over")}
     simple: dict[str, Callable[[], str]] = {
@@ -431,9 +434,10 @@ def _event_text(kind: Any, event: dict[str, Any], who: str, n: Any, _: Gettext) 
         "phase": lambda: _("Round {round}: {phase}").format(
             round=event["round"], phase=phases.get(event["phase"], event["phase"])),
         "majority": lambda: _("Envelope {envelope}: first {first}, second {second}").format(
-            envelope=event["envelope"] + 1, first=_seats(event["first"], _),
-            second=_seats(event["second"], _)),
-        "turn_order": lambda: _("Turn order: {order}").format(order=_seats(event["order"], _)),
+            envelope=event["envelope"] + 1, first=_seats(event["first"], _, names),
+            second=_seats(event["second"], _, names)),
+        "turn_order": lambda: _("Turn order: {order}").format(
+            order=_seats(event["order"], _, names)),
         "game_over": lambda: _("Game over"),
         "alfred_card": lambda: _("Alfred draws action card {card}").format(card=event["card"]),
         "alfred_rest": lambda: _("Alfred rests worker {worker}").format(
@@ -447,7 +451,7 @@ def _event_text(kind: Any, event: dict[str, Any], who: str, n: Any, _: Gettext) 
         "alfred_discard_objective": lambda: _("Alfred discards objective {tile}").format(
             tile=event["objective"]),
         "alfred_effect": lambda: _("Alfred: bonus effect {effect}").format(
-            effect=event["effect"]),
+            effect=_(_ALFRED_EFFECTS.get(event["effect"], event["effect"]))),
     }
     write = simple.get(str(kind))
     return write() if write else None
@@ -458,5 +462,10 @@ def _worker(event: dict[str, Any]) -> str:
     return str(index + 1) if isinstance(index, int) else str(index)
 
 
-def _seats(seats: list[int], _: Gettext) -> str:
-    return ", ".join(_seat(s, _) for s in seats) or _("nobody")
+def _seats(seats: list[int], _: Gettext, names: dict[int, str]) -> str:
+    return ", ".join(_seat(s, _, names) for s in seats) or _("nobody")
+
+
+# Alfred's permanent effects (alfred.py), as the player's objectives that grant them read.
+_ALFRED_EFFECTS = {"free_scrolls": _noop("no scroll costs at the Academy"),
+                   "delay_cap": _noop("each Beagle delay costs at most 2 points")}

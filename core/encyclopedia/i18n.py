@@ -1,7 +1,7 @@
 """Encyclopedia's move labels, event descriptions and catalog texts in English or Portuguese.
 
 Outside the rules. A move's label is the engine's English text, made from a fixed message
-("Take your {die} (from your {space} space)"): its Portuguese is that message's text in
+("Take the {die} from the {space} space"): its Portuguese is that message's text in
 `locales/pt_BR/LC_MESSAGES/encyclopedia.po` with the values translated in turn (an animal, an
 expert, a continent). An event is written from its fields as a gettext message. The terms are
 the Portuguese rulebook's (Ficha de Expedição, Selo Real, Especialista, Embaixada, Publicação...).
@@ -13,6 +13,7 @@ the Portuguese rulebook's (Ficha de Expedição, Selo Real, Especialista, Embaix
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -105,9 +106,25 @@ def _publication(e: dict[str, Any], who: str, _: Gettext, names: Any, locale: st
     return _("{seat}: published from {cards}").format(seat=who, cards=cards)
 
 
+# The engine's label of a die taken from another player's board, which names them by number.
+_TAKEN_FROM = re.compile(r"Take Player (\d+)'s (.+) \(they receive (.+)\)\Z")
+
+
+def _move(e: dict[str, Any], who: str, _: Gettext, names: Any, locale: str) -> str:
+    """The move an event repeats: its label, translated the way the move's is, except that a
+    die taken from another board names its owner as the reader knows them ("You", "AI")."""
+    taken = _TAKEN_FROM.match(str(e.get("label", "")))
+    owner = (names or {}).get(int(taken[1]) - 1) if taken else None
+    if taken and owner:
+        return _("{seat}: took the {die} of {owner} (the owner gets {reward})").format(
+            seat=who, die=CATALOG.translate(taken[2], locale), owner=owner,
+            reward=CATALOG.translate(taken[3], locale))
+    return f"{who}: {label(e, locale)}"
+
+
 _EVENTS: dict[str, Writer] = {
     # the move an event repeats: its label, translated the way the move's is
-    "move": lambda e, who, _, names, locale: f"{who}: {label(e, locale)}",
+    "move": lambda e, who, _, names, locale: _move(e, who, _, names, locale),
     "reputation_bonus": lambda e, who, _, names, locale: _(
         "{seat}: reputation bonus at space {space}: {reward}").format(
         seat=who, space=e["space"], reward=_reward(e["kind"], e["amount"], _)),
@@ -121,7 +138,7 @@ _EVENTS: dict[str, Writer] = {
     "dice_drawn": lambda e, who, _, names, locale: _("{seat}: drew and rolled {dice}").format(
         seat=who, dice=", ".join(_die(colour, value, _) for _d, colour, value in e["dice"])),
     "round_end": lambda e, who, _, names, locale: _(
-        "End of round {round}; {first} is the first player").format(
+        "End of round {round}; first player: {first}").format(
         round=e["round"], first=seat_name(e["first"], _, names)),
     "game_over": lambda e, who, _, names, locale: _("Game over"),
     "reroll": lambda e, who, _, names, locale: _("{seat}: re-rolled a die: {die}").format(

@@ -314,7 +314,7 @@ def phase_moves(s: State) -> list[Move]:
         d = s.to_place[0]
         text = die_text(DIE_COLOUR[d], s.dval[d])
         return [{"type": "place", "die": d, "space": i,
-                 "label": f"Put the {text} on your {DATA.space_labels[i]} space"}
+                 "label": f"Put the {text} on the {DATA.space_labels[i]} space"}
                 for i in _place_spaces(s, seat)]
     if phase == "draft":
         cards = sorted(s.adisplay)
@@ -364,7 +364,7 @@ def take_moves(s: State) -> list[Move]:
                     continue
                 seen.add(text)
                 if owner == seat:
-                    label = f"Take your {text} (from your {DATA.space_labels[i]} space)"
+                    label = f"Take the {text} from the {DATA.space_labels[i]} space"
                 else:
                     label = (f"Take {player_name(s, owner)}'s {text} "
                              f"(they receive {DATA.space_labels[i]})")

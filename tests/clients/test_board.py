@@ -70,8 +70,15 @@ def test_seats_have_one_name() -> None:
                                                                   "bot": "alfred"},
                                  {"seat": 2, "kind": "bot", "bot": "greedy"}],
             "view": {"automa_seats": {"1": "alfred"}}}
+    board.use_bot_titles([])  # the server's list unread: a bot by its id
     assert board.name_seats(body) == {0: "You", 1: "Alfred", 2: "Player 3 (greedy)"}
     assert board.event_text("toy", {"type": "coins", "seat": 1, "n": 2}) == "Alfred: Coins n 2"
+    # by the server's title, as its log texts name the seat ("Player 3 (Greedy)"; issue 30)
+    board.use_bot_titles([{"name": "greedy", "title": "Ganancioso"}])
+    try:
+        assert board.name_seats(body)[2] == "Player 3 (Ganancioso)"
+    finally:
+        board.use_bot_titles([])
 
 
 def test_an_event_reads_in_the_servers_words_else_by_its_fields() -> None:

@@ -204,3 +204,26 @@ def test_show_and_watch_a_finished_toy_game(run, stack: Stack) -> None:
         assert "Result" in screen
         assert_readable(screen)
 
+
+
+def test_a_number_is_its_move_and_a_filter_waits_for_enter(run) -> None:
+    """Issue 30: "5" with four moves listed was read as a filter and played its only match."""
+    term = run("play", "darwins-journey", "--vs", "alfred:white", "--seed", "4")
+    first = term.expect(PROMPT)
+    cards = re.findall(r"^\s*\d+\s+Keep crew card (\d+):", first, re.M)
+    assert len(cards) >= 2, first
+    past = len(re.findall(r"^\s*\d+\s+\S", first.split("Your moves")[-1], re.M)) + 1
+    term.send(str(past))
+    refused = term.expect(PROMPT)
+    assert f"no move {past}; moves are numbered 1 to {past - 1}" in refused
+    assert "You: Keep crew card" not in refused
+    term.send("Keep crew card")  # every draft move: the list narrows, nothing is played
+    assert "You: Keep crew card" not in term.expect(PROMPT)
+    term.send(f"crew card {cards[1]}:")  # one move: shown, and Enter plays it
+    single = term.expect(PROMPT)
+    assert f"Enter plays move 2: Keep crew card {cards[1]}" in single
+    assert "You: Keep crew card" not in single
+    term.send("")
+    assert f"You: Keep crew card {cards[1]}" in term.expect(PROMPT)
+    term.send("q")
+    term.finish()

@@ -127,3 +127,31 @@ def test_the_page_fetches_nothing_from_elsewhere() -> None:
     for path in [*WEB.rglob("*.js"), *WEB.rglob("*.html"), *WEB.rglob("*.css")]:
         text = Path(path).read_text("utf-8").replace(SVG_NAMESPACE, "")
         assert not re.search(r"https?://", text), path
+
+
+# A developer's note in a text: a rulebook paragraph ("F35.1", "A10:") or a value as code.
+DEVELOPER_NOTE = re.compile(r"\b[A-Z]{1,2}\d+(\.\d+)*\b|\bfalse\b|\btrue\b|_")
+
+
+def test_the_lobby_speaks_to_players(client: FlaskClient) -> None:
+    """Issue 30: every option of every game and every bot and parameter the lobby shows has
+    its name and help in both languages, in a player's words (the API's descriptions are
+    written for developers: "F35.1: hands are deducible; false: …")."""
+    keys = []
+    hints = json.loads((WEB / "data" / "games.json").read_text("utf-8"))
+    automas = {bot for game in hints.values() if isinstance(game, dict)
+               for rule in game.get("automa", []) for bot in rule["seats"].values()}
+    for game in client.get("/v1/games-catalog").get_json()["games"]:
+        if not (WEB / "data" / f"{game['name']}.json").exists():
+            continue  # the tests' toy games: no page of their own
+        for name in game["options"]:
+            keys += [f"option.{game['name']}.{name}", f"option.{game['name']}.{name}.help"]
+    for bot in client.get("/v1/bots").get_json()["bots"]:
+        if bot["name"] in automas:
+            continue  # a game's own automa: the lobby seats it and names it, no choice
+        keys.append(f"bot.{bot['name']}.help")
+        for name in bot.get("params") or {}:
+            keys += [f"bot.param.{name}", f"bot.param.{name}.help"]
+    for lang in ("en", "pt-BR"):
+        assert sorted({k for k in keys if k not in MESSAGES[lang]}) == []
+        assert [MESSAGES[lang][k] for k in keys if DEVELOPER_NOTE.search(MESSAGES[lang][k])] == []

@@ -3,7 +3,7 @@
 
 import { api, ApiError, canonical, newKey } from "./api.js";
 import { h, replace } from "./dom.js";
-import { t, tOr } from "./i18n.js";
+import { t, tOr, withLanguage } from "./i18n.js";
 import { humanize, seatName } from "./names.js";
 import { rendererFor } from "./renderers/index.js";
 import { describeEvent } from "./events.js";
@@ -28,12 +28,14 @@ class GamePage {
     this.log = [];
     this.busy = false;
     this.filter = "";
+    this.place = null; // the board place whose moves the list shows (a click on the board)
     this.stream = null;
     this.refreshing = null;
     this.lastRead = 0;
   }
 
   async start() {
+    this.heading = h("h1", { class: "game-title", id: "game-title" });
     this.status = h("div", { class: "status", id: "status", "aria-live": "polite" });
     this.notice = h("div", { class: "notice", id: "notice", role: "alert", hidden: true });
     this.board = h("section", { class: "board", id: "board", tabindex: "-1", "aria-label": t("game.board") });
@@ -41,13 +43,14 @@ class GamePage {
     this.logList = h("ol", { class: "log", id: "log", reversed: true });
     this.resultPanel = h("section", { class: "panel result", id: "result", hidden: true });
     this.connection = h("span", { class: "connection", id: "connection" });
+    this.actions = h("section", { class: "panel actions", id: "actions", "aria-label": t("game.actions") });
     // Jumps are buttons, not #anchors: the fragment holds the seat's token.
     const jump = (key, target) => h("button", {
       type: "button", class: "jump-to", onclick: () => { target().scrollIntoView(); target().focus?.(); },
     }, t(key));
     this.logHeading = h("h2", { tabindex: "-1" }, t("game.log"));
     replace(this.root,
-      h("div", { class: "game-head" }, this.status, this.connection),
+      h("div", { class: "game-head" }, this.heading, this.status, this.connection),
       h("nav", { class: "jumps", "aria-label": t("game.jump") },
         jump("game.moves", () => this.movesPanel), jump("game.board", () => this.board),
         jump("game.log", () => this.logHeading)),
@@ -55,7 +58,8 @@ class GamePage {
       h("div", { class: "game-layout" },
         h("div", { class: "main-column" }, this.movesPanel, this.board),
         h("aside", { class: "panel side" },
-          this.logHeading, this.logList)));
+          this.logHeading, this.logList)),
+      this.actions);
     this.renderer = null;
     this.titles = await api("/v1/games-catalog").then(
       (catalog) => Object.fromEntries(catalog.games.map((g) => [g.name, g.title])), () => ({}));
@@ -108,6 +112,8 @@ class GamePage {
     const filtering = document.activeElement?.id === "move-filter";
     this.drawStatus();
     replace(this.board, this.renderer.render(body));
+    if (this.place && !(body.legal_moves || []).some((m) => this.placeOf(m) === this.place)) this.place = null;
+    this.markBoard();
     this.drawMoves();
     if (filtering) document.getElementById("move-filter")?.focus();
     else if (hadFocus) {
@@ -118,6 +124,77 @@ class GamePage {
     }
     this.drawLog();
     this.drawResult();
+    this.drawActions();
+  }
+
+  /** The board place of `move` (a selector in the board, from the move's own fields: the
+   * game's renderer knows where each kind of move is played), or null. */
+  placeOf(move) {
+    try {
+      return this.renderer.placeOf?.(move, this.body) || null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The board element of a place, if the board draws it. */
+  boardPlace(selector) {
+    if (!selector) return null;
+    try {
+      return this.board.querySelector(selector);
+    } catch {
+      return null; // a selector the renderer got wrong: no place, the list still works
+    }
+  }
+
+  /** On the board: each seat's last move (until that seat moves again), and the places a
+   * legal move of this seat is played on, which a click or tap opens in the move list. */
+  markBoard() {
+    const body = this.body;
+    const last = new Map();
+    for (const entry of this.log) {
+      if (!entry.system && entry.move && Number.isInteger(entry.seat)) last.set(entry.seat, entry);
+    }
+    const newest = this.log.length ? this.log[this.log.length - 1].index : -1;
+    for (const [seat, entry] of last) {
+      const where = this.boardPlace(this.placeOf(entry.move));
+      if (!where) continue;
+      where.classList.add("last-move", `last-p${seat % 5}`);
+      if (entry.index === newest) where.classList.add("newest");
+      where.dataset.lastBy = String(seat);
+      explainPlace(where, t("game.last_move", { seat: seatName(body, seat) }), moveLabel(entry.move));
+    }
+    if (body.status !== "active" || body.seat === null || body.to_act !== body.seat) return;
+    const places = new Map();
+    for (const move of body.legal_moves || []) {
+      const place = this.placeOf(move);
+      if (place) places.set(place, (places.get(place) || 0) + 1);
+    }
+    for (const [place, count] of places) {
+      const where = this.boardPlace(place);
+      if (!where) continue;
+      const open = () => {
+        if (this.busy) return;
+        this.place = place;
+        this.filter = "";
+        this.drawMoves();
+        this.movesPanel.scrollIntoView({ block: "nearest" });
+        this.movesPanel.querySelector("button.move:not([disabled])")?.focus({ preventScroll: true });
+      };
+      // An SVG map drawn as one image holds no buttons: it becomes a group of places.
+      const image = where.closest("svg[role=img]");
+      if (image) image.setAttribute("role", "group");
+      where.classList.add("choosable");
+      where.setAttribute("tabindex", "0");
+      where.setAttribute("role", "button");
+      const named = where.getAttribute("aria-label");
+      const choice = t("game.place_moves", { count });
+      where.setAttribute("aria-label", named ? `${named} · ${choice}` : choice);
+      where.addEventListener("click", open);
+      where.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); open(); }
+      });
+    }
   }
 
   drawStatus() {
@@ -127,7 +204,8 @@ class GamePage {
       replace(this.connection);
     }
     const title = tOr(`game.${body.game}`, this.titles[body.game] || humanize(body.game));
-    const parts = [h("strong", { class: "game-title" }, title)];
+    replace(this.heading, title);
+    const parts = [];
     const round = body.view?.round;
     if (round && body.status !== "finished") parts.push(h("span", {}, t("game.round", { round })));
     if (body.status === "finished") {
@@ -157,7 +235,8 @@ class GamePage {
     }
     // Grouped by type, and by what the renderer says tells them apart (a worker, ...).
     const groups = new Map();
-    for (const move of moves) {
+    const listed = this.place ? moves.filter((m) => this.placeOf(m) === this.place) : moves;
+    for (const move of listed) {
       const typeName = tOr(`move.${body.game}.${move.type}`, tOr(`move.${move.type}`, humanize(move.type)));
       const part = this.renderer.moveGroup(move, body);
       const name = part ? `${typeName} · ${part}` : typeName;
@@ -174,12 +253,17 @@ class GamePage {
         return h("div", { class: "move-group" },
           h("h3", {}, name, h("span", { class: "count" }, ` (${shown.length})`)),
           h("div", { class: "move-buttons" }, shown.map((move) =>
-            moveButton(move, this.renderer.moveDetail(move, body), this.busy, () => this.play(move)))));
+            moveButton(move, this.renderer.moveDetail(move, body), this.busy, () => this.play(move),
+              this.placeOf(move)))));
       }));
       if (!list.childElementCount) list.append(h("p", {}, t("game.no_match")));
     };
     const parts = [h("h2", {}, t("game.your_moves", { count: moves.length }))];
-    if (moves.length >= FILTER_FROM) {
+    if (this.place) {
+      parts.push(h("p", { class: "place-choice" }, t("game.moves_here", { count: listed.length }), " ",
+        h("button", { type: "button", id: "all-moves", onclick: () => { this.place = null; this.drawMoves(); } },
+          t("game.all_moves"))));
+    } else if (moves.length >= FILTER_FROM) {
       const input = h("input", {
         type: "search", id: "move-filter", value: this.filter, placeholder: t("game.filter"),
         "aria-label": t("game.filter"),
@@ -235,6 +319,65 @@ class GamePage {
     this.resultPanel.hidden = false;
   }
 
+  /** What a seat can do besides moving: resign while the game runs (a second tap confirms),
+   * a rematch once it is over, and a new game from the lobby. */
+  drawActions() {
+    const body = this.body;
+    const parts = [];
+    const human = body.seat !== null && body.seats?.[body.seat]?.kind === "human";
+    if (body.status === "active" && human && !body.seats[body.seat].resigned) {
+      const resign = h("button", {
+        type: "button", class: "danger", id: "resign",
+        onclick: () => {
+          if (resign.dataset.armed) { this.resign(); return; }
+          resign.dataset.armed = "1";
+          resign.textContent = t("game.resign_confirm");
+        },
+      }, t("game.resign"));
+      parts.push(resign);
+    }
+    if (body.status !== "active" && this.token) {
+      parts.push(h("button", { type: "button", id: "rematch", onclick: () => this.rematch() },
+        t("game.rematch")));
+    }
+    parts.push(h("a", { href: withLanguage("/play/"), class: "button", id: "new-game" }, t("game.new_game")));
+    if (this.rematchLinks) parts.push(this.rematchLinks);
+    replace(this.actions, h("h2", {}, t("game.actions")), h("div", { class: "action-buttons" }, parts));
+  }
+
+  async resign() {
+    try {
+      await api(`/v1/games/${this.id}/resign`, { method: "POST", token: this.token, body: {} });
+    } catch (error) {
+      this.explain(error);
+    }
+    await this.refresh().catch((error) => this.explain(error));
+  }
+
+  /** The same game again: this seat's new link opens it; the other players' links to hand out. */
+  async rematch() {
+    let game;
+    try {
+      game = await api(`/v1/games/${this.id}/rematch`, { method: "POST", token: this.token });
+    } catch (error) {
+      const existing = error instanceof ApiError && error.problem.rematch;
+      if (!existing) { this.explain(error); return; }
+      location.assign(withLanguage(`/play/games/${existing}`));
+      return;
+    }
+    const link = (seat) => withLanguage(`/play/games/${game.id}`) +
+      (seat.token ? `#token=${encodeURIComponent(seat.token)}` : "");
+    const mine = game.seats.find((seat) => seat.seat === this.body.seat && seat.token);
+    if (mine) {
+      location.assign(link(mine));
+      return;
+    }
+    this.rematchLinks = h("ul", { class: "links", id: "rematch-links" }, game.seats.filter((s) => s.token)
+      .map((seat) => h("li", {}, h("a", { href: link(seat), class: "button" },
+        t("lobby.play_as", { seat: t("seat.number", { n: seat.seat + 1 }) })))));
+    this.drawActions();
+  }
+
   async play(move) {
     if (this.busy) return;
     this.busy = true;
@@ -244,6 +387,7 @@ class GamePage {
     try {
       await this.post(move);
       this.filter = "";
+      this.place = null;
     } catch (error) {
       this.explain(error);
     } finally {
@@ -350,9 +494,11 @@ function scoreText(value) {
   return String(value);
 }
 
-/** A move's button: its label, and the renderer's words for what it names. */
-function moveButton(move, detail, busy, onclick) {
-  return h("button", { type: "button", class: "move", disabled: busy, dataset: { type: move.type }, onclick },
+/** A move's button: its label, and the renderer's words for what it names; `place` is the
+ * board place it is played on (a selector in the board), if it has one. */
+function moveButton(move, detail, busy, onclick, place = null) {
+  const dataset = place ? { type: move.type, place } : { type: move.type };
+  return h("button", { type: "button", class: "move", disabled: busy, dataset, onclick },
     h("span", { class: "move-label" }, moveLabel(move)),
     detail ? h("span", { class: "move-detail" }, detail) : null);
 }
@@ -360,4 +506,20 @@ function moveButton(move, detail, busy, onclick) {
 /** The text of a move's button (the engine's label, else its type). */
 function moveLabel(move) {
   return move.label || humanize(move.type);
+}
+
+/** Mark a board place with `text` (who moved there) and the move itself: a badge on the
+ * page's own elements, a tooltip (SVG: a <title>) for a pointer and a screen reader alike. */
+function explainPlace(where, text, move) {
+  if (where instanceof SVGElement) {
+    const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+    title.textContent = `${text}: ${move}`;
+    where.append(title);
+    return;
+  }
+  where.title = where.title ? `${where.title} · ${text}: ${move}` : `${text}: ${move}`;
+  const named = where.getAttribute("aria-label");
+  if (named) where.setAttribute("aria-label", `${named} · ${text}`);
+  // A small drawn thing (a die) keeps its face: the words go in its tooltip and name only.
+  if (where.getAttribute("role") !== "img") where.append(h("span", { class: "last-badge" }, text));
 }

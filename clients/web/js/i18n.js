@@ -87,3 +87,13 @@ export function tOr(key, otherwise, params = {}) {
 export function translateStatic(root = document) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
 }
+
+/** `href` (a page of this site) carrying the page's `?lang=` when the page was opened with
+ * one, so that a link followed from here (a seat's, the lobby's) keeps the language. */
+export function withLanguage(href) {
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (!asked) return href;
+  const url = new URL(href, location.href);
+  url.searchParams.set("lang", current);
+  return /^[a-z]+:/i.test(href) ? url.href : url.pathname + url.search + url.hash;
+}

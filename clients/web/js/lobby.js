@@ -2,7 +2,7 @@
 
 import { api, ApiError } from "./api.js";
 import { h, replace } from "./dom.js";
-import { t, tOr } from "./i18n.js";
+import { t, tOr, withLanguage } from "./i18n.js";
 import { automaName, botName, optionLabel, optionValueLabel } from "./names.js";
 
 /** Draw the lobby into `root`. */
@@ -187,7 +187,7 @@ class Lobby {
   }
 
   showCreated(game) {
-    const base = `${location.origin}/play/games/${game.id}`;
+    const base = withLanguage(`${location.origin}/play/games/${game.id}`);
     const items = game.seats.map((seat) => {
       const name = t("seat.number", { n: seat.seat + 1 });
       if (seat.kind !== "human") {

@@ -1,6 +1,6 @@
 // The page's entry point: language first, then the lobby or a game by the path.
 
-import { chooseLanguage, language, LANGUAGES, loadLanguage, saveLanguage, t, translateStatic } from "./i18n.js";
+import { chooseLanguage, language, LANGUAGES, loadLanguage, saveLanguage, t, translateStatic, withLanguage } from "./i18n.js";
 import { h, replace } from "./dom.js";
 import { showLobby } from "./lobby.js";
 import { showGame } from "./game.js";
@@ -22,6 +22,7 @@ async function start() {
   translateStatic();
   document.title = t("app.title");
   languageSwitch();
+  document.querySelector(".brand")?.setAttribute("href", withLanguage("/play/"));
   const app = document.getElementById("app");
   const match = location.pathname.match(/^\/play\/games\/([A-Za-z0-9_-]{1,64})\/?$/);
   try {
@@ -31,7 +32,7 @@ async function start() {
     const known = { 401: "error.bad_link", 404: "error.no_game" };
     const key = known[error.status] || "error.load";
     replace(app, h("p", { class: "error", role: "alert" }, t(key, { detail: error.message })),
-      h("p", {}, h("a", { href: "/play/" }, t("error.to_lobby"))));
+      h("p", {}, h("a", { href: withLanguage("/play/") }, t("error.to_lobby"))));
   }
 }
 

@@ -231,7 +231,7 @@ function academy(ctx) {
 function museum(ctx) {
   const { v } = ctx;
   const delivered = v.museum || 0;
-  const head = h("tr", {}, h("th", {}, ""), SPECIMEN_KINDS.map((k) => h("th", { scope: "col" }, t(`dj.specimen.kind.${k}`))));
+  const head = h("tr", {}, h("td", {}), SPECIMEN_KINDS.map((k) => h("th", { scope: "col" }, t(`dj.specimen.kind.${k}`))));
   const rows = SPECIMEN_COLOURS.map((colour, row) => h("tr", {},
     h("th", { scope: "row" }, t(`dj.specimen.colour.${colour}`)),
     SPECIMEN_KINDS.map((_, col) => {
@@ -356,4 +356,19 @@ function alfred(ctx) {
       stat("dj.coins", v.coins?.[seat]), stat("dj.vp", v.vp?.[seat]), stat("dj.evo", v.evo?.[seat]),
       stat("dj.alfred_bonus", a.bonus), stat("dj.alfred_deck", a.deck_size),
       stat("dj.alfred_beagle", a.beagle_value)));
+}
+
+/** Where a move is played on the board, from the move's own fields: the location a worker
+ * (the player's or Alfred's) goes to or unlocks, the ocean or island space a ship or an
+ * explorer moves to, the campsite a tent goes on. */
+export function placeOf(move) {
+  const location = (id) => (typeof id === "string" ? `[data-location="${id}"]` : null);
+  const space = (id) => (typeof id === "string" ? `[data-space="${id}"]` : null);
+  switch (move?.type) {
+    case "place": case "unlock": case "locked": return location(move.location);
+    case "alfred": return location(move.kind === "small_diary" ? move.unlock : move.location);
+    case "navigate": case "explore": return space(move.space);
+    case "tent": return space(move.campsite);
+    default: return null;
+  }
 }

@@ -366,3 +366,16 @@ function aiBoard(ctx) {
     h("h3", {}, t("enc.published_pile", { n: published.length })),
     h("p", {}, published.length ? published.map((c) => animalName(cat, c) || t("enc.animal_card")).join(", ") : t("enc.none")));
 }
+
+/** Where a move is played on the board, from the move's own fields: the die placed, taken or
+ * re-rolled, the animal or expert card taken. */
+export function placeOf(move) {
+  const card = (kind) => (Number.isInteger(move.card) ? `[data-${kind}="${move.card}"]` : null);
+  switch (move?.type) {
+    case "place": case "take": case "extra":
+      return Number.isInteger(move.die) ? `[data-die="${move.die}"]` : null;
+    case "animal": return card("animal");
+    case "expert": return card("expert");
+    default: return null;
+  }
+}

@@ -469,3 +469,8 @@ function playerBoard(ctx, s) {
     (v.objectives?.[s] || []).length ? [h("h3", {}, t("fl.objectives_taken")),
       h("ul", { class: "cards" }, v.objectives[s].map((o) => h("li", {}, objectiveFace(o, sky ? "sky" : "sink"))))] : null);
 }
+
+/** The hex a move is played on (a tile placed, a Skiff sailed), from the move's own `cell`. */
+export function placeOf(move) {
+  return Number.isInteger(move?.cell) ? `[data-cell="${move.cell}"]` : null;
+}

@@ -40,7 +40,7 @@ function label(game, key) {
 function seatTable(body, seats, rows) {
   const seatList = Array.from({ length: seats }, (_, s) => s);
   const mine = (s) => (s === body.seat ? "me" : null);
-  const head = h("tr", {}, h("th", {}, ""),
+  const head = h("tr", {}, h("td", {}),  // the corner names nothing: no empty header
     seatList.map((s) => h("th", { scope: "col", class: mine(s) }, seatName(body, s))));
   const lines = rows.map(([key, values]) => h("tr", {},
     h("th", { scope: "row" }, label(body.game, key)),

@@ -1,0 +1,239 @@
+"""The page as a player finds it (issue 30): the language kept from the lobby's link, one
+`h1` and no empty table header on every page, resign, rematch and a new game on the page,
+and nothing clipped or wider than a 360 px phone."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import Stack
+from tests.web.conftest import Shots
+from tests.web.helpers import READY, click_move, create_in_lobby, version
+from tests.web.test_browser import DESKTOP, watch_errors
+from tests.web.test_browser_games import too_wide
+
+pytestmark = pytest.mark.e2e
+
+SMALL_PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2,
+               "is_mobile": True, "has_touch": True}
+# A game of each with bots in the other seats: (game, options, seats)
+GAMES = [("darwins-journey", {"players": 1}, None),
+         ("encyclopedia", {"players": 1}, None),
+         ("flotilla", {"players": 3}, [{"kind": "human"}] + [
+             {"kind": "bot", "bot": "random", "params": {}}] * 2)]
+
+# Elements whose content spills out of their box (cut off, or drawn over their neighbours):
+# wider than the box, which neither scrolls nor is a drawing (an SVG's parts).
+CLIPPED = """() => [...document.querySelectorAll('main *')].filter((el) => {
+    if (!el.offsetParent || el.closest('.table-wrap, svg, .sr-only')) return false;
+    const style = getComputedStyle(el);
+    if (['auto', 'scroll'].includes(style.overflowX)) return false;
+    return el.scrollWidth > el.clientWidth + 1;
+  }).slice(0, 12).map((el) => `${el.tagName}.${el.className} ${el.textContent.slice(0, 40)}`)"""
+# Tables cut on the right: wider than the scrolling box that holds them is fine, wider than
+# the screen without one is not (too_wide leaves out what scrolls inside a .table-wrap).
+UNWRAPPED_TABLES = """() => [...document.querySelectorAll('main table')].filter((t) =>
+    !t.closest('.table-wrap') && t.getBoundingClientRect().right >
+    document.documentElement.clientWidth + 1).map((t) => t.className)"""
+# Tables that only fit by scrolling sideways inside their box (part of them out of sight).
+SCROLLED_TABLES = """() => [...document.querySelectorAll('main .table-wrap')].filter((w) =>
+    w.offsetParent && w.scrollWidth > w.clientWidth + 1).map((w) =>
+    `${w.firstElementChild?.className} ${w.scrollWidth}>${w.clientWidth}`)"""
+STRUCTURE = """() => ({
+    h1: document.querySelectorAll('h1').length,
+    emptyHeaders: [...document.querySelectorAll('th')].filter((th) => !th.textContent.trim()
+      && !th.getAttribute('aria-label')).length})"""
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    """A fresh desktop browser context whose browser speaks English."""
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    yield ctx
+    ctx.close()
+
+
+def seat_link(stack: Stack, game: str, options: dict[str, Any],
+              seats: list[dict[str, Any]] | None, lang: str = "en") -> str:
+    """A new game's page for its first seat."""
+    created = stack.client.create_game(game, options, seats)
+    token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
+    return f"{stack.api_url}/play/games/{created['id']}?lang={lang}#token={token}"
+
+
+def test_the_lobbys_language_goes_with_the_seats_link(context: Any, site: str,
+                                                      shots: Shots) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    links = create_in_lobby(page, site, {"players": "1"}, lang="pt-BR")
+    assert "lang=pt-BR" in links["seats"][0] and "lang=pt-BR" in links["spectator"]
+    assert links["seats"][0].index("?lang=") < links["seats"][0].index("#token=")
+    page.click(".join a >> nth=0")  # as a person does: the link, not a typed address
+    page.wait_for_selector(READY)
+    text = page.inner_text("main")
+    assert "Sua vez" in text and "Your turn" not in text
+    assert "lang=pt-BR" in str(page.get_attribute("#new-game", "href"))
+    assert "lang=pt-BR" in str(page.get_attribute(".brand", "href"))
+    shots(page, "opened-in-portuguese")
+    assert errors == []
+
+
+@pytest.mark.parametrize(("game", "options", "seats"), GAMES, ids=[g[0] for g in GAMES])
+def test_each_page_has_one_h1_and_no_empty_header(context: Any, stack: Stack, game: str,
+                                                  options: dict[str, Any],
+                                                  seats: list[dict[str, Any]] | None) -> None:
+    page = context.new_page()
+    page.goto(f"{stack.api_url}/play/?lang=en")
+    page.wait_for_selector("#create-game")
+    assert page.evaluate(STRUCTURE) == {"h1": 1, "emptyHeaders": 0}
+    page.goto(seat_link(stack, game, options, seats))
+    page.wait_for_selector(READY)
+    assert page.evaluate(STRUCTURE) == {"h1": 1, "emptyHeaders": 0}
+    assert page.inner_text("h1").strip()
+
+
+def test_resign_then_rematch_then_a_new_game(context: Any, stack: Stack, shots: Shots) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(seat_link(stack, "darwins-journey", {"players": 1}, None))
+    page.wait_for_selector(READY)
+    first = page.url
+    page.click("#resign")
+    assert page.inner_text("#resign") == "Tap again to resign"  # one tap never resigns
+    assert page.is_hidden("#result")
+    shots(page, "resign-armed")
+    page.click("#resign")
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.is_hidden("#resign")
+    shots(page, "resigned")
+    page.click("#rematch")
+    page.wait_for_url(lambda url: url != first and "#token=" in url)
+    page.wait_for_selector(READY)
+    assert page.url.split("/games/")[1][:8] != first.split("/games/")[1][:8]
+    assert page.is_visible("#resign")
+    shots(page, "rematch")
+    page.click("#new-game")
+    page.wait_for_selector("#create-game")
+    assert errors == []
+
+
+@pytest.mark.parametrize(("game", "options", "seats"), GAMES, ids=[g[0] for g in GAMES])
+def test_nothing_clipped_or_too_wide_at_360_px(browser: Any, stack: Stack, shots: Shots,
+                                               game: str, options: dict[str, Any],
+                                               seats: list[dict[str, Any]] | None) -> None:
+    ctx = browser.new_context(**SMALL_PHONE, locale="pt-BR")
+    try:
+        page = ctx.new_page()
+        page.goto(seat_link(stack, game, options, seats, lang="pt-BR"))
+        page.wait_for_selector(READY)
+        shots(page, f"{game}-360")
+        for number, table in enumerate(page.query_selector_all("main .table-wrap")):
+            if table.is_visible():  # each table close up, to read it as a phone shows it
+                table.screenshot(path=str(shots.directory / f"table-{number}.png"))
+        assert too_wide(page) == []
+        assert page.evaluate(CLIPPED) == []
+        assert page.evaluate(UNWRAPPED_TABLES) == []
+        assert page.evaluate(SCROLLED_TABLES) == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        ctx.close()
+
+
+def game_and_token(page: Any) -> tuple[str, str]:
+    """The game id and seat token of the page's address."""
+    path, fragment = page.url.split("#token=")
+    return path.split("/games/")[1].split("?")[0], fragment
+
+
+def test_the_bots_last_move_is_marked_on_the_board(context: Any, stack: Stack,
+                                                   shots: Shots) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(seat_link(stack, "darwins-journey", {"players": 1}, None))
+    game_id, token = game_and_token(page)
+    rng = random.Random(3)
+    for _ in range(40):  # the draft and the first placements, until Alfred has placed a worker
+        page.wait_for_selector(READY)
+        if page.query_selector('#board [data-last-by="1"]'):
+            break
+        click_move(page, rng)
+    else:
+        raise AssertionError("Alfred's move never showed on the board")
+    marked = page.query_selector('#board [data-last-by="1"]')
+    assert "last-move" in str(marked.get_attribute("class"))
+    assert "Last move: Alfred" in marked.inner_text()
+    # the place is the one Alfred's last move names in the log (its own fields)
+    alfred = [e["move"] for e in stack.client.iter_moves(game_id, token) if e["seat"] == 1]
+    last = alfred[-1]
+    assert marked.get_attribute("data-location") == (
+        last["unlock"] if last.get("kind") == "small_diary" else last["location"])
+    assert last["label"] in str(marked.get_attribute("title"))
+    shots(page, "alfred-marked")
+    assert errors == []
+
+
+def test_a_flotilla_hex_lists_the_moves_played_on_it(context: Any, stack: Stack,
+                                                     shots: Shots) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(seat_link(stack, "flotilla", GAMES[2][1], GAMES[2][2]))
+    game_id, token = game_and_token(page)
+    rng = random.Random(5)
+    for _ in range(60):  # until a move of this seat has a hex (a Skiff to sail, a tile to place)
+        page.wait_for_selector(READY)
+        if page.query_selector(".fl-map g.choosable"):
+            break
+        click_move(page, rng)
+    else:
+        raise AssertionError("no move of this seat ever had a hex")
+    hex_place = page.query_selector(".fl-map g.choosable")
+    cell = int(str(hex_place.get_attribute("data-cell")))
+    shots(page, "choosable-hexes")
+    hex_place.click()
+    page.wait_for_selector("#all-moves")
+    body = stack.client.get_game(game_id, token)
+    expected = sorted(m["label"] for m in body["legal_moves"] if m.get("cell") == cell)
+    buttons = page.query_selector_all("button.move")
+    assert sorted(b.query_selector(".move-label").inner_text() for b in buttons) == expected
+    assert {b.get_attribute("data-place") for b in buttons} == {f'[data-cell="{cell}"]'}
+    shots(page, "moves-of-the-hex")
+    page.click("#all-moves")  # back to every move
+    assert len(page.query_selector_all("button.move")) == len(body["legal_moves"])
+    hex_place = page.query_selector(f'.fl-map g[data-cell="{cell}"]')
+    hex_place.click()
+    before = version(page)
+    assert version(page) == before  # a tap on the hex plays nothing: the list does
+    page.click("button.move >> nth=0")
+    page.wait_for_function(
+        "([v]) => Number(document.querySelector('#status').dataset.version) > v",
+        arg=[before], timeout=15000)
+    assert errors == []
+
+
+def test_the_ais_last_die_is_marked_in_encyclopedia(context: Any, stack: Stack,
+                                                    shots: Shots) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(seat_link(stack, "encyclopedia", {"players": 1}, None))
+    game_id, token = game_and_token(page)
+    rng = random.Random(4)
+    for _ in range(40):
+        page.wait_for_selector(READY)
+        if page.query_selector('#board [data-last-by="1"]'):
+            break
+        click_move(page, rng)
+    else:
+        raise AssertionError("the AI's move never showed on the board")
+    marked = page.query_selector('#board [data-last-by="1"]')
+    ai = [e["move"] for e in stack.client.iter_moves(game_id, token) if e["seat"] == 1]
+    last = ai[-1]  # the place its own fields name: the die, else the card taken
+    kind = "die" if "die" in last else str(last["type"])
+    value = last["die"] if "die" in last else last["card"]
+    assert marked.get_attribute(f"data-{kind}") == str(value)
+    assert "Last move: AI" in str(marked.get_attribute("aria-label"))
+    shots(page, "ai-marked")
+    assert errors == []
