@@ -369,9 +369,22 @@ def _raise_stop(signum: int, frame: Any) -> None:
     raise _Stop()
 
 
+def _restart_redis(local: LocalRedis, console: Console) -> None:
+    """Start the local Redis again (same port, same data directory) after it died: the API
+    and the workers reconnect to the same URL, and its append-only file (fsync'd at every
+    write) brings back every move the API acknowledged. A failed start is retried at the
+    next look."""
+    code = local.process.returncode if local.process is not None else None
+    console.print(f"[yellow]Redis exited ({code}); restarting it on {local.data_dir}[/]")
+    try:
+        local.restart()
+    except RuntimeError as exc:
+        console.print(f"[red]Redis did not restart: {exc}[/]")
+
+
 def serve(args: argparse.Namespace, console: Console) -> int:
-    """Run the API under gunicorn and bot workers until interrupted; restarts a dead API
-    (its gunicorn master) or bot worker."""
+    """Run the API under gunicorn and bot workers until interrupted; restarts a dead Redis
+    (the one it started), API (its gunicorn master) or bot worker."""
     if _port_taken(connect_host(args.host), args.port):
         console.print(f"[red]port {args.port} is already in use[/] (another `bgb serve`?)")
         return 1
@@ -418,6 +431,8 @@ def serve(args: argparse.Namespace, console: Console) -> int:
                       f"{args.bot_workers} bot worker(s). Ctrl-C stops.")
         while True:
             time.sleep(0.5)
+            if local is not None and local.exited:
+                _restart_redis(local, console)
             if api.poll() is not None:
                 # gunicorn restarts its own workers; this is its master gone (killed, OOM).
                 # Its orphaned workers would hold the port: end its whole process group, then
