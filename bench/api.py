@@ -434,7 +434,8 @@ def compare_with_hello(args: argparse.Namespace, port: int, hello_port: int, gam
 
 # The load generator is one client address: the API's rate limits would refuse it.
 NO_RATE_LIMITS = {"BGB_RATE_LIMIT_CREATE": "off", "BGB_RATE_LIMIT_MOVES": "off",
-                  "BGB_RATE_LIMIT_MOVES_PER_SEAT": "off", "BGB_RATE_LIMIT_READS": "off"}
+                  "BGB_RATE_LIMIT_MOVES_PER_SEAT": "off", "BGB_RATE_LIMIT_READS": "off",
+                  "BGB_RATE_LIMIT_OTHER": "off"}
 
 
 def raise_open_files(needed: int) -> None:

@@ -280,6 +280,11 @@ def build_parser() -> argparse.ArgumentParser:
 # -- serve / worker ----------------------------------------------------------------------------
 
 
+# gunicorn's gevent worker with a body deadline and a per-client connection cap in front of
+# the app (docs/operating-limits.md).
+GEVENT_WORKER = "api.gunicorn_worker.GuardedGeventWorker"
+
+
 def gunicorn_command(host: str, port: int, workers: int = 2, threads: int = 0) -> list[str]:
     """The gunicorn command line serving `api:create_app()`: gevent workers (thousands of
     idle watchers each, `api.gunicorn_conf` sizing their connections), or with `threads`
@@ -287,7 +292,7 @@ def gunicorn_command(host: str, port: int, workers: int = 2, threads: int = 0) -
     if threads <= 0 and not _has_module("gevent"):
         threads = 16
     concurrency = (["--worker-class", "gthread", "--threads", str(threads)] if threads > 0
-                   else ["--worker-class", "gevent"])
+                   else ["--worker-class", GEVENT_WORKER])
     command = [sys.executable, "-m", "gunicorn", "--config", "python:api.gunicorn_conf",
                "--bind", f"{host}:{port}", "--workers", str(workers), *concurrency,
                "--timeout", "60", "--graceful-timeout", "10", "--keep-alive", "5"]

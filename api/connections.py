@@ -1,0 +1,278 @@
+"""What a client may hold of the server: its connections, counted across every API process,
+and the time it may take to send a request's body.
+
+- A client is its address, IPv6 grouped by /64 (one host, or one home or office network,
+  gets a whole /64 and could otherwise take as many addresses as it likes); an IPv4-mapped
+  IPv6 address is its IPv4 address. Rate limits and watchers group clients the same way.
+- `SharedCounts` counts what each client holds now in Redis, so that a cap holds across
+  every gunicorn process and every API node on one Redis (a per-process count lets a client
+  hold the cap once per process). Each process adds its own count under its own name and
+  refreshes a heartbeat: the counts of a process that died (SIGKILL, OOM) stop counting
+  once its heartbeat is older than `stale_after`, without anyone cleaning up after it.
+- `BodyDeadline` gives a request's body a deadline: a client that declared a 100-byte body
+  and sent 1 byte gets 408 problem+json when it runs out, and its connection is closed.
+
+`api.gunicorn_worker` applies both in front of the app under gevent workers.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import logging
+import os
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager
+from typing import Any
+
+import redis
+from werkzeug.exceptions import RequestTimeout
+
+from api import keys
+
+log = logging.getLogger(__name__)
+
+# Connections one client (an address, an IPv6 /64) may hold at once, every API process
+# together; 0 turns the cap off. A browser opens at most 6 per host, an app or a bot a few;
+# a client's long polls and streams count too (at most BGB_MAX_STREAMS_PER_CLIENT of them).
+DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 200
+# Seconds a client has to send a request's whole body (the headers have gunicorn's
+# keep-alive, 5 s in `bgb serve` and compose.yaml). A move is ~100 bytes; the largest body
+# accepted (MAX_CONTENT_LENGTH, 64 KiB) takes 10 s at 6.5 KB/s.
+DEFAULT_BODY_TIMEOUT = 10.0
+# Seconds a refused connection's request headers are waited for before its 429 is sent.
+REFUSAL_READ_SECONDS = 1.0
+RETRY_AFTER_CONNECTIONS_SECONDS = 5
+
+
+def client_group(address: str | None) -> str:
+    """The client an address belongs to: an IPv4 address itself, an IPv6 address's /64, an
+    IPv4-mapped IPv6 address's IPv4 address; anything else (a Unix socket) as it is."""
+    if not address:
+        return "unknown"
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def setting(name: str, default: float) -> float:
+    """A number from environment variable `BGB_<name>`, else `default` ("off" is 0)."""
+    raw = os.environ.get(f"BGB_{name}", "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("off", "none"):
+        return 0
+    return float(raw)
+
+
+# Admit one more of KEYS[1]'s client if its live total is under the cap. KEYS[1]: hash of
+# the client's counts by process; KEYS[2]: sorted set of processes by last heartbeat.
+# ARGV: this process, the cap, now, stale_after, the key's TTL. The new total, or -1 when
+# refused. Counts of processes without a recent heartbeat are dropped on the way.
+_ADMIT = """
+local fields = redis.call('HGETALL', KEYS[1])
+local total = 0
+local oldest = tonumber(ARGV[3]) - tonumber(ARGV[4])
+for i = 1, #fields, 2 do
+  local beat = redis.call('ZSCORE', KEYS[2], fields[i])
+  if fields[i] == ARGV[1] or (beat and tonumber(beat) >= oldest) then
+    total = total + tonumber(fields[i + 1])
+  else
+    redis.call('HDEL', KEYS[1], fields[i])
+  end
+end
+if total >= tonumber(ARGV[2]) then
+  return -1
+end
+redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return total + 1
+"""
+
+# Release one of KEYS[1]'s client held by ARGV[1] (this process).
+_RELEASE = """
+local left = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
+if left <= 0 then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+end
+return left
+"""
+
+
+class SharedCounts:
+    """What each client holds now of one kind of thing (`kind`: connections, watchers),
+    counted in Redis across processes, with a per-process fallback when Redis fails."""
+
+    def __init__(self, client: redis.Redis, kind: str, stale_after: float = 30.0) -> None:
+        self.client = client
+        self.kind = kind
+        self.stale_after = stale_after
+        # This process's name among the counters: a pid is reused, a uuid is not.
+        self.holder = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self._admit = client.register_script(_ADMIT)
+        self._release = client.register_script(_RELEASE)
+        self._lock = threading.Lock()
+        self._local: dict[str, int] = {}  # this process's own counts, by client
+        self._beat_at = 0.0
+
+    def _key(self, group: str) -> str:
+        # One hash tag for every key of the kind: one slot on a Redis Cluster, as a script
+        # touching the client's counts and the heartbeats needs.
+        return f"{keys.PREFIX}:{{{self.kind}}}:client:{group}"
+
+    @property
+    def _holders(self) -> str:
+        return f"{keys.PREFIX}:{{{self.kind}}}:holders"
+
+    def heartbeat(self) -> None:
+        """Say this process is alive (its counts count); forget processes long gone."""
+        now = time.time()
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zadd(self._holders, {self.holder: now})
+        pipe.zremrangebyscore(self._holders, "-inf", now - 10 * self.stale_after)
+        pipe.execute()
+        self._beat_at = time.monotonic()
+
+    def admit(self, group: str, cap: int) -> bool:
+        """Count one more for `group` if it holds fewer than `cap`; whether it was counted.
+        When Redis fails, the cap holds per process (the count is this process's own)."""
+        try:
+            if time.monotonic() - self._beat_at > self.stale_after / 3:
+                self.heartbeat()
+            total = int(self._admit(keys=[self._key(group), self._holders],
+                                    args=[self.holder, cap, time.time(), self.stale_after,
+                                          int(self.stale_after * 10)]))
+            shared = True
+        except redis.RedisError as exc:
+            log.warning("counting %s in Redis failed (%r): counted in this process", self.kind,
+                        exc)
+            total, shared = 0, False
+        with self._lock:
+            held = self._local.get(group, 0)
+            if total < 0 or (not shared and held >= cap):
+                return False
+            self._local[group] = held + 1
+        return True
+
+    def release(self, group: str) -> None:
+        """Count one less for `group` (one that `admit` counted)."""
+        with self._lock:
+            left = self._local.get(group, 0) - 1
+            if left > 0:
+                self._local[group] = left
+            else:
+                self._local.pop(group, None)
+        try:
+            self._release(keys=[self._key(group)], args=[self.holder])
+        except redis.RedisError as exc:
+            # Its count is dropped with this process's heartbeat at worst.
+            log.warning("releasing a %s count in Redis failed: %r", self.kind, exc)
+
+    def held(self, group: str) -> int:
+        """What `group` holds in this process now."""
+        with self._lock:
+            return self._local.get(group, 0)
+
+
+class BodyTimeout(RequestTimeout):
+    """408: the client did not send its request's body in time."""
+
+    description = "the request body did not arrive in time; the connection is closed"
+
+
+Timer = Callable[[float, BaseException], AbstractContextManager[Any]]
+
+
+class DeadlineInput:
+    """A WSGI input stream whose reads end at `deadline` (time.monotonic()) with
+    BodyTimeout; the connection's reading side is then shut, so that the server closes it
+    after its answer instead of waiting for the rest of the body."""
+
+    def __init__(self, stream: Any, deadline: float, timer: Timer,
+                 sock: socket.socket | None) -> None:
+        self.stream = stream
+        self.deadline = deadline
+        self.timer = timer
+        self.sock = sock
+
+    def _within(self, read: Callable[..., Any], *args: Any) -> Any:
+        left = self.deadline - time.monotonic()
+        try:
+            if left <= 0:
+                raise BodyTimeout()
+            with self.timer(left, BodyTimeout()):
+                return read(*args)
+        except BodyTimeout:
+            if self.sock is not None:
+                try:
+                    self.sock.shutdown(socket.SHUT_RD)
+                except OSError:
+                    pass
+            raise
+
+    def read(self, size: int | None = -1) -> bytes:
+        """As the stream's read, within the deadline."""
+        return self._within(self.stream.read, -1 if size is None else size)
+
+    def readline(self, size: int | None = -1) -> bytes:
+        """As the stream's readline, within the deadline."""
+        return self._within(self.stream.readline, -1 if size is None else size)
+
+    def readlines(self, hint: int | None = -1) -> list[bytes]:
+        """As the stream's readlines, within the deadline."""
+        return self._within(self.stream.readlines, -1 if hint is None else hint)
+
+    def __iter__(self) -> Iterator[bytes]:
+        while True:
+            line = self.readline()
+            if not line:
+                return
+            yield line
+
+
+StartResponse = Callable[..., Any]
+WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+
+def timeout_problem() -> tuple[str, list[tuple[str, str]], bytes]:
+    """The 408 problem+json answer (status line, headers, body) of a body not sent in time."""
+    from api.problems import PROBLEM_BASE, PROBLEM_MIMETYPE
+
+    body = json.dumps({"type": PROBLEM_BASE + "request-timeout", "title": "Request timeout",
+                       "status": 408, "detail": BodyTimeout.description}).encode()
+    return "408 Request Timeout", [("Content-Type", PROBLEM_MIMETYPE),
+                                   ("Content-Length", str(len(body)))], body
+
+
+class BodyDeadline:
+    """WSGI middleware: each request's body must arrive within `seconds` of the request
+    reaching the app (the app answers the BodyTimeout its read raises: 408 problem+json;
+    one the app lets through is answered here)."""
+
+    def __init__(self, app: WSGIApp, seconds: float, timer: Timer) -> None:
+        self.app = app
+        self.seconds = seconds
+        self.timer = timer
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse,
+                 ) -> Iterable[bytes]:
+        """Call the app with a deadline on its input."""
+        environ["wsgi.input"] = DeadlineInput(environ["wsgi.input"],
+                                              time.monotonic() + self.seconds, self.timer,
+                                              environ.get("gunicorn.socket"))
+        try:
+            return self.app(environ, start_response)
+        except BodyTimeout:
+            status, headers, body = timeout_problem()
+            start_response(status, headers)
+            return [body]
