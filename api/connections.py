@@ -9,14 +9,16 @@ and the time it may take to send a request's body.
   hold the cap once per process). Each process adds its own count under its own name and
   refreshes a heartbeat: the counts of a process that died (SIGKILL, OOM) stop counting
   once its heartbeat is older than `stale_after`, without anyone cleaning up after it.
-- `BodyDeadline` gives a request's body a deadline: a client that declared a 100-byte body
-  and sent 1 byte gets 408 problem+json when it runs out, and its connection is closed.
+- `BodyDeadline` gives a request's body a deadline, and reads it before the app is called:
+  a client that declared a 100-byte body and sent 1 byte costs no app work, and gets 408
+  problem+json when the deadline runs out, its connection closed.
 
 `api.gunicorn_worker` applies both in front of the app under gevent workers.
 """
 
 from __future__ import annotations
 
+import io
 import ipaddress
 import json
 import logging
@@ -44,6 +46,9 @@ DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 200
 # keep-alive, 5 s in `bgb serve` and compose.yaml). A move is ~100 bytes; the largest body
 # accepted (MAX_CONTENT_LENGTH, 64 KiB) takes 10 s at 6.5 KB/s.
 DEFAULT_BODY_TIMEOUT = 10.0
+# Bodies up to this size are read whole before the app is called (the API accepts none
+# larger: MAX_CONTENT_LENGTH is 64 KiB).
+PREREAD_BYTES = 64 * 1024
 # Seconds a refused connection's request headers are waited for before its 429 is sent.
 REFUSAL_READ_SECONDS = 1.0
 RETRY_AFTER_CONNECTIONS_SECONDS = 5
@@ -255,24 +260,51 @@ def timeout_problem() -> tuple[str, list[tuple[str, str]], bytes]:
 
 
 class BodyDeadline:
-    """WSGI middleware: each request's body must arrive within `seconds` of the request
-    reaching the app (the app answers the BodyTimeout its read raises: 408 problem+json;
-    one the app lets through is answered here)."""
+    """WSGI middleware: each request's body must arrive within `seconds` of its headers.
 
-    def __init__(self, app: WSGIApp, seconds: float, timer: Timer) -> None:
+    A body of a declared length up to `preread` bytes (every body the API accepts) is read
+    here, before the app is called: a client that sends its body slowly, or never, holds
+    only its connection and a few kilobytes, never a rate limit count, a Redis connection
+    or any of the app's work. Past the deadline the answer is 408 problem+json and the
+    connection is closed. A larger or chunked body is left to the app, its reads ending
+    with BodyTimeout at the same deadline (the app answers 408; one it lets through is
+    answered here)."""
+
+    def __init__(self, app: WSGIApp, seconds: float, timer: Timer,
+                 preread: int = PREREAD_BYTES) -> None:
         self.app = app
         self.seconds = seconds
         self.timer = timer
+        self.preread = preread
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse,
                  ) -> Iterable[bytes]:
-        """Call the app with a deadline on its input."""
-        environ["wsgi.input"] = DeadlineInput(environ["wsgi.input"],
-                                              time.monotonic() + self.seconds, self.timer,
-                                              environ.get("gunicorn.socket"))
+        """Call the app once the body is in, or with a deadline on its input."""
+        stream = DeadlineInput(environ["wsgi.input"], time.monotonic() + self.seconds,
+                               self.timer, environ.get("gunicorn.socket"))
+        length = environ.get("CONTENT_LENGTH") or ""
         try:
+            if (length.isdigit() and 0 < int(length) <= self.preread
+                    and "HTTP_TRANSFER_ENCODING" not in environ):
+                environ["wsgi.input"] = io.BytesIO(_read_exactly(stream, int(length)))
+            else:
+                environ["wsgi.input"] = stream
             return self.app(environ, start_response)
         except BodyTimeout:
             status, headers, body = timeout_problem()
             start_response(status, headers)
             return [body]
+
+
+def _read_exactly(stream: DeadlineInput, length: int) -> bytes:
+    """`length` bytes of `stream`, or fewer if the client ended its body early (the app
+    then finds the body shorter than declared, as it would have)."""
+    parts: list[bytes] = []
+    left = length
+    while left > 0:
+        chunk = stream.read(left)
+        if not chunk:
+            break
+        parts.append(chunk)
+        left -= len(chunk)
+    return b"".join(parts)

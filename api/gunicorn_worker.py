@@ -14,7 +14,8 @@ its documented methods) adds, in front of the app:
   the previous answer, or gunicorn closes the connection silently.
 - a per-client connection cap: at most `BGB_MAX_CONNECTIONS_PER_CLIENT` (default 200)
   connections of one address (IPv6: one /64) at once, counted in Redis across every
-  process (`api.connections.SharedCounts`); a connection over it is answered 429
+  process (`api.connections.SharedCounts`, on `BGB_COUNTS_REDIS_URL`, default
+  `REDIS_URL`); a connection over it is answered 429
   problem+json `too-many-connections` with Retry-After and closed. Off when
   `BGB_TRUSTED_PROXIES` is set: behind a proxy every connection comes from the proxy, and
   the proxy caps the clients' connections (compose.yaml's nginx does).
@@ -45,6 +46,7 @@ from api.connections import (
 log = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 5.0
+COUNTS_CONNECTIONS = 16
 
 
 def too_many_connections(cap: int) -> bytes:
@@ -77,13 +79,18 @@ class GuardedGeventWorker(GeventWorker):
                                DEFAULT_MAX_CONNECTIONS_PER_CLIENT))
         if int(setting("TRUSTED_PROXIES", 0)) > 0:
             self.cap = 0
-        url = os.environ.get("REDIS_URL")
+        # Counts need no persistence: an operator may keep them off the game store's
+        # fsync-at-every-write Redis (each new connection and each close is one write).
+        url = os.environ.get("BGB_COUNTS_REDIS_URL") or os.environ.get("REDIS_URL")
         if self.cap > 0 and url and self.connections is None:
             import redis
 
             timeout = float(os.environ.get("BGB_REDIS_TIMEOUT") or 0.5)
-            client = redis.Redis.from_url(url, socket_timeout=timeout,
-                                          socket_connect_timeout=timeout)
+            # A few connections, waited for: a burst of connections shares them (one each
+            # would cost Redis and this process far more than the counts).
+            client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+                url, max_connections=COUNTS_CONNECTIONS, timeout=timeout,
+                socket_timeout=timeout, socket_connect_timeout=timeout))
             self.connections = SharedCounts(client, "connections")
 
     def run(self) -> None:

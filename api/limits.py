@@ -71,6 +71,8 @@ LIMITS = ("RATE_LIMIT_CREATE", "RATE_LIMIT_MOVES", "RATE_LIMIT_MOVES_PER_SEAT",
 # the request on to the app): the app's own hook does not count it twice.
 COUNTED = "bgb.rate_limits.counted"
 
+# Redis connections of the rate limiter's counts, per process.
+LIMITER_CONNECTIONS = 32
 # Clients over a limit remembered at most (a flood from more clients forgets the oldest).
 REFUSED_REMEMBERED = 10_000
 
@@ -147,12 +149,17 @@ class Limits:
         # With every limit off (a load test, a private server) nothing is counted: no
         # limiter hooks on any request.
         limited = any(_active(str(app.config[name])) for name in LIMITS)
+        timeout = float(app.config.get("REDIS_TIMEOUT", 0.5))
+        # A blocking pool, as the game store's (api.services): a burst of thousands of
+        # connections at once (gevent) queues for a few Redis connections instead of opening
+        # one each, which costs Redis and every request far more than the count.
+        pool = redis.BlockingConnectionPool.from_url(
+            app.config["REDIS_URL"], max_connections=LIMITER_CONNECTIONS, timeout=timeout,
+            socket_timeout=timeout, socket_connect_timeout=timeout)
         self.limiter = Limiter(
             enabled=limited,
             key_func=client_address, app=app, storage_uri=app.config["REDIS_URL"],
-            storage_options={"socket_timeout": app.config.get("REDIS_TIMEOUT", 0.5),
-                             "socket_connect_timeout": app.config.get("REDIS_TIMEOUT", 0.5),
-                             "key_prefix": f"{keys.PREFIX}:limits"},
+            storage_options={"connection_pool": pool, "key_prefix": f"{keys.PREFIX}:limits"},
             # Retry-After is set on 429s only, by our problem answer (Flask-Limiter would put
             # it on every answer).
             strategy="moving-window", headers_enabled=False,
