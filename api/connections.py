@@ -308,3 +308,60 @@ def _read_exactly(stream: DeadlineInput, length: int) -> bytes:
         parts.append(chunk)
         left -= len(chunk)
     return b"".join(parts)
+
+
+# Requests of one client one API process works on at once (BGB_REQUESTS_PER_CLIENT); the
+# client's further requests wait their turn, costing no CPU. 0 turns it off.
+DEFAULT_REQUESTS_PER_CLIENT = 4
+
+
+def _is_watcher(environ: dict[str, Any]) -> bool:
+    """A long poll or an event stream: it waits, holding a watcher's place (api.watchers
+    caps those), and must not hold its client's turn meanwhile."""
+    return (environ.get("PATH_INFO", "").endswith("/events")
+            or "wait_version=" in environ.get("QUERY_STRING", ""))
+
+
+class FairShare:
+    """WSGI middleware: a process works on at most `per_client` requests of one client at
+    once. A client flooding the server over many connections (even with requests refused
+    429) then takes its share of the process's turns, not all of them: the other clients'
+    requests wait behind a few of its requests, not behind all of them.
+
+    The client is the connection's address (IPv6 /64), or behind `trusted_proxies`
+    proxies the address they put in X-Forwarded-For (as werkzeug's ProxyFix reads it)."""
+
+    def __init__(self, app: WSGIApp, per_client: int, trusted_proxies: int = 0) -> None:
+        self.app = app
+        self.per_client = per_client
+        self.trusted_proxies = trusted_proxies
+        self._lock = threading.Lock()
+        self._turns: dict[str, tuple[threading.BoundedSemaphore, int]] = {}
+
+    def _client(self, environ: dict[str, Any]) -> str:
+        if self.trusted_proxies > 0:
+            forwarded = [a.strip() for a in environ.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+            if len(forwarded) >= self.trusted_proxies and forwarded[-self.trusted_proxies]:
+                return client_group(forwarded[-self.trusted_proxies])
+        return client_group(environ.get("REMOTE_ADDR"))
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse,
+                 ) -> Iterable[bytes]:
+        """Call the app in one of the client's turns (a watcher: at once)."""
+        if _is_watcher(environ):
+            return self.app(environ, start_response)
+        client = self._client(environ)
+        with self._lock:
+            turns, waiting = self._turns.get(client) or (
+                threading.BoundedSemaphore(self.per_client), 0)
+            self._turns[client] = (turns, waiting + 1)
+        try:
+            with turns:
+                return self.app(environ, start_response)
+        finally:
+            with self._lock:
+                turns, waiting = self._turns[client]
+                if waiting <= 1:
+                    del self._turns[client]
+                else:
+                    self._turns[client] = (turns, waiting - 1)

@@ -12,6 +12,10 @@ its documented methods) adds, in front of the app:
   connection is closed (`api.connections.BodyDeadline`). The headers themselves must
   arrive within gunicorn's keep-alive (`--keep-alive 5`) of the connection's start or of
   the previous answer, or gunicorn closes the connection silently.
+- fair turns: a process works on at most `BGB_REQUESTS_PER_CLIENT` (default 4) requests of
+  one client at once (long polls and streams aside); a flood from one client, even of
+  requests refused 429, waits its turns instead of delaying everyone's
+  (`api.connections.FairShare`).
 - a per-client connection cap: at most `BGB_MAX_CONNECTIONS_PER_CLIENT` (default 200)
   connections of one address (IPv6: one /64) at once, counted in Redis across every
   process (`api.connections.SharedCounts`, on `BGB_COUNTS_REDIS_URL`, default
@@ -35,9 +39,11 @@ from gunicorn.workers.ggevent import GeventWorker
 from api.connections import (
     DEFAULT_BODY_TIMEOUT,
     DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
+    DEFAULT_REQUESTS_PER_CLIENT,
     REFUSAL_READ_SECONDS,
     RETRY_AFTER_CONNECTIONS_SECONDS,
     BodyDeadline,
+    FairShare,
     SharedCounts,
     client_group,
     setting,
@@ -72,6 +78,9 @@ class GuardedGeventWorker(GeventWorker):
     def load_wsgi(self) -> None:
         """Load the app, then put the body deadline and the connection counts in front."""
         super().load_wsgi()
+        per_client = int(setting("REQUESTS_PER_CLIENT", DEFAULT_REQUESTS_PER_CLIENT))
+        if per_client > 0:
+            self.wsgi = FairShare(self.wsgi, per_client, int(setting("TRUSTED_PROXIES", 0)))
         seconds = setting("BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT)
         if seconds > 0:
             self.wsgi = BodyDeadline(self.wsgi, seconds, gevent.Timeout)
