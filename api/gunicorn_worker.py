@@ -94,12 +94,15 @@ class GuardedGeventWorker(GeventWorker):
         if self.cap > 0 and url and self.connections is None:
             import redis
 
+            from api.lean_script import retry_policy
+
             timeout = float(os.environ.get("BGB_REDIS_TIMEOUT") or 0.5)
             # A few connections, waited for: a burst of connections shares them (one each
             # would cost Redis and this process far more than the counts).
             client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
                 url, max_connections=COUNTS_CONNECTIONS, timeout=timeout,
-                socket_timeout=timeout, socket_connect_timeout=timeout))
+                socket_timeout=timeout, socket_connect_timeout=timeout,
+                retry=retry_policy()))
             self.connections = SharedCounts(client, "connections")
 
     def run(self) -> None:

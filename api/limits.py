@@ -47,6 +47,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import keys
 from api.connections import client_group
+from api.lean_script import retry_policy
 from api.problems import Problem
 
 log = logging.getLogger(__name__)
@@ -155,7 +156,7 @@ class Limits:
         # one each, which costs Redis and every request far more than the count.
         pool = redis.BlockingConnectionPool.from_url(
             app.config["REDIS_URL"], max_connections=LIMITER_CONNECTIONS, timeout=timeout,
-            socket_timeout=timeout, socket_connect_timeout=timeout)
+            socket_timeout=timeout, socket_connect_timeout=timeout, retry=retry_policy())
         self.limiter = Limiter(
             enabled=limited,
             key_func=client_address, app=app, storage_uri=app.config["REDIS_URL"],
