@@ -52,7 +52,7 @@ from api.connections import (
 log = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 5.0
-COUNTS_CONNECTIONS = 16
+COUNTS_CONNECTIONS = 64
 
 
 def too_many_connections(cap: int) -> bytes:
@@ -70,13 +70,15 @@ def too_many_connections(cap: int) -> bytes:
 
 
 class GuardedGeventWorker(GeventWorker):
-    """gunicorn's gevent worker with a body deadline and a per-client connection cap."""
+    """gunicorn's gevent worker with a body deadline, fair turns per client and a
+    per-client connection cap."""
 
     connections: SharedCounts | None = None
     cap = 0
 
     def load_wsgi(self) -> None:
-        """Load the app, then put the body deadline and the connection counts in front."""
+        """Load the app, then put fair turns, the body deadline and the connection counts
+        in front of it."""
         super().load_wsgi()
         per_client = int(setting("REQUESTS_PER_CLIENT", DEFAULT_REQUESTS_PER_CLIENT))
         if per_client > 0:

@@ -72,8 +72,9 @@ LIMITS = ("RATE_LIMIT_CREATE", "RATE_LIMIT_MOVES", "RATE_LIMIT_MOVES_PER_SEAT",
 # the request on to the app): the app's own hook does not count it twice.
 COUNTED = "bgb.rate_limits.counted"
 
-# Redis connections of the rate limiter's counts, per process.
-LIMITER_CONNECTIONS = 32
+# Redis connections of the rate limiter's counts, per process (app config REDIS_CONNECTIONS,
+# as the game store's): a request waits for one at most BGB_REDIS_TIMEOUT, then answers 503.
+LIMITER_CONNECTIONS = 256
 # Clients over a limit remembered at most (a flood from more clients forgets the oldest).
 REFUSED_REMEMBERED = 10_000
 
@@ -155,7 +156,9 @@ class Limits:
         # connections at once (gevent) queues for a few Redis connections instead of opening
         # one each, which costs Redis and every request far more than the count.
         pool = redis.BlockingConnectionPool.from_url(
-            app.config["REDIS_URL"], max_connections=LIMITER_CONNECTIONS, timeout=timeout,
+            app.config["REDIS_URL"],
+            max_connections=int(app.config.get("REDIS_CONNECTIONS", LIMITER_CONNECTIONS)),
+            timeout=timeout,
             socket_timeout=timeout, socket_connect_timeout=timeout, retry=retry_policy())
         self.limiter = Limiter(
             enabled=limited,
