@@ -10,6 +10,7 @@ import os
 import re
 import resource
 import shutil
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -90,6 +91,18 @@ def test_the_proxy_configuration_passes_haproxys_check() -> None:
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
+def _slow_body_answer(port: int) -> bytes:
+    """What the server at `port` answers a move's headers and 1 byte of its 100-byte body,
+    until it closes the connection (generous bounds: timings are not what is checked)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        sock.sendall(b"POST /v1/games/abcdefgh12/moves HTTP/1.1\r\nHost: x\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+    return received
+
+
 def test_each_services_command_line_runs_and_plays_a_bot_game(tmp_path: Path) -> None:
     services = _compose()["services"]
     redis_binary = find_redis_server()
@@ -150,6 +163,11 @@ def test_each_services_command_line_runs_and_plays_a_bot_game(tmp_path: Path) ->
         created = client.create_game("toy-pontoon", {"players": 2}, bots)
         final = wait_finished(client, created["id"], timeout=60)
         assert final["status"] == "finished", logs["worker"].read_text()
+        if haproxy is not None:
+            # A body that never comes: the proxy answers 408 problem+json and closes.
+            answer = _slow_body_answer(proxy_port)
+            assert answer.startswith(b"HTTP/1.1 408"), answer[:300]
+            assert b"application/problem+json" in answer and b"request-timeout" in answer
     finally:
         for process in reversed(processes):
             if process.poll() is None:
