@@ -75,7 +75,7 @@ COUNTED = "bgb.rate_limits.counted"
 # Redis connections of the rate limiter's counts, per process (app config REDIS_CONNECTIONS,
 # as the game store's): a request waits for one at most BGB_REDIS_TIMEOUT, then answers 503.
 LIMITER_CONNECTIONS = 256
-# Clients over a limit remembered at most (a flood from more clients forgets the oldest).
+# Clients over a limit remembered at most (past it, the lapsed ones are forgotten, or all).
 REFUSED_REMEMBERED = 10_000
 
 _GAME_PATH = re.compile(r"^/v1/games/([A-Za-z0-9_-]{1,64})(/[a-z]+)?$")
@@ -153,8 +153,8 @@ class Limits:
         limited = any(_active(str(app.config[name])) for name in LIMITS)
         timeout = float(app.config.get("REDIS_TIMEOUT", 0.5))
         # A blocking pool, as the game store's (api.services): a burst of thousands of
-        # connections at once (gevent) queues for a few Redis connections instead of opening
-        # one each, which costs Redis and every request far more than the count.
+        # requests at once (gevent) queues for a bounded number of Redis connections instead
+        # of opening one each, which costs Redis and every request far more than the count.
         pool = redis.BlockingConnectionPool.from_url(
             app.config["REDIS_URL"],
             max_connections=int(app.config.get("REDIS_CONNECTIONS", LIMITER_CONNECTIONS)),
