@@ -17,5 +17,5 @@ USER bgb
 
 EXPOSE 8000
 # The API; compose runs the workers from the same image with `bgb worker`.
-CMD ["gunicorn", "--config", "python:api.gunicorn_conf", "--bind", "0.0.0.0:8000", "--workers", "4", "--worker-class", "api.gunicorn_workers.ProblemThreadWorker", \
+CMD ["gunicorn", "--config", "python:api.gunicorn_conf", "--bind", "0.0.0.0:8000", "--workers", "4", "--worker-class", "api.gunicorn_worker.ProblemThreadWorker", \
      "--threads", "16", "--timeout", "60", "api:create_app()"]

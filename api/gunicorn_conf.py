@@ -1,7 +1,7 @@
 """gunicorn settings of the API: `gunicorn -c python:api.gunicorn_conf 'api:create_app()'`.
 
 - gunicorn's own answers to requests it cannot parse are problem+json through the API's
-  worker classes (`api.gunicorn_workers`), which the command line names.
+  worker classes (`api.gunicorn_worker`), which the command line names.
 - Watchers (long polls, event streams) hold a connection each: `worker_connections` (gevent
   workers) is BGB_MAX_WATCHERS plus room for every other request (`api.watchers`), and the
   open-file limit is raised to its hard limit so that each connection can have its socket.

@@ -3,11 +3,22 @@
 Rate limits use Flask-Limiter on the game store's Redis (so every API process shares the
 counts), by category of request:
 
-- game creation, per client address;
-- moves, per client address and per seat token (a player's credential until players
-  exist);
+- game creation, per client;
+- moves, per client and per seat token (a player's credential until players exist);
 - reads (game reads and long polls, event streams, the log: each on its own count), per
-  client address.
+  client;
+- every other request (the catalog, the OpenAPI document, /healthz, the docs and pages,
+  players, tournaments, webhooks), per client, with a high limit: cheap requests, but no
+  request is free of a count.
+
+A client is its address, an IPv6 address grouped by its /64 (`api.connections.client_group`):
+one host or network gets a whole /64, and would otherwise have as many clients as it likes.
+An IPv4 address is a client of its own (a /24 may be many unrelated customers of one
+provider; a NAT is one address already).
+
+A client over a limit is refused from this process's memory until its window frees a
+place (`Limits.check`): a flood of refused requests costs no Redis round trip, so it slows
+other clients' requests as little as possible.
 
 A request over a limit gets 429 problem+json `rate-limited` with `Retry-After`. Requests of
 the server's own bot workers (a valid derived bot token) are never limited: bots must keep
@@ -35,6 +46,8 @@ from flask_limiter.errors import RateLimitExceeded
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import keys
+from api.connections import client_group
+from api.lean_script import retry_policy
 from api.problems import Problem
 
 log = logging.getLogger(__name__)
@@ -45,6 +58,7 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "RATE_LIMIT_MOVES": ("BGB_RATE_LIMIT_MOVES", "1200/minute"),
     "RATE_LIMIT_MOVES_PER_SEAT": ("BGB_RATE_LIMIT_MOVES_PER_SEAT", "300/minute"),
     "RATE_LIMIT_READS": ("BGB_RATE_LIMIT_READS", "3000/minute"),
+    "RATE_LIMIT_OTHER": ("BGB_RATE_LIMIT_OTHER", "6000/minute"),
     "MAX_BOT_MS": ("BGB_MAX_BOT_MS", 10_000),
     "MAX_BOT_GAMES_PER_CREATOR": ("BGB_MAX_BOT_GAMES_PER_CREATOR", 16),
     "TRUSTED_PROXIES": ("BGB_TRUSTED_PROXIES", 0),
@@ -52,11 +66,17 @@ SETTINGS: dict[str, tuple[str, Any]] = {
 
 # The request rate limits among SETTINGS.
 LIMITS = ("RATE_LIMIT_CREATE", "RATE_LIMIT_MOVES", "RATE_LIMIT_MOVES_PER_SEAT",
-          "RATE_LIMIT_READS")
+          "RATE_LIMIT_READS", "RATE_LIMIT_OTHER")
 
 # Set in a request's WSGI environ once it is counted (by api.fastlane, which may then hand
 # the request on to the app): the app's own hook does not count it twice.
 COUNTED = "bgb.rate_limits.counted"
+
+# Redis connections of the rate limiter's counts, per process (app config REDIS_CONNECTIONS,
+# as the game store's): a request waits for one at most BGB_REDIS_TIMEOUT, then answers 503.
+LIMITER_CONNECTIONS = 256
+# Clients over a limit remembered at most (past it, the lapsed ones are forgotten, or all).
+REFUSED_REMEMBERED = 10_000
 
 _GAME_PATH = re.compile(r"^/v1/games/([A-Za-z0-9_-]{1,64})(/[a-z]+)?$")
 
@@ -76,8 +96,9 @@ def settings_from_environment() -> dict[str, Any]:
 
 
 def client_address() -> str:
-    """The caller's address (after ProxyFix, when trusted proxies are configured)."""
-    return request.remote_addr or "unknown"
+    """The calling client: its address (after ProxyFix, when trusted proxies are
+    configured), an IPv6 address's /64."""
+    return client_group(request.remote_addr)
 
 
 def _seat_key() -> str:
@@ -90,8 +111,9 @@ def _active(limit: str) -> bool:
     return bool(limit) and limit.strip().lower() not in ("off", "none", "0")
 
 
-def _category(method: str, path: str) -> str | None:
-    """Which limits a request counts against: create, move, read, or none (docs, health)."""
+def _category(method: str, path: str) -> str:
+    """Which limits a request counts against: create, move, read, or other (everything
+    else: the catalog, documents, health, players, tournaments)."""
     if path in ("/v1/games", "/v1/players") and method == "POST":
         return "create"
     if _GAME_PATH.match(path):
@@ -99,13 +121,23 @@ def _category(method: str, path: str) -> str | None:
             return "move"
         if method in ("GET", "HEAD"):
             return "read"
-    return None
+    return "other"
 
 
 def counts_against(method: str, path: str) -> str | None:
-    """The rate limits (create, move, read) a request of `method` on `path` counts against,
-    or None: what the OpenAPI document declares a 429 rate-limited answer for."""
+    """The rate limits (create, move, read, other) a request of `method` on `path` counts
+    against: what the OpenAPI document declares a 429 rate-limited answer for (every
+    request)."""
     return _category(method.upper(), path)
+
+
+def _over(scope: str, description: str, seconds: float) -> Problem:
+    """The 429 answer to a client over the limit `description` of `scope` for `seconds`."""
+    wait = max(1, int(seconds))
+    return Problem(429, "rate-limited", "Too many requests",
+                   f"over the limit of {description} for {scope} "
+                   f"(see docs/operating-limits.md); retry after {wait} s",
+                   headers={"Retry-After": str(wait)}, retry_after=wait)
 
 
 class Limits:
@@ -114,15 +146,24 @@ class Limits:
     def __init__(self, app: Flask) -> None:
         self.app = app
         self.config = app.config
+        # (limit, scope@endpoint, client) -> (until when it is over the limit, its text).
+        self._refused: dict[tuple[str, str, str], tuple[float, str]] = {}
         # With every limit off (a load test, a private server) nothing is counted: no
         # limiter hooks on any request.
         limited = any(_active(str(app.config[name])) for name in LIMITS)
+        timeout = float(app.config.get("REDIS_TIMEOUT", 0.5))
+        # A blocking pool, as the game store's (api.services): a burst of thousands of
+        # requests at once (gevent) queues for a bounded number of Redis connections instead
+        # of opening one each, which costs Redis and every request far more than the count.
+        pool = redis.BlockingConnectionPool.from_url(
+            app.config["REDIS_URL"],
+            max_connections=int(app.config.get("REDIS_CONNECTIONS", LIMITER_CONNECTIONS)),
+            timeout=timeout,
+            socket_timeout=timeout, socket_connect_timeout=timeout, retry=retry_policy())
         self.limiter = Limiter(
             enabled=limited,
             key_func=client_address, app=app, storage_uri=app.config["REDIS_URL"],
-            storage_options={"socket_timeout": app.config.get("REDIS_TIMEOUT", 0.5),
-                             "socket_connect_timeout": app.config.get("REDIS_TIMEOUT", 0.5),
-                             "key_prefix": f"{keys.PREFIX}:limits"},
+            storage_options={"connection_pool": pool, "key_prefix": f"{keys.PREFIX}:limits"},
             # Retry-After is set on 429s only, by our problem answer (Flask-Limiter would put
             # it on every answer).
             strategy="moving-window", headers_enabled=False,
@@ -159,15 +200,17 @@ class Limits:
         request; api.fastlane calls it for the requests it answers); 429 over a limit. A
         request counted already (COUNTED in its environ) is not counted again.
 
-        Redis not answering (a RedisError) is raised at once: every request counted here
-        needs the game store, so the app answers its 503 now, after one timeout rather than
-        one for the count and another in the view. Any other fault of the counting is
-        logged and the request goes on uncounted: counting must not take the API down."""
+        A client found over a limit is refused from memory until the limit's window frees a
+        place (nothing can free one sooner): its flood of retries costs no Redis round trip.
+
+        Redis not answering (a RedisError) is raised at once for a game's requests: they
+        need the game store, so the app answers its 503 now, after one timeout rather than
+        one for the count and another in the view; the other requests (the catalog, health,
+        documents) go on uncounted. Any other fault of the counting is logged and the
+        request goes on uncounted: counting must not take the API down."""
         if not self.limiter.enabled or request.environ.get(COUNTED):
             return
         category = _category(request.method, request.path)
-        if category is None:
-            return
         checks: list[tuple[str, str, Any]] = []
         if category == "create":
             checks.append((self.config["RATE_LIMIT_CREATE"], "create", client_address))
@@ -176,26 +219,45 @@ class Limits:
             if request.headers.get("Authorization"):
                 checks.append((self.config["RATE_LIMIT_MOVES_PER_SEAT"], "moves-per-seat",
                                _seat_key))
-        else:
+        elif category == "read":
             checks.append((self.config["RATE_LIMIT_READS"], "reads", client_address))
+        else:
+            checks.append((self.config["RATE_LIMIT_OTHER"], "other", client_address))
         checks = [c for c in checks if _active(str(c[0]))]
         if not checks or self._is_bot():
             return
+        now = time.time()
         for limit, scope, key_func in checks:
+            # Flask-Limiter counts each endpoint on its own (a game's reads, its log, its
+            # events), and so does the memory of refusals.
+            known = (limit, f"{scope}@{request.endpoint}", key_func())
+            refused = self._refused.get(known)
+            if refused is not None and now < refused[0]:
+                raise _over(scope, refused[1], refused[0] - now)
             try:
                 with self.limiter.limit(limit, scope=scope, key_func=key_func):
                     pass
             except RateLimitExceeded as exc:
                 current = self.limiter.current_limit
-                wait = max(1, int(current.reset_at - time.time())) if current else 1
-                raise Problem(429, "rate-limited", "Too many requests",
-                              f"over the limit of {exc.description} for {scope} "
-                              f"(see the README's rate limits); retry after {wait} s",
-                              headers={"Retry-After": str(wait)}, retry_after=wait) from None
+                until = current.reset_at if current else now + 1
+                self._remember(known, until, str(exc.description))
+                raise _over(scope, str(exc.description), until - now) from None
             except redis.RedisError:
-                raise
+                if category != "other":
+                    raise
+                log.warning("a request was not counted: Redis does not answer")
             except Exception:
                 log.exception("a request was not counted against its rate limit")
+
+    def _remember(self, known: tuple[str, str, str], until: float, description: str) -> None:
+        """Refuse `known` (limit, scope@endpoint, client) from memory until `until`."""
+        if len(self._refused) >= REFUSED_REMEMBERED:
+            now = time.time()
+            for stale in [k for k, (end, _) in self._refused.items() if end <= now]:
+                self._refused.pop(stale, None)
+            if len(self._refused) >= REFUSED_REMEMBERED:
+                self._refused.clear()  # a flood from that many clients: start afresh
+        self._refused[known] = (until, description)
 
     def check_bot_budget(self, seat: int, params: dict[str, Any]) -> str | None:
         """Why a bot seat's parameters ask more time than the ceiling allows, or None."""

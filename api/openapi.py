@@ -103,6 +103,7 @@ PROBLEM_SCHEMAS: dict[str, tuple[str, dict[str, Schema]]] = {
     "resigned": ("ResignedProblem", {}),
     "not-found": ("NotFoundProblem", {}),
     "method-not-allowed": ("MethodNotAllowedProblem", {}),
+    "request-timeout": ("RequestTimeoutProblem", {}),
     "stale-version": ("StaleVersionProblem", {"current": {
         "$ref": "#/components/schemas/Game"}}),
     "game-over": ("GameOverProblem", {"result": {
@@ -126,6 +127,7 @@ PROBLEM_SCHEMAS: dict[str, tuple[str, dict[str, Schema]]] = {
     "rate-limited": ("RateLimitedProblem", {"retry_after": {"type": "integer"}}),
     "too-many-bot-games": ("TooManyBotGamesProblem", {"retry_after": {"type": "integer"}}),
     "too-many-streams": ("TooManyStreamsProblem", {}),
+    "too-many-connections": ("TooManyConnectionsProblem", {"retry_after": {"type": "integer"}}),
     "too-many-tournaments": ("TooManyTournamentsProblem", {"retry_after": {"type": "integer"}}),
     "internal-error": ("InternalErrorProblem", {}),
     "service-unavailable": ("ServiceUnavailableProblem", {}),

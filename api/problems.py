@@ -43,6 +43,7 @@ _BY_STATUS: dict[int, tuple[str, str]] = {
     403: ("forbidden", "Forbidden"),
     404: ("not-found", "Not found"),
     405: ("method-not-allowed", "Method not allowed"),
+    408: ("request-timeout", "Request timeout"),
     409: ("conflict", "Conflict"),
     413: ("payload-too-large", "Payload too large"),
     415: ("unsupported-media-type", "Unsupported media type"),
@@ -99,6 +100,11 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
     "method-not-allowed": ProblemType(
         "Method not allowed", 405, "The path exists but not with this HTTP method.",
         "Use one of the methods in the `Allow` header."),
+    "request-timeout": ProblemType(
+        "Request timeout", 408, "The request's body did not arrive within the server's body "
+        "timeout (10 s by default); the connection was closed.",
+        "Send the whole body at once, right after the headers; retry on a new connection "
+        "(with the same `Idempotency-Key` for a move)."),
     "stale-version": ProblemType(
         "Stale version", 409, "The move was chosen against an older version of the game; "
         "nothing changed. `current` is the game as it is now.",
@@ -156,6 +162,11 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         "Too many streams", 429, "This client holds as many long polls and event streams as "
         "it may.", "Close a stream or long poll you no longer need, then retry after "
         "`Retry-After` seconds."),
+    "too-many-connections": ProblemType(
+        "Too many connections", 429, "This client (an address; for IPv6, its /64) holds as "
+        "many connections to the server at once as it may; this one was answered at once "
+        "and closed.", "Reuse your open connections (keep-alive) or close some, then retry "
+        "after `Retry-After` seconds."),
     "too-many-tournaments": ProblemType(
         "Too many tournaments", 429, "The server plays as many tournaments as it may.",
         "Retry once a tournament has ended."),

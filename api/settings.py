@@ -71,6 +71,22 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("BGB_RATE_LIMIT_MOVES_PER_SEAT", "300/minute", "moves per seat token", "API"),
     Setting("BGB_RATE_LIMIT_READS", "3000/minute",
             "reads per client address, for each kind of read", "API"),
+    Setting("BGB_RATE_LIMIT_OTHER", "6000/minute",
+            "every other request (catalog, bots, the OpenAPI document, docs, /healthz) per "
+            "client", "API"),
+    Setting("BGB_BODY_TIMEOUT", "10",
+            "seconds a request's body may take to arrive after its headers (beyond: 408 and "
+            "the connection closed; `off` disables)", "API"),
+    Setting("BGB_MAX_CONNECTIONS_PER_CLIENT", "200",
+            "connections one client (an IPv4 address, an IPv6 /64) may hold, all API "
+            "processes together (beyond: 429; `off` disables; off behind trusted proxies)",
+            "API"),
+    Setting("BGB_REQUESTS_PER_CLIENT", "4",
+            "requests of one client an API process works on at once, long polls and streams "
+            "aside (`off` disables)", "API"),
+    Setting("BGB_COUNTS_REDIS_URL", "",
+            "the Redis holding the connection counts (one without persistence saves an fsync "
+            "a connection)", "API", "`REDIS_URL`"),
     Setting("BGB_TRUSTED_PROXIES", "0",
             "reverse proxies in front of the API (the client address then comes from "
             "`X-Forwarded-For`)", "API"),

@@ -31,6 +31,7 @@ from marshmallow import fields, validate
 import core
 from api import keys
 from api.auth import bearer_token, new_human_token, token_hash, unauthorized
+from api.connections import client_group
 from api.events import ClientGone, ClientSocket
 from api.games import _options_checked, _validate_seats
 from api.limits import current as current_limits
@@ -546,7 +547,7 @@ class TournamentEvents(MethodView):
         reconnect)."""
         svc = services()
         _tournament(svc, tournament_id)
-        release = admission().enter(request.remote_addr or "", "stream")
+        release = admission().enter(client_group(request.remote_addr), "stream")
         try:
             chunks = _progress_events(svc, _store(svc), tournament_id, _client_socket())
             return Response(_Released(chunks, release), mimetype="text/event-stream",

@@ -2,7 +2,9 @@
 
 An idle watcher costs no thread (gevent workers) and no Redis read (`api.events`), but it
 holds a connection and a file descriptor. So each API process admits at most
-`BGB_MAX_WATCHERS` of them, and at most `BGB_MAX_STREAMS_PER_CLIENT` per client address;
+`BGB_MAX_WATCHERS` of them, and at most `BGB_MAX_STREAMS_PER_CLIENT` per client (an
+address, an IPv6 /64: `api.connections.client_group`; all processes together, a client
+holds at most its connection cap, `api.gunicorn_worker`);
 beyond those a request is refused at once rather than queued: 429 for that one client, 503
 when the process is full, both problem+json with Retry-After. gunicorn's worker_connections
 (`api.gunicorn_conf`) leaves `RESERVED_CONNECTIONS` more, so moves, reads and the bots'
@@ -22,6 +24,7 @@ from typing import Any
 from flask import Response, current_app, request
 from prometheus_client import Gauge
 
+from api.connections import client_group
 from api.events import ClientGone, ClientSocket, event_stream
 from api.problems import Problem
 from api.services import services
@@ -133,7 +136,7 @@ def long_poll(game_id: str, after: int, timeout: float) -> None:
     seconds, holding a watcher's place meanwhile; 429/503 when none is free, 499 when the
     client closed its connection."""
     svc = services()
-    release = admission().enter(request.remote_addr or "", "long-poll")
+    release = admission().enter(client_group(request.remote_addr), "long-poll")
     try:
         svc.watcher.wait(game_id, after, timeout, _client_socket())
     except ClientGone:
@@ -167,7 +170,7 @@ def follow(game_id: str, last_id: int | None) -> Response:
     """The server-sent events answer of `game_id` after version `last_id`, holding a
     watcher's place until it ends; 429/503 when none is free."""
     svc = services()
-    release = admission().enter(request.remote_addr or "", "stream")
+    release = admission().enter(client_group(request.remote_addr), "stream")
     try:
         chunks = event_stream(svc.store, svc.watcher, game_id, last_id,
                               float(svc.config["SSE_MAX_SECONDS"]),

@@ -19,7 +19,9 @@ of a hello (on a machine shared with other jobs, the CPU times move less than th
 When ai_worker.jobs exists, also starts RQ workers and times a human move -> the bot's
 answer (seat 1 a bot), observed by long polls. Uses the toy game when Darwin's
 Journey is not registered (BGB_GAME_MODULES=tests.toygame). Rate limits are off (the load
-generator is one client address).
+generator is one client address), except in the flood run: first, another client's move
+latency while one address floods the API with game creations far over its rate limit
+(every answer a 429), against the same client alone (--flood-seconds, --only-flood).
 """
 
 from __future__ import annotations
@@ -144,11 +146,13 @@ def gunicorn(app: str, env: dict[str, str], workers: int, threads: int,
 
 
 class Http:
-    """A keep-alive HTTP/1.1 connection speaking JSON."""
+    """A keep-alive HTTP/1.1 connection speaking JSON (from the local address `source`)."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, source: str | None = None) -> None:
         self.port = port
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.source = None if source is None else (source, 0)
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60,
+                                               source_address=self.source)
 
     def call(self, method: str, path: str, body: Any = None,
              headers: dict[str, str] | None = None) -> tuple[int, Any]:
@@ -165,7 +169,8 @@ class Http:
                 break
             except (http.client.HTTPException, ConnectionError):
                 self.conn.close()
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60,
+                                                       source_address=self.source)
                 if attempt:
                     raise
         ctype = response.getheader("Content-Type", "")
@@ -186,10 +191,10 @@ def pick_game(port: int, wanted: str | None) -> tuple[str, dict[str, Any]]:
 
 
 def play_client(port: int, game: str, options: dict[str, Any], seconds: float, seed: int,
-                out: Any) -> None:
+                out: Any, source: str | None = None) -> None:
     """One client: play games (every seat human) until `seconds` pass; report latencies."""
     rng = random.Random(seed)
-    http_ = Http(port)
+    http_ = Http(port, source)
     latencies: list[float] = []
     other = 0
     deadline = time.monotonic() + seconds
@@ -223,6 +228,76 @@ def play_client(port: int, game: str, options: dict[str, Any], seconds: float, s
             legal = answer.get("legal_moves") or []
         other += 1
     out.put(("moves", latencies, other))
+
+
+FLOOD_SOURCE = "127.0.0.3"  # the flooding client's address
+PLAYER_SOURCE = "127.0.0.2"  # the other client's
+
+
+def flood_client(port: int, seconds: float, out: Any) -> None:
+    """One flooding connection from FLOOD_SOURCE: create games as fast as it can (over the
+    creation limit within a second: 429 after 429); reports its answers by status."""
+    http_ = Http(port, FLOOD_SOURCE)
+    statuses: dict[int, int] = {}
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        status, _ = http_.call("POST", "/v1/games", {"game": "toy-pontoon"})
+        statuses[status] = statuses.get(status, 0) + 1
+    out.put(("flood", statuses))
+
+
+def flood_run(args: argparse.Namespace, env: dict[str, str], game: str,
+              options: dict[str, Any]) -> None:
+    """Another client's move latency while one address floods the API with requests over
+    its rate limit (the API with its default rate limits), against the same client alone."""
+    import threading
+
+    limited_env = {k: v for k, v in env.items() if k not in NO_RATE_LIMITS}
+    seconds = args.flood_seconds
+    print(f"one-address flood ({args.flood_procs} processes x {args.flood_clients} "
+          f"keep-alive connections from {FLOOD_SOURCE} creating games, rate limits on), "
+          f"another client ({PLAYER_SOURCE}) playing, {seconds:.0f}s each:")
+    with gunicorn("api:create_app()", limited_env, args.workers, args.threads) as port:
+        figures: dict[str, list[float]] = {}
+        for phase in ("alone", "flooded"):
+            out: Any = mp.Queue()
+            flood: list[Any] = []
+            if phase == "flooded":
+                flood = [mp.Process(target=_threads_in_process, args=(
+                    flood_client, [(port, seconds + 2)] * args.flood_clients, out))
+                    for _ in range(args.flood_procs)]
+                for proc in flood:
+                    proc.start()
+                time.sleep(1.0)  # the flood under way (and over its limit) first
+            player: Any = mp.Queue()
+            thread = threading.Thread(target=play_client, args=(
+                port, game, options, seconds, 7, player, PLAYER_SOURCE))
+            thread.start()
+            thread.join()
+            found = player.get()
+            if found[0] != "moves":
+                print(f"  {phase}: the player failed: {found[1][:300]}")
+                return
+            figures[phase] = found[1]
+            refused = ""
+            if flood:
+                totals: dict[int, int] = {}
+                for _ in range(args.flood_procs * args.flood_clients):
+                    for status, count in out.get()[1].items():
+                        totals[status] = totals.get(status, 0) + count
+                for proc in flood:
+                    proc.join()
+                answered = sum(totals.values())
+                refused = (f"; the flood: {answered / (seconds + 2):.0f} requests/s, "
+                           + ", ".join(f"{n} x {s}" for s, n in sorted(totals.items())))
+            latencies = figures[phase]
+            print(f"  {phase}: {len(latencies)} moves, move latency p50 "
+                  f"{percentile(latencies, 0.5) * 1000:.1f} ms, p99 "
+                  f"{percentile(latencies, 0.99) * 1000:.1f} ms{refused}")
+        alone, flooded = figures["alone"], figures["flooded"]
+        print(f"  the flood multiplies the other client's move latency by "
+              f"{percentile(flooded, 0.5) / percentile(alone, 0.5):.1f} (p50), "
+              f"{percentile(flooded, 0.99) / percentile(alone, 0.99):.1f} (p99)")
 
 
 def hello_client(port: int, seconds: float, out: Any) -> None:
@@ -349,6 +424,13 @@ def main() -> int:
     parser.add_argument("--game", default=None, help="game of the move run (2 players)")
     parser.add_argument("--bot-game", default=None, help="game of the bot run (2 players)")
     parser.add_argument("--redis-url", default=None, help="default: a private redis-server")
+    parser.add_argument("--flood-seconds", type=float, default=10.0,
+                        help="seconds of each phase of the one-address flood run (0 skips it)")
+    parser.add_argument("--flood-procs", type=int, default=2, help="flooding processes")
+    parser.add_argument("--flood-clients", type=int, default=8,
+                        help="flooding keep-alive connections per flooding process")
+    parser.add_argument("--only-flood", action="store_true",
+                        help="run the one-address flood run alone")
     args = parser.parse_args()
     steps = [int(x) for x in args.idle_steps.split(",") if x.strip()]
     raise_open_files(max(steps, default=0) + 1024)
@@ -368,6 +450,12 @@ def main() -> int:
         print(f"gunicorn -w {args.workers} {serving}; load: {args.procs} processes x "
               f"{args.clients} keep-alive clients; {args.seconds:.0f}s per run; "
               f"{os.cpu_count()} CPUs")
+        if args.flood_seconds > 0:
+            with gunicorn("api:create_app()", env, args.workers, args.threads) as port:
+                game, options = pick_game(port, args.game)
+            flood_run(args, env, game, options)
+        if args.only_flood:
+            return 0
         with gunicorn("api:create_app()", env, args.workers, args.threads) as port, \
                 gunicorn("hello_app:app", hello_env, args.workers, args.threads,
                          config=False) as hello_port:
@@ -432,9 +520,12 @@ def compare_with_hello(args: argparse.Namespace, port: int, hello_port: int, gam
               + f" (a hello's CPU is {per_hello / per_move:.0%} of a move's)")
 
 
-# The load generator is one client address: the API's rate limits would refuse it.
+# The load generator is one client address: the API's rate limits, its fair turns and its
+# connection cap would hold it back (the flood run keeps them).
 NO_RATE_LIMITS = {"BGB_RATE_LIMIT_CREATE": "off", "BGB_RATE_LIMIT_MOVES": "off",
-                  "BGB_RATE_LIMIT_MOVES_PER_SEAT": "off", "BGB_RATE_LIMIT_READS": "off"}
+                  "BGB_RATE_LIMIT_MOVES_PER_SEAT": "off", "BGB_RATE_LIMIT_READS": "off",
+                  "BGB_RATE_LIMIT_OTHER": "off", "BGB_REQUESTS_PER_CLIENT": "off",
+                  "BGB_MAX_CONNECTIONS_PER_CLIENT": "off"}
 
 
 def raise_open_files(needed: int) -> None:

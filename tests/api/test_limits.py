@@ -15,6 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api import botauth, create_app, keys
+from api.connections import client_group
 from tests.api.conftest import NO_RATE_LIMITS, create, move, problem
 
 
@@ -208,3 +209,55 @@ def test_a_fault_of_the_counting_lets_the_request_through(
     created = create(app.test_client(), players=1)
     assert app.test_client().get(f"/v1/games/{created.id}").status_code == 200
     assert "not counted against its rate limit" in caplog.text
+
+
+@pytest.mark.parametrize(("address", "client"), [
+    ("203.0.113.7", "203.0.113.7"),
+    ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"),
+    ("2001:db8:1:2:ffff::1", "2001:db8:1:2::/64"),
+    ("2001:db8:1:3::1", "2001:db8:1:3::/64"),
+    ("::ffff:198.51.100.9", "198.51.100.9"),
+    ("fe80::1%eth0", "fe80::/64"),
+    ("", "unknown"),
+])
+def test_a_client_is_an_ipv4_address_or_an_ipv6_64(address: str, client: str) -> None:
+    assert client_group(address) == client
+
+
+def test_game_creation_counts_an_ipv6_64_as_one_client(limited: FlaskClient) -> None:
+    def from_(address: str) -> Any:
+        return limited.post("/v1/games", json={"game": "toy-pontoon"},
+                            environ_base={"REMOTE_ADDR": address})
+
+    # Three addresses of one /64 share its allowance of 3.
+    for host in (1, 2, 3):
+        assert from_(f"2001:db8:aa:bb::{host}").status_code == 201
+    _rate_limited(from_("2001:db8:aa:bb:1234::9"))
+    # The next /64 is another client; IPv4 addresses side by side are too.
+    assert from_("2001:db8:aa:bc::1").status_code == 201
+    for host in (1, 2, 3, 4):
+        assert from_(f"192.0.2.{host}").status_code == 201
+
+
+@pytest.mark.parametrize("path", ["/healthz", "/v1/games-catalog", "/v1/openapi.json",
+                                  "/problems/"])
+def test_every_endpoint_is_under_a_limit(redis_url: str, path: str) -> None:
+    app = _app(redis_url, RATE_LIMIT_OTHER="5/minute")
+    client = app.test_client()
+    for _ in range(5):
+        assert client.get(path).status_code == 200, path
+    _rate_limited(client.get(path))
+    # Another client is not refused for it.
+    assert client.get(path, environ_base={"REMOTE_ADDR": "10.9.8.7"}).status_code == 200
+
+
+def test_a_refused_client_stays_refused_until_its_window_frees_a_place(
+        limited: FlaskClient, redis_client: redis.Redis) -> None:
+    for _ in range(3):
+        create(limited)
+    first = _rate_limited(limited.post("/v1/games", json={"game": "toy-pontoon"}))
+    # Refused from memory: the answer does not ask Redis, whose counts may even be gone.
+    for key in redis_client.scan_iter(f"{keys.PREFIX}:limits*"):
+        redis_client.delete(key)
+    again = _rate_limited(limited.post("/v1/games", json={"game": "toy-pontoon"}))
+    assert again["retry_after"] <= first["retry_after"]

@@ -180,6 +180,21 @@ def test_streams_per_client_are_capped_with_429_then_freed(app: Flask,
     assert app.extensions["bgb-watchers"].open == 0
 
 
+def test_the_streams_of_an_ipv6_64_count_as_one_client(app: Flask,
+                                                      client: FlaskClient) -> None:
+    app.config["MAX_STREAMS_PER_CLIENT"] = 2
+    created = create(client)
+    held = [_stream(client, created, "2001:db8:5:6::1"), _stream(client, created,
+                                                                 "2001:db8:5:6:ff::2")]
+    assert all(r.status_code == 200 for r in held)
+    problem(_stream(client, created, "2001:db8:5:6::3"), 429, "too-many-streams")
+    other = _stream(client, created, "2001:db8:5:7::1")  # the next /64
+    assert other.status_code == 200
+    for response in [*held, other]:
+        response.close()
+    assert app.extensions["bgb-watchers"].open == 0
+
+
 def test_watchers_above_the_ceiling_are_shed_with_503(app: Flask, client: FlaskClient) -> None:
     app.config["MAX_WATCHERS"] = 2
     created = create(client)

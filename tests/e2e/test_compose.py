@@ -1,13 +1,16 @@
 """compose.yaml is checked without containers (images cannot be pulled here, issue 18): it
-parses, publishes nothing unauthenticated beyond the API, and each service's own command
-line — Redis, the API under gunicorn with the compose settings, `bgb worker` — runs on this
-machine and together they play a bot game."""
+parses, publishes nothing unauthenticated beyond the proxy in front of the API, and each
+service's own command line — Redis, the API under gunicorn with the compose settings,
+`bgb worker`, and HAProxy with deploy/haproxy.cfg when the machine has it — runs on this
+machine and together they play a bot game (through the proxy)."""
 
 from __future__ import annotations
 
 import os
 import re
+import resource
 import shutil
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -39,23 +42,75 @@ def _environment(service: dict[str, Any]) -> dict[str, str]:
     return {k: _interpolate(str(v)) for k, v in (service.get("environment") or {}).items()}
 
 
-def test_compose_parses_and_publishes_only_the_api_widely() -> None:
+def test_compose_parses_and_publishes_only_the_proxy_widely() -> None:
     services = _compose()["services"]
-    assert set(services) >= {"redis", "api", "worker", "rq-dashboard"}
-    assert services["api"]["ports"] == ["8000:8000"]
+    assert set(services) >= {"redis", "proxy", "api", "worker", "rq-dashboard"}
+    assert services["proxy"]["ports"] == ["8000:8000"]
+    # The API is reached through the proxy only, and trusts it for the client's address.
+    assert "ports" not in services["api"]
+    assert services["api"]["environment"]["BGB_TRUSTED_PROXIES"] == "1"
     # rq-dashboard has no authentication: loopback of the host only.
     assert all(str(p).startswith("127.0.0.1:") for p in services["rq-dashboard"]["ports"])
     assert "ports" not in services["redis"] and "ports" not in services["worker"]
     assert services["api"]["environment"]["REDIS_URL"] == "redis://redis:6379/0"
 
 
+def _proxy_config() -> tuple[str, str]:
+    """(the proxy's configuration file in the repository, its text)."""
+    volumes = _compose()["services"]["proxy"]["volumes"]
+    mounted = [v.split(":")[0] for v in volumes if v.split(":")[1].endswith("haproxy.cfg")]
+    assert len(mounted) == 1, volumes
+    path = (REPO / mounted[0]).resolve()
+    assert path.is_file() and REPO in path.parents, path
+    return str(path), path.read_text()
+
+
+def test_the_proxy_bounds_slow_and_greedy_clients() -> None:
+    _, config = _proxy_config()
+    lines = {" ".join(line.split()) for line in config.splitlines()
+             if line.strip() and not line.strip().startswith("#")}
+    # Client timeouts: headers and body within 10 s, buffered before they are forwarded.
+    assert "timeout http-request 10s" in lines and "option http-buffer-request" in lines
+    assert "timeout http-keep-alive 5s" in lines
+    # Idle timeouts above the long polls' 30 s and the streams' heartbeats.
+    assert {"timeout client 60s", "timeout server 60s"} <= lines
+    # Clients counted by IPv4 address and IPv6 /64, capped in connections and requests.
+    assert "tcp-request connection track-sc0 src,ipmask(32,64)" in lines
+    assert any("too-many-connections" in line and "sc0_conn_cur gt 200" in line
+               for line in lines)
+    assert any("rate-limited" in line and "sc0_http_req_rate" in line for line in lines)
+    # The client's address is set by the proxy, never taken from the client.
+    assert "http-request set-header X-Forwarded-For %[src]" in lines
+
+
+@pytest.mark.skipif(shutil.which("haproxy") is None, reason="no haproxy binary here")
+def test_the_proxy_configuration_passes_haproxys_check() -> None:
+    path, _ = _proxy_config()
+    checked = subprocess.run(["haproxy", "-c", "-f", path], capture_output=True, text=True,
+                             timeout=30)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def _slow_body_answer(port: int) -> bytes:
+    """What the server at `port` answers a move's headers and 1 byte of its 100-byte body,
+    until it closes the connection (generous bounds: timings are not what is checked)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        sock.sendall(b"POST /v1/games/abcdefgh12/moves HTTP/1.1\r\nHost: x\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+    return received
+
+
 def test_each_services_command_line_runs_and_plays_a_bot_game(tmp_path: Path) -> None:
     services = _compose()["services"]
     redis_binary = find_redis_server()
     assert redis_binary is not None
-    redis_port, api_port = free_port(), free_port()
+    redis_port, api_port, proxy_port = free_port(), free_port(), free_port()
     redis_url = f"redis://127.0.0.1:{redis_port}/0"
     api_url = f"http://127.0.0.1:{api_port}"
+    haproxy = shutil.which("haproxy")
 
     def localise(text: str) -> str:
         return (text.replace("redis://redis:6379/0", redis_url)
@@ -75,16 +130,29 @@ def test_each_services_command_line_runs_and_plays_a_bot_game(tmp_path: Path) ->
     worker_env = dict(env, **{k: localise(v)
                               for k, v in _environment(services["worker"]).items()})
     processes: list[subprocess.Popen[bytes]] = []
-    logs = {name: tmp_path / f"{name}.log" for name in ("redis", "api", "worker")}
+    commands = [("redis", redis_command, env), ("api", api_command, env),
+                ("worker", worker_command, worker_env)]
+    if haproxy is not None:
+        # The proxy in front: its configuration with this machine's addresses.
+        _, config = _proxy_config()
+        local_config = tmp_path / "haproxy.cfg"
+        # (and as many connections as this machine's open-file limit lets it hold: two
+        # descriptors each)
+        _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        fitting = 20000 if hard == resource.RLIM_INFINITY else min(20000, (hard - 100) // 2)
+        local_config.write_text(config.replace("bind :8000", f"bind 127.0.0.1:{proxy_port}")
+                                .replace("api:8000", f"127.0.0.1:{api_port}")
+                                .replace("maxconn 20000", f"maxconn {fitting}"))
+        commands.append(("proxy", [haproxy, "-db", "-f", str(local_config)], env))
+    logs = {name: tmp_path / f"{name}.log" for name, _, _ in commands}
     try:
-        for name, command, process_env in (("redis", redis_command, env),
-                                           ("api", api_command, env),
-                                           ("worker", worker_command, worker_env)):
+        for name, command, process_env in commands:
             with open(logs[name], "ab") as log:
                 processes.append(subprocess.Popen(
                     command, cwd=REPO, env=process_env, stdout=log,
                     stderr=subprocess.STDOUT, start_new_session=True))
-        client = Client(api_url)
+        # Through the proxy when there is one, as compose publishes it.
+        client = Client(f"http://127.0.0.1:{proxy_port}" if haproxy else api_url)
         deadline = time.monotonic() + 60
         while not client.health():
             for process, name in zip(processes, logs, strict=True):
@@ -95,6 +163,11 @@ def test_each_services_command_line_runs_and_plays_a_bot_game(tmp_path: Path) ->
         created = client.create_game("toy-pontoon", {"players": 2}, bots)
         final = wait_finished(client, created["id"], timeout=60)
         assert final["status"] == "finished", logs["worker"].read_text()
+        if haproxy is not None:
+            # A body that never comes: the proxy answers 408 problem+json and closes.
+            answer = _slow_body_answer(proxy_port)
+            assert answer.startswith(b"HTTP/1.1 408"), answer[:300]
+            assert b"application/problem+json" in answer and b"request-timeout" in answer
     finally:
         for process in reversed(processes):
             if process.poll() is None:

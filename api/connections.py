@@ -1,0 +1,367 @@
+"""What a client may hold of the server: its connections, counted across every API process,
+and the time it may take to send a request's body.
+
+- A client is its address, IPv6 grouped by /64 (one host, or one home or office network,
+  gets a whole /64 and could otherwise take as many addresses as it likes); an IPv4-mapped
+  IPv6 address is its IPv4 address. Rate limits and watchers group clients the same way.
+- `SharedCounts` counts what each client holds now in Redis, so that a cap holds across
+  every gunicorn process and every API node on one Redis (a per-process count lets a client
+  hold the cap once per process). Each process adds its own count under its own name and
+  refreshes a heartbeat: the counts of a process that died (SIGKILL, OOM) stop counting
+  once its heartbeat is older than `stale_after`, without anyone cleaning up after it.
+- `BodyDeadline` gives a request's body a deadline, and reads it before the app is called:
+  a client that declared a 100-byte body and sent 1 byte costs no app work, and gets 408
+  problem+json when the deadline runs out, its connection closed.
+
+`api.gunicorn_worker` applies both in front of the app under gevent workers.
+"""
+
+from __future__ import annotations
+
+import io
+import ipaddress
+import json
+import logging
+import os
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager
+from typing import Any
+
+import redis
+from werkzeug.exceptions import RequestTimeout
+
+from api import keys
+
+log = logging.getLogger(__name__)
+
+# Connections one client (an address, an IPv6 /64) may hold at once, every API process
+# together; 0 turns the cap off. A browser opens at most 6 per host, an app or a bot a few;
+# a client's long polls and streams count too (at most BGB_MAX_STREAMS_PER_CLIENT of them).
+DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 200
+# Seconds a client has to send a request's whole body (the headers have gunicorn's
+# keep-alive, 5 s in `bgb serve` and compose.yaml). A move is ~100 bytes; the largest body
+# accepted (MAX_CONTENT_LENGTH, 64 KiB) takes 10 s at 6.5 KB/s.
+DEFAULT_BODY_TIMEOUT = 10.0
+# Bodies up to this size are read whole before the app is called (the API accepts none
+# larger: MAX_CONTENT_LENGTH is 64 KiB).
+PREREAD_BYTES = 64 * 1024
+# Seconds a refused connection's request headers are waited for before its 429 is sent.
+REFUSAL_READ_SECONDS = 1.0
+RETRY_AFTER_CONNECTIONS_SECONDS = 5
+
+
+def client_group(address: str | None) -> str:
+    """The client an address belongs to: an IPv4 address itself, an IPv6 address's /64, an
+    IPv4-mapped IPv6 address's IPv4 address; anything else (a Unix socket) as it is."""
+    if not address:
+        return "unknown"
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def setting(name: str, default: float) -> float:
+    """A number from environment variable `BGB_<name>`, else `default` ("off" is 0)."""
+    raw = os.environ.get(f"BGB_{name}", "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("off", "none"):
+        return 0
+    return float(raw)
+
+
+# Admit one more of KEYS[1]'s client if its live total is under the cap. KEYS[1]: hash of
+# the client's counts by process; KEYS[2]: sorted set of processes by last heartbeat.
+# ARGV: this process, the cap, now, stale_after, the key's TTL. The new total, or -1 when
+# refused. Counts of processes without a recent heartbeat are dropped on the way.
+_ADMIT = """
+local fields = redis.call('HGETALL', KEYS[1])
+local total = 0
+local oldest = tonumber(ARGV[3]) - tonumber(ARGV[4])
+for i = 1, #fields, 2 do
+  local beat = redis.call('ZSCORE', KEYS[2], fields[i])
+  if fields[i] == ARGV[1] or (beat and tonumber(beat) >= oldest) then
+    total = total + tonumber(fields[i + 1])
+  else
+    redis.call('HDEL', KEYS[1], fields[i])
+  end
+end
+if total >= tonumber(ARGV[2]) then
+  return -1
+end
+redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return total + 1
+"""
+
+# Release one of KEYS[1]'s client held by ARGV[1] (this process).
+_RELEASE = """
+local left = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
+if left <= 0 then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+end
+return left
+"""
+
+
+class SharedCounts:
+    """What each client holds now of one kind of thing (`kind`: connections, watchers),
+    counted in Redis across processes, with a per-process fallback when Redis fails."""
+
+    def __init__(self, client: redis.Redis, kind: str, stale_after: float = 30.0) -> None:
+        self.client = client
+        self.kind = kind
+        self.stale_after = stale_after
+        # This process's name among the counters: a pid is reused, a uuid is not.
+        self.holder = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self._admit = client.register_script(_ADMIT)
+        self._release = client.register_script(_RELEASE)
+        self._lock = threading.Lock()
+        self._local: dict[str, int] = {}  # this process's own counts, by client
+        self._beat_at = 0.0
+
+    def _key(self, group: str) -> str:
+        # One hash tag for every key of the kind: one slot on a Redis Cluster, as a script
+        # touching the client's counts and the heartbeats needs.
+        return f"{keys.PREFIX}:{{{self.kind}}}:client:{group}"
+
+    @property
+    def _holders(self) -> str:
+        return f"{keys.PREFIX}:{{{self.kind}}}:holders"
+
+    def heartbeat(self) -> None:
+        """Say this process is alive (its counts count); forget processes long gone."""
+        now = time.time()
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zadd(self._holders, {self.holder: now})
+        pipe.zremrangebyscore(self._holders, "-inf", now - 10 * self.stale_after)
+        pipe.execute()
+        self._beat_at = time.monotonic()
+
+    def admit(self, group: str, cap: int) -> bool:
+        """Count one more for `group` if it holds fewer than `cap`; whether it was counted.
+        When Redis fails, the cap holds per process (the count is this process's own)."""
+        try:
+            if time.monotonic() - self._beat_at > self.stale_after / 3:
+                self.heartbeat()
+            total = int(self._admit(keys=[self._key(group), self._holders],
+                                    args=[self.holder, cap, time.time(), self.stale_after,
+                                          int(self.stale_after * 10)]))
+            shared = True
+        except redis.RedisError as exc:
+            log.warning("counting %s in Redis failed (%r): counted in this process", self.kind,
+                        exc)
+            total, shared = 0, False
+        with self._lock:
+            held = self._local.get(group, 0)
+            if total < 0 or (not shared and held >= cap):
+                return False
+            self._local[group] = held + 1
+        return True
+
+    def release(self, group: str) -> None:
+        """Count one less for `group` (one that `admit` counted)."""
+        with self._lock:
+            left = self._local.get(group, 0) - 1
+            if left > 0:
+                self._local[group] = left
+            else:
+                self._local.pop(group, None)
+        try:
+            self._release(keys=[self._key(group)], args=[self.holder])
+        except redis.RedisError as exc:
+            # Its count is dropped with this process's heartbeat at worst.
+            log.warning("releasing a %s count in Redis failed: %r", self.kind, exc)
+
+    def held(self, group: str) -> int:
+        """What `group` holds in this process now."""
+        with self._lock:
+            return self._local.get(group, 0)
+
+
+class BodyTimeout(RequestTimeout):
+    """408: the client did not send its request's body in time."""
+
+    description = "the request body did not arrive in time; the connection is closed"
+
+
+Timer = Callable[[float, BaseException], AbstractContextManager[Any]]
+
+
+class DeadlineInput:
+    """A WSGI input stream whose reads end at `deadline` (time.monotonic()) with
+    BodyTimeout; the connection's reading side is then shut, so that the server closes it
+    after its answer instead of waiting for the rest of the body."""
+
+    def __init__(self, stream: Any, deadline: float, timer: Timer,
+                 sock: socket.socket | None) -> None:
+        self.stream = stream
+        self.deadline = deadline
+        self.timer = timer
+        self.sock = sock
+
+    def _within(self, read: Callable[..., Any], *args: Any) -> Any:
+        left = self.deadline - time.monotonic()
+        try:
+            if left <= 0:
+                raise BodyTimeout()
+            with self.timer(left, BodyTimeout()):
+                return read(*args)
+        except BodyTimeout:
+            if self.sock is not None:
+                try:
+                    self.sock.shutdown(socket.SHUT_RD)
+                except OSError:
+                    pass
+            raise
+
+    def read(self, size: int | None = -1) -> bytes:
+        """As the stream's read, within the deadline."""
+        return self._within(self.stream.read, -1 if size is None else size)
+
+    def readline(self, size: int | None = -1) -> bytes:
+        """As the stream's readline, within the deadline."""
+        return self._within(self.stream.readline, -1 if size is None else size)
+
+    def readlines(self, hint: int | None = -1) -> list[bytes]:
+        """As the stream's readlines, within the deadline."""
+        return self._within(self.stream.readlines, -1 if hint is None else hint)
+
+    def __iter__(self) -> Iterator[bytes]:
+        while True:
+            line = self.readline()
+            if not line:
+                return
+            yield line
+
+
+StartResponse = Callable[..., Any]
+WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+
+def timeout_problem() -> tuple[str, list[tuple[str, str]], bytes]:
+    """The 408 problem+json answer (status line, headers, body) of a body not sent in time."""
+    from api.problems import PROBLEM_BASE, PROBLEM_MIMETYPE
+
+    body = json.dumps({"type": PROBLEM_BASE + "request-timeout", "title": "Request timeout",
+                       "status": 408, "detail": BodyTimeout.description}).encode()
+    return "408 Request Timeout", [("Content-Type", PROBLEM_MIMETYPE),
+                                   ("Content-Length", str(len(body)))], body
+
+
+class BodyDeadline:
+    """WSGI middleware: each request's body must arrive within `seconds` of its headers.
+
+    A body of a declared length up to `preread` bytes (every body the API accepts) is read
+    here, before the app is called: a client that sends its body slowly, or never, holds
+    only its connection and a few kilobytes, never a rate limit count, a Redis connection
+    or any of the app's work. Past the deadline the answer is 408 problem+json and the
+    connection is closed. A larger or chunked body is left to the app, its reads ending
+    with BodyTimeout at the same deadline (the app answers 408; one it lets through is
+    answered here)."""
+
+    def __init__(self, app: WSGIApp, seconds: float, timer: Timer,
+                 preread: int = PREREAD_BYTES) -> None:
+        self.app = app
+        self.seconds = seconds
+        self.timer = timer
+        self.preread = preread
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse,
+                 ) -> Iterable[bytes]:
+        """Call the app once the body is in, or with a deadline on its input."""
+        stream = DeadlineInput(environ["wsgi.input"], time.monotonic() + self.seconds,
+                               self.timer, environ.get("gunicorn.socket"))
+        length = environ.get("CONTENT_LENGTH") or ""
+        try:
+            if (length.isdigit() and 0 < int(length) <= self.preread
+                    and "HTTP_TRANSFER_ENCODING" not in environ):
+                environ["wsgi.input"] = io.BytesIO(_read_exactly(stream, int(length)))
+            else:
+                environ["wsgi.input"] = stream
+            return self.app(environ, start_response)
+        except BodyTimeout:
+            status, headers, body = timeout_problem()
+            start_response(status, headers)
+            return [body]
+
+
+def _read_exactly(stream: DeadlineInput, length: int) -> bytes:
+    """`length` bytes of `stream`, or fewer if the client ended its body early (the app
+    then finds the body shorter than declared, as it would have)."""
+    parts: list[bytes] = []
+    left = length
+    while left > 0:
+        chunk = stream.read(left)
+        if not chunk:
+            break
+        parts.append(chunk)
+        left -= len(chunk)
+    return b"".join(parts)
+
+
+# Requests of one client one API process works on at once (BGB_REQUESTS_PER_CLIENT); the
+# client's further requests wait their turn, costing no CPU. 0 turns it off.
+DEFAULT_REQUESTS_PER_CLIENT = 4
+
+
+def _is_watcher(environ: dict[str, Any]) -> bool:
+    """A long poll or an event stream: it waits, holding a watcher's place (api.watchers
+    caps those), and must not hold its client's turn meanwhile."""
+    return (environ.get("PATH_INFO", "").endswith("/events")
+            or "wait_version=" in environ.get("QUERY_STRING", ""))
+
+
+class FairShare:
+    """WSGI middleware: a process works on at most `per_client` requests of one client at
+    once. A client flooding the server over many connections (even with requests refused
+    429) then takes its share of the process's turns, not all of them: the other clients'
+    requests wait behind a few of its requests, not behind all of them.
+
+    The client is the connection's address (IPv6 /64), or behind `trusted_proxies`
+    proxies the address they put in X-Forwarded-For (as werkzeug's ProxyFix reads it)."""
+
+    def __init__(self, app: WSGIApp, per_client: int, trusted_proxies: int = 0) -> None:
+        self.app = app
+        self.per_client = per_client
+        self.trusted_proxies = trusted_proxies
+        self._lock = threading.Lock()
+        self._turns: dict[str, tuple[threading.BoundedSemaphore, int]] = {}
+
+    def _client(self, environ: dict[str, Any]) -> str:
+        if self.trusted_proxies > 0:
+            forwarded = [a.strip() for a in environ.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+            if len(forwarded) >= self.trusted_proxies and forwarded[-self.trusted_proxies]:
+                return client_group(forwarded[-self.trusted_proxies])
+        return client_group(environ.get("REMOTE_ADDR"))
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse,
+                 ) -> Iterable[bytes]:
+        """Call the app in one of the client's turns (a watcher: at once)."""
+        if _is_watcher(environ):
+            return self.app(environ, start_response)
+        client = self._client(environ)
+        with self._lock:
+            turns, waiting = self._turns.get(client) or (
+                threading.BoundedSemaphore(self.per_client), 0)
+            self._turns[client] = (turns, waiting + 1)
+        try:
+            with turns:
+                return self.app(environ, start_response)
+        finally:
+            with self._lock:
+                turns, waiting = self._turns[client]
+                if waiting <= 1:
+                    del self._turns[client]
+                else:
+                    self._turns[client] = (turns, waiting - 1)

@@ -1,0 +1,105 @@
+"""What a client may hold (issue 27): connections counted across processes in Redis, and fair
+turns per client in one process (api.connections; the body deadline and the cap in front of
+gunicorn are exercised end to end by tests/e2e/test_slow_clients.py)."""
+
+from __future__ import annotations
+
+import io
+import threading
+import time
+from typing import Any
+
+import redis
+
+from api.connections import FairShare, SharedCounts
+from api.lean_script import retry_policy
+
+
+def test_the_cap_holds_across_processes(redis_client: redis.Redis) -> None:
+    # Two processes' counters on one Redis: the client's total is what is capped.
+    first, second = (SharedCounts(redis_client, "connections") for _ in range(2))
+    assert all(first.admit("192.0.2.1", 3) for _ in range(2))
+    assert second.admit("192.0.2.1", 3)
+    assert not second.admit("192.0.2.1", 3) and not first.admit("192.0.2.1", 3)
+    assert second.admit("192.0.2.2", 3)  # another client has its own
+    first.release("192.0.2.1")
+    assert second.admit("192.0.2.1", 3)
+    assert (first.held("192.0.2.1"), second.held("192.0.2.1")) == (1, 2)
+
+
+def test_a_dead_processs_counts_lapse_with_its_heartbeat(redis_client: redis.Redis) -> None:
+    dead = SharedCounts(redis_client, "connections", stale_after=1.0)
+    alive = SharedCounts(redis_client, "connections", stale_after=1.0)
+    assert dead.admit("2001:db8::/64", 2) and dead.admit("2001:db8::/64", 2)
+    assert not alive.admit("2001:db8::/64", 2)
+    time.sleep(1.2)  # the dead process sends no heartbeat any more
+    alive.heartbeat()
+    assert alive.admit("2001:db8::/64", 2) and alive.admit("2001:db8::/64", 2)
+    assert not alive.admit("2001:db8::/64", 2)
+
+
+def test_without_redis_the_cap_holds_per_process() -> None:
+    gone = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2,
+                       retry=retry_policy())
+    counts = SharedCounts(gone, "connections")
+    assert counts.admit("192.0.2.9", 2) and counts.admit("192.0.2.9", 2)
+    assert not counts.admit("192.0.2.9", 2)
+    counts.release("192.0.2.9")
+    assert counts.admit("192.0.2.9", 2)
+
+
+def _environ(address: str, path: str = "/v1/games-catalog", query: str = "") -> dict[str, Any]:
+    return {"REQUEST_METHOD": "GET", "PATH_INFO": path, "QUERY_STRING": query,
+            "REMOTE_ADDR": address, "wsgi.input": io.BytesIO()}
+
+
+def test_a_process_works_on_a_few_requests_of_one_client_at_once() -> None:
+    release = threading.Event()
+    lock = threading.Lock()
+    busy: dict[str, int] = {}
+    most: dict[str, int] = {}
+
+    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        client = environ.get("HTTP_X_FORWARDED_FOR") or environ["REMOTE_ADDR"]
+        with lock:
+            busy[client] = busy.get(client, 0) + 1
+            most[client] = max(most.get(client, 0), busy[client])
+        release.wait(5)
+        with lock:
+            busy[client] -= 1
+        start_response("200 OK", [])
+        return [b"ok"]
+
+    shared = FairShare(app, per_client=2)
+    requests = [_environ("192.0.2.1") for _ in range(8)]
+    requests += [_environ("2001:db8::1"), _environ("2001:db8::2")]  # one /64: one client
+    # Long polls and streams wait without a turn.
+    requests += [_environ("192.0.2.1", "/v1/games/abc/events"),
+                 _environ("192.0.2.1", "/v1/games/abc", "wait_version=3")]
+    threads = [threading.Thread(target=shared, args=(e, lambda *a: None)) for e in requests]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.5)
+    with lock:
+        # Two of the flood's eight at work (plus its two watchers), both of the other's.
+        assert busy["192.0.2.1"] == 4
+        assert busy["2001:db8::1"] + busy["2001:db8::2"] == 2
+    release.set()
+    for thread in threads:
+        thread.join(10)
+    assert most["192.0.2.1"] == 4 and all(v == 0 for v in busy.values())
+    assert shared._turns == {}  # every turn given back
+
+
+def test_behind_a_proxy_the_client_is_the_forwarded_address() -> None:
+    seen: list[str] = []
+
+    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        seen.append(environ["HTTP_X_FORWARDED_FOR"])
+        return [b"ok"]
+
+    shared = FairShare(app, per_client=1, trusted_proxies=1)
+    environ = dict(_environ("10.0.0.2"), HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.5")
+    assert shared._client(environ) == "203.0.113.5"
+    shared(environ, lambda *a: None)
+    assert seen == ["6.6.6.6, 203.0.113.5"]
