@@ -16,6 +16,10 @@ from api import metrics
 
 QUEUE_NAME = "bots"
 JOB_FUNCTION = "ai_worker.jobs.play_turn"
+# Analyses of finished games (api.analysis): their own queue, which workers take last, so
+# that no move ever waits behind an analysis.
+ANALYSIS_QUEUE_NAME = "analysis"
+ANALYSIS_JOB_FUNCTION = "ai_worker.analysis.analyse_game"
 RETRY_INTERVALS = [1, 2, 5, 10, 30]
 JOB_TIMEOUT = 600
 
