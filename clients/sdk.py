@@ -324,12 +324,14 @@ class Client:
         return dict(self._request("GET", f"/games/{game_id}/analysis", token=token).json())
 
     def wait_for_analysis(self, game_id: str, token: str | None = None, *,
-                          timeout: float | None = None, interval: float = 0.5,
+                          seats: list[int] | None = None, timeout: float | None = None,
+                          interval: float = 0.5,
                           on_progress: Callable[[Json], None] | None = None) -> Json:
-        """Ask for the analysis and poll it until it is done or failed (TimeoutError after
-        `timeout` seconds); `on_progress` sees every answer."""
+        """Ask for the analysis (of `seats`, default every seat with decisions) and poll it
+        until it is done or failed (TimeoutError after `timeout` seconds); `on_progress`
+        sees every answer."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        answer = self.request_analysis(game_id, token)
+        answer = self.request_analysis(game_id, token, seats)
         while True:
             if on_progress is not None:
                 on_progress(answer)
