@@ -15,8 +15,8 @@ Per decision, seeded searches within the same budget each:
    both are estimated on the same footing (UCT would starve a bad move of simulations); the
    loss is best minus played (never below 0; a played move found as good is the best).
 The loss is classified like Lichess (inaccuracy / mistake / blunder, thresholds per game in
-ai_worker/data/analysis.json), and turned into an accuracy (Lichess's formula on win
-percentages, here 50 + 50 tanh(margin / the evaluation's scale)).
+ai_worker/data/analysis.json), and turned into an accuracy with Lichess's formula, a loss of
+the blunder threshold standing for Lichess's blunder, 30 points of win percentage.
 
 Seeds come from the game's seed and the move's index and the budget is in iterations
 (BGB_ANALYSIS_ITERATIONS) with a wall-clock ceiling (BGB_ANALYSIS_MS): a game analysed twice
@@ -40,7 +40,6 @@ from rq import get_current_job
 
 import core
 from ai_worker.bots.base import move_key
-from ai_worker.bots.evaluation import get_evaluation
 from ai_worker.bots.mcts import MCTSBot
 from api import keys, settings
 from api.analysis_store import load, store
@@ -88,14 +87,15 @@ def classify(loss: float, limits: dict[str, float]) -> str:
     return "good"
 
 
-def win_percent(margin: float, scale: float) -> float:
-    """A margin in points as a win percentage, the way the search's rewards squash it."""
-    return 50.0 + 50.0 * math.tanh(margin / scale)
+# Lichess calls a move that loses 30 points of win percentage a blunder: a loss of the
+# game's blunder threshold counts as that drop (linearly, capped at 100), so that a move's
+# accuracy means the same in a close game and in a lost one (a win percentage is flat there).
+BLUNDER_DROP = 30.0
 
 
-def move_accuracy(best_margin: float, played_margin: float, scale: float) -> float:
-    """Lichess's accuracy of a move (0-100) from the win percentages it gave away."""
-    drop = max(0.0, win_percent(best_margin, scale) - win_percent(played_margin, scale))
+def move_accuracy(loss: float, limits: dict[str, float]) -> float:
+    """Lichess's accuracy of a move (0-100) from the win percentage its loss stands for."""
+    drop = min(100.0, BLUNDER_DROP * max(0.0, loss) / limits["blunder"])
     return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * drop) - 3.1669))
 
 
@@ -150,12 +150,11 @@ def judge(game: core.Game, view: dict[str, Any], seat: int, legal: list[dict[str
         if played_margin >= best_margin:
             best_at, best_margin = played_at, played_margin  # on a closer look, as good
     loss = max(0.0, best_margin - played_margin)
-    scale = get_evaluation(game.name).scale
     classification = "best" if best_at == played_at else classify(loss, limits)
     return {"move": legal[played_at], "best": legal[best_at],
             "played_margin": _rounded(played_margin), "best_margin": _rounded(best_margin),
             "loss": _rounded(loss), "classification": classification,
-            "accuracy": _rounded(move_accuracy(best_margin, played_margin, scale))}
+            "accuracy": _rounded(move_accuracy(loss, limits))}
 
 
 def _alone(bot: MCTSBot, game: core.Game, view: dict[str, Any], seat: int,
@@ -199,6 +198,10 @@ def accuracy(moves: list[dict[str, Any]], seats: list[int]) -> dict[str, float |
     return out
 
 
+class Superseded(Exception):
+    """The game's analysis record now belongs to a newer job."""
+
+
 def analyse_game(game_id: str) -> None:
     """The RQ job: analyse the finished game for the seats its record asks, writing its
     progress and results to Redis as it goes."""
@@ -209,6 +212,8 @@ def analyse_game(game_id: str) -> None:
     raw_meta = client.get(keys.game_meta(game_id))
     if record is None or raw_meta is None:
         return  # expired meanwhile: nothing to analyse any more
+    if job is not None and record.get("job") != job.id:
+        return  # superseded before it started: a newer job analyses these seats and more
     meta = json.loads(raw_meta)
     status = client.hget(keys.game_state(game_id), "status")
     if status is None or status.decode() not in OVER:
@@ -223,6 +228,9 @@ def analyse_game(game_id: str) -> None:
 
     def progress(done: int, total: int, moves: list[dict[str, Any]]) -> None:
         if done % PROGRESS_EVERY == 0 or done == total:
+            now = load(client, game_id)
+            if now is None or now.get("job") != record.get("job"):
+                raise Superseded  # a request for more seats queued a new analysis
             record.update(progress={"done": done, "total": total}, moves=moves)
             store(client, game_id, record)
 
@@ -230,6 +238,8 @@ def analyse_game(game_id: str) -> None:
         game = core.get_game(meta["game"])
         seed = int(meta.get("deal", {}).get("seed", meta.get("seed")))
         found = analyse_record(game, meta["options"], seed, entries, seats, budget, progress)
+    except Superseded:
+        return  # the newer analysis covers this one's seats too
     except Exception as exc:  # noqa: BLE001 - the record says it failed; a POST retries
         log.exception("analysis of %s failed", game_id)
         record.update(status="failed", error=f"{type(exc).__name__}: {exc}")

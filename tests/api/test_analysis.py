@@ -106,3 +106,22 @@ def test_the_analysis_is_in_the_openapi_document(client: FlaskClient) -> None:
     assert "Analysis" in schemas and "AnalysedMove" in schemas
     assert set(schemas["AnalysedMove"]["properties"]["classification"]["enum"]) >= {
         "inaccuracy", "mistake", "blunder"}
+
+
+def test_asking_for_more_seats_queues_one_analysis_of_them_all(
+        client: FlaskClient, redis_client: redis.Redis, small_budget: None) -> None:
+    created = finished_game(client)
+    url = f"/v1/games/{created.id}/analysis"
+    first = client.post(url, json={"seats": [1]}, headers=created.auth(1))
+    assert first.status_code == 202 and first.get_json()["seats"] == [1]
+    second = client.post(url, json={"seats": [0]}, headers=created.auth(0))
+    assert second.status_code == 202 and second.get_json()["seats"] == [0, 1]
+    queue = Queue(ANALYSIS_QUEUE_NAME, connection=redis_client)
+    assert queue.count == 2
+    # The first job, run as a worker runs it, sees it was superseded and does nothing.
+    older = queue.jobs[0]
+    older.perform()
+    assert client.get(url).get_json()["status"] == "queued"
+    queue.jobs[1].perform()
+    done = client.get(url).get_json()
+    assert done["status"] == "done" and {m["seat"] for m in done["moves"]} == {0, 1}

@@ -94,3 +94,18 @@ def test_thresholds_are_per_game_and_ordered() -> None:
         limits = analysis.thresholds(name)
         assert 0 < limits["inaccuracy"] < limits["mistake"] < limits["blunder"]
     assert analysis.classify(0.0, analysis.thresholds("x")) == "good"
+
+
+def test_accuracy_falls_with_the_loss_and_a_blunder_is_lichess_s() -> None:
+    limits = analysis.thresholds("darwins-journey")
+    values = [analysis.move_accuracy(loss, limits) for loss in (0.0, 1.0, 3.0, 6.0, 12.0, 40.0)]
+    assert values[0] == pytest.approx(100.0, abs=0.01)
+    assert values == sorted(values, reverse=True) and values[-1] >= 0.0
+    # a loss of the blunder threshold is Lichess's blunder: 30 points of win percentage
+    assert values[4] == pytest.approx(103.1668 * 2.718281828 ** (-0.04354 * 30) - 3.1669)
+
+
+def test_workers_take_analyses_after_bot_turns_and_webhooks() -> None:
+    from ai_worker import worker
+
+    assert worker.DEFAULT_QUEUES == ("bots", "webhooks", "analysis")
