@@ -88,6 +88,17 @@ def test_the_analysis_never_reads_another_seats_hidden_cards(
     assert any(differed)  # the hidden cards really were others
     assert swapped == honest
 
+    def other_own_cards(game: core.Game, options: dict[str, Any], seed: int,
+                        log: list[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], Any]]:
+        for entry, state in replay(game, options, seed, log):
+            rival = 1 - entry["seat"]
+            yield entry, game.determinize(game.view(state, rival), rival, 1000 + entry["index"])
+
+    # The same swap of what the mover does see (its own hand) changes the analysis: the
+    # comparison above can tell states apart.
+    monkeypatch.setattr(analysis, "replay", other_own_cards)
+    assert analyse_record(GAME, OPTIONS, 11, entries, [0, 1], BUDGET) != honest
+
 
 def test_thresholds_are_per_game_and_ordered() -> None:
     for name in ("default", *core.game_names()):
@@ -109,3 +120,40 @@ def test_workers_take_analyses_after_bot_turns_and_webhooks() -> None:
     from ai_worker import worker
 
     assert worker.DEFAULT_QUEUES == ("bots", "webhooks", "analysis")
+
+
+def test_darwins_journey_hidden_parts_do_not_reach_the_analysis(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same check on a real game with hidden decks and tiles (two players, a few
+    decisions at a tiny budget)."""
+    from ai_worker.bots import get_bot
+
+    game = core.get_game("darwins-journey")
+    options = {"players": 2}
+    state = game.new_game(options, 5)
+    entries: list[dict[str, Any]] = []
+    greedy = get_bot("greedy")
+    while len(entries) < 8:
+        seat = game.to_act(state)
+        move = greedy.choose(game, game.view(state, seat), seat, game.legal_moves(state), {},
+                             len(entries))
+        entries.append({"index": len(entries), "version": len(entries) + 1, "seat": seat,
+                        "move": move})
+        game.apply(state, move)
+    budget = Budget(iterations=20, ms=60_000)
+    honest = analyse_record(game, options, 5, entries, [0, 1], budget)
+    replay = analysis.replay
+    differed = []
+
+    def other_truth(game: core.Game, options: dict[str, Any], seed: int,
+                    log: list[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], Any]]:
+        for entry, true in replay(game, options, seed, log):
+            seat = entry["seat"]
+            other = game.determinize(game.view(true, seat), seat, 99 + entry["index"])
+            assert game.view(other, seat) == game.view(true, seat)
+            differed.append(game.dump(other) != game.dump(true))
+            yield entry, other
+
+    monkeypatch.setattr(analysis, "replay", other_truth)
+    assert analyse_record(game, options, 5, entries, [0, 1], budget) == honest
+    assert any(differed)
