@@ -18,6 +18,10 @@ The loss is classified like Lichess (inaccuracy / mistake / blunder, thresholds 
 ai_worker/data/analysis.json), and turned into an accuracy with Lichess's formula, a loss of
 the blunder threshold standing for Lichess's blunder, 30 points of win percentage.
 
+Under a worker the job analyses for SLICE_SECONDS (at least one decision), writes what it
+found and queues a new job for the rest: a worker runs one job at a time, and a bot turn
+queued meanwhile is taken before the next slice, so play never waits long behind an analysis.
+
 Seeds come from the game's seed and the move's index and the budget is in iterations
 (BGB_ANALYSIS_ITERATIONS) with a wall-clock ceiling (BGB_ANALYSIS_MS): a game analysed twice
 gives the same numbers unless the ceiling cut a search short.
@@ -43,14 +47,15 @@ from ai_worker.bots.base import move_key
 from ai_worker.bots.mcts import MCTSBot
 from api import keys, settings
 from api.analysis_store import load, store
+from api.botqueue import analysis_job_id, enqueue_analysis
 from api.store import OVER
 
 log = logging.getLogger(__name__)
 
 THRESHOLDS_FILE = Path(__file__).parent / "data" / "analysis.json"
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder", "forced")
-# How often (decisions) the job writes its progress to Redis.
-PROGRESS_EVERY = 1
+# How long one job analyses before it queues the rest as a new job (at least one decision).
+SLICE_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -167,15 +172,17 @@ def _alone(bot: MCTSBot, game: core.Game, view: dict[str, Any], seat: int,
 def analyse_record(game: core.Game, options: dict[str, Any], seed: int,
                    entries: list[dict[str, Any]], seats: list[int], budget: Budget,
                    on_progress: Callable[[int, int, list[dict[str, Any]]], None] | None = None,
-                   ) -> dict[str, Any]:
+                   done: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Every decision of `seats` in the record (options, seed, log entries) judged; the
-    moves and the accuracy per seat. `on_progress(done, total, moves)` after each one."""
+    moves and the accuracy per seat. `on_progress(done, total, moves)` after each one;
+    `done`: the decisions an earlier slice judged already (kept, not searched again)."""
     limits = thresholds(game.name)
     total = sum(1 for e in entries if not e.get("system") and e.get("seat") in seats)
-    moves: list[dict[str, Any]] = []
+    moves: list[dict[str, Any]] = list(done or [])
+    judged = {m["index"] for m in moves}
     for entry, state in replay(game, options, seed, entries):
         seat = entry["seat"]
-        if seat not in seats:
+        if seat not in seats or entry["index"] in judged:
             continue
         view = game.view(state, seat)
         legal = game.legal_moves(state)
@@ -202,6 +209,10 @@ class Superseded(Exception):
     """The game's analysis record now belongs to a newer job."""
 
 
+class SliceOver(Exception):
+    """The job has analysed for its slice of time: the rest goes to a new job."""
+
+
 def analyse_game(game_id: str) -> None:
     """The RQ job: analyse the finished game for the seats its record asks, writing its
     progress and results to Redis as it goes."""
@@ -223,23 +234,34 @@ def analyse_game(game_id: str) -> None:
     entries = [json.loads(e) for e in client.lrange(keys.move_log(game_id), 0, -1)]
     budget = Budget(**record["budget"])
     seats = list(record["seats"])
-    record.update(status="running", started=time.time())
+    record.update(status="running")
+    record.setdefault("started", time.time())
     store(client, game_id, record)
 
+    # Under a worker, a slice of time and then a new job for the rest: a worker takes a
+    # waiting bot turn between two slices (SimpleWorker runs one job at a time).
+    slice_end = time.monotonic() + SLICE_SECONDS if job is not None else math.inf
+
     def progress(done: int, total: int, moves: list[dict[str, Any]]) -> None:
-        if done % PROGRESS_EVERY == 0 or done == total:
-            now = load(client, game_id)
-            if now is None or now.get("job") != record.get("job"):
-                raise Superseded  # a request for more seats queued a new analysis
-            record.update(progress={"done": done, "total": total}, moves=moves)
+        now = load(client, game_id)
+        if now is None or now.get("job") != record.get("job"):
+            raise Superseded  # a request for more seats queued a new analysis
+        record.update(progress={"done": done, "total": total}, moves=moves)
+        if done < total and time.monotonic() >= slice_end:
+            record["job"] = analysis_job_id(game_id)
             store(client, game_id, record)
+            enqueue_analysis(client, game_id, record["job"],
+                             f"analysis of {game_id}, from decision {done + 1} of {total}")
+            raise SliceOver
+        store(client, game_id, record)
 
     try:
         game = core.get_game(meta["game"])
         seed = int(meta.get("deal", {}).get("seed", meta.get("seed")))
-        found = analyse_record(game, meta["options"], seed, entries, seats, budget, progress)
-    except Superseded:
-        return  # the newer analysis covers this one's seats too
+        found = analyse_record(game, meta["options"], seed, entries, seats, budget, progress,
+                               done=record.get("moves") or [])
+    except (Superseded, SliceOver):
+        return  # a newer job goes on: this one's work is in the record
     except Exception as exc:  # noqa: BLE001 - the record says it failed; a POST retries
         log.exception("analysis of %s failed", game_id)
         record.update(status="failed", error=f"{type(exc).__name__}: {exc}")

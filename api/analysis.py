@@ -19,7 +19,6 @@ import redis
 from flask import Response
 from flask.views import MethodView
 from marshmallow import fields, validate
-from rq import Queue
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
@@ -27,7 +26,7 @@ import core
 from api import settings
 from api.analysis_store import load, store
 from api.auth import bearer_token, seat_of
-from api.botqueue import ANALYSIS_JOB_FUNCTION, ANALYSIS_QUEUE_NAME
+from api.botqueue import analysis_job_id, enqueue_analysis
 from api.games import GAME_ID, OPTIONAL_SEAT_AUTH
 from api.parsing import Blueprint
 from api.problems import Problem, validation_error
@@ -40,8 +39,6 @@ blp = Blueprint("analysis", __name__, url_prefix="/v1",
                 description="The engine's analysis of a finished game: every decision of the "
                             "asked seats searched from that seat's view, classified.")
 
-# A whole game's analysis: generous, since a long game at a large budget takes minutes.
-JOB_TIMEOUT = 6 * 3600
 STATUSES = ("queued", "running", "done", "failed")
 CLASSIFICATIONS = ("best", "good", "inaccuracy", "mistake", "blunder", "forced")
 
@@ -166,10 +163,6 @@ def _asked_seats(meta: dict[str, Any], body: dict[str, Any]) -> list[int]:
     return sorted(set(seats))
 
 
-def _job_id(game_id: str, requested: float) -> str:
-    return f"analysis-{game_id}-{int(requested * 1000)}"
-
-
 def _alive(client: redis.Redis, record: dict[str, Any]) -> bool:
     """Whether the record's job is still queued or running (a job lost with its worker is
     not: a new request starts the analysis again)."""
@@ -222,18 +215,19 @@ class Analysis(MethodView):
                 record["status"] == "done" or (record["status"] in ("queued", "running")
                                                and _alive(svc.redis, record))):
             return _answer(record, 200)
+        kept: list[dict[str, Any]] = []
         if record is not None and record["status"] != "failed":
             seats = sorted(set(seats) | set(record["seats"]))
+            if record["budget"] == _budget():
+                kept = record["moves"]  # the same seeds and budget: the same numbers
         requested = time.time()
         record = {"game_id": game_id, "game": meta["game"], "status": "queued", "seats": seats,
                   "budget": _budget(), "progress": {"done": 0, "total": 0},
-                  "thresholds": None, "moves": [], "accuracy": {}, "error": None,
-                  "requested": requested, "job": _job_id(game_id, requested)}
+                  "thresholds": None, "moves": kept, "accuracy": {}, "error": None,
+                  "requested": requested, "job": analysis_job_id(game_id)}
         store(svc.redis, game_id, record)
-        Queue(ANALYSIS_QUEUE_NAME, connection=svc.redis).enqueue_call(
-            ANALYSIS_JOB_FUNCTION, args=(game_id,), job_id=record["job"], timeout=JOB_TIMEOUT,
-            result_ttl=600, failure_ttl=24 * 3600,
-            description=f"analysis of {game_id} for seats {seats}")
+        enqueue_analysis(svc.redis, game_id, record["job"],
+                         f"analysis of {game_id} for seats {seats}")
         return _answer(record, 202)
 
     @blp.response(200, AnalysisSchema)

@@ -125,3 +125,32 @@ def test_asking_for_more_seats_queues_one_analysis_of_them_all(
     queue.jobs[1].perform()
     done = client.get(url).get_json()
     assert done["status"] == "done" and {m["seat"] for m in done["moves"]} == {0, 1}
+
+
+def test_a_worker_analyses_in_slices_and_finds_the_same_numbers(
+        client: FlaskClient, redis_client: redis.Redis, small_budget: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under a worker each job analyses one slice and queues the rest, so that a bot turn
+    queued meanwhile goes first; the slices add up to the analysis of one go."""
+    created = finished_game(client)
+    url = f"/v1/games/{created.id}/analysis"
+    client.post(url, json={})
+    analysis.analyse_game(created.id)  # in one go (no worker: no slices)
+    whole = client.get(url).get_json()
+    assert whole["status"] == "done"
+    redis_client.delete(f"bgb:game:{{{created.id}}}:analysis")
+    queue = Queue(ANALYSIS_QUEUE_NAME, connection=redis_client)
+    queue.empty()
+    monkeypatch.setattr(analysis, "SLICE_SECONDS", 0.0)  # one decision a job
+    assert client.post(url, json={}).status_code == 202
+    slices = 0
+    while queue.count:
+        queue.jobs[0].perform()
+        queue.remove(queue.jobs[0])
+        slices += 1
+        state = client.get(url).get_json()
+        assert state["progress"]["done"] == min(slices, len(whole["moves"]))
+    assert slices == len(whole["moves"])
+    sliced = client.get(url).get_json()
+    assert sliced["status"] == "done"
+    assert sliced["moves"] == whole["moves"] and sliced["accuracy"] == whole["accuracy"]
