@@ -1,7 +1,7 @@
-"""The worker process: an RQ worker on queues "bots" (first) and "webhooks", plus the
-sweeper thread.
+"""The worker process: an RQ worker on queues "bots" (first), "webhooks" and "analysis",
+plus the sweeper thread.
 
-    python -m ai_worker.worker [--burst] [--fork] [--queues bots,webhooks]
+    python -m ai_worker.worker [--burst] [--fork] [--queues bots,webhooks,analysis]
 
 Jobs run in the worker process itself (RQ's SimpleWorker): a bot turn is milliseconds of work
 and forking a work horse per job would cost more than the turn; `--fork` restores RQ's
@@ -35,10 +35,12 @@ import core
 from ai_worker import jobs, local_api, sweeper
 from ai_worker.jobs import QUEUE
 from api import outbound, settings
+from api.botqueue import ANALYSIS_QUEUE_NAME as ANALYSIS_QUEUE
 from api.notify import QUEUE_NAME as WEBHOOK_QUEUE
 
-# Bot turns first: a worker takes a webhook delivery only when no bot turn waits.
-DEFAULT_QUEUES = (QUEUE, WEBHOOK_QUEUE)
+# Bot turns first: a worker takes a webhook delivery only when no bot turn waits, and a
+# game's analysis only when neither does.
+DEFAULT_QUEUES = (QUEUE, WEBHOOK_QUEUE, ANALYSIS_QUEUE)
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 

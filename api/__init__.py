@@ -15,6 +15,7 @@ from werkzeug.exceptions import HTTPException
 
 import core
 from api import (
+    analysis,
     catalog,
     cors,
     fastlane,
@@ -133,6 +134,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(catalog.blp)
     api.register_blueprint(ops.blp)
     api.register_blueprint(tournaments.blp)
+    api.register_blueprint(analysis.blp)
     # The typed document (the games' own schemas, operationIds, headers, problems), served.
     openapi.install(app, api)
     app.register_blueprint(play.blp)  # the web page: not an API operation, not in OpenAPI

@@ -7,6 +7,7 @@ The one definition of the job's name, id, retry policy and timeout: the API enqu
 from __future__ import annotations
 
 import logging
+import uuid
 
 import redis
 from rq import Queue, Retry
@@ -16,6 +17,13 @@ from api import metrics
 
 QUEUE_NAME = "bots"
 JOB_FUNCTION = "ai_worker.jobs.play_turn"
+# Analyses of finished games (api.analysis): their own queue, which workers take last, so
+# that no move ever waits behind an analysis.
+ANALYSIS_QUEUE_NAME = "analysis"
+ANALYSIS_JOB_FUNCTION = "ai_worker.analysis.analyse_game"
+# One job analyses for a few seconds (ai_worker.analysis.SLICE_SECONDS) then queues the rest:
+# its timeout is far above a slice, even at the largest per-decision ceiling.
+ANALYSIS_JOB_TIMEOUT = 3600
 RETRY_INTERVALS = [1, 2, 5, 10, 30]
 JOB_TIMEOUT = 600
 
@@ -40,6 +48,18 @@ def enqueue_turn(queue: Queue, game_id: str, seat: int, version: int,
     except DuplicateJobError:
         return False
     return True
+
+
+def enqueue_analysis(client: redis.Redis, game_id: str, job_id: str, description: str) -> None:
+    """Queue (the next slice of) the analysis of a finished game on its own queue."""
+    Queue(ANALYSIS_QUEUE_NAME, connection=client).enqueue_call(
+        ANALYSIS_JOB_FUNCTION, args=(game_id,), job_id=job_id, timeout=ANALYSIS_JOB_TIMEOUT,
+        result_ttl=600, failure_ttl=24 * 3600, description=description)
+
+
+def analysis_job_id(game_id: str) -> str:
+    """A new id for a job of the analysis of `game_id` (the record names the current one)."""
+    return f"analysis-{game_id}-{uuid.uuid4().hex[:12]}"
 
 
 class BotQueue:

@@ -110,6 +110,10 @@ def record(client: Any, redis_client: Any, rec: Recorder | None = None) -> Examp
                      query="after=4&limit=3")
         to_act, moves = answer["to_act"], moves + 1
     rec.call("get", f"{game}/events", 200, f"{url}/events", headers=seats[0])
+    # Its analysis, asked by its seat: queued (a worker's job fills it in; none runs here).
+    rec.call("post", f"{game}/analysis", 202, f"{url}/analysis", {"seats": [0]}, seats[0])
+    rec.call("post", f"{game}/analysis", 200, f"{url}/analysis", {"seats": [0]}, seats[0])
+    rec.call("get", f"{game}/analysis", 200, f"{url}/analysis", headers=seats[0])
     rematch = rec.call("post", f"{game}/rematch", 201, f"{url}/rematch", headers=seats[0])
     # The rematch: its seat claimed by the player, then the seat's token issued again.
     claim = f"{game}/seats/{{seat}}/claim"
@@ -127,6 +131,8 @@ def record(client: Any, redis_client: Any, rec: Recorder | None = None) -> Examp
     resigned = rec.call("post", "/v1/games", 201, body=two)
     rec.call("post", f"{game}/resign", 200, f"/v1/games/{resigned['id']}/resign",
              {"bot": "greedy"}, _bearer(resigned["seats"][1]["token"]))
+    rec.call("post", f"{game}/analysis", 409, f"/v1/games/{duel['id']}/analysis", {},
+             _bearer(duel["seats"][0]["token"]))
     rec.call("post", f"{game}/abort", 200, f"/v1/games/{duel['id']}/abort",
              headers=_bearer(duel["creator_token"]))
 

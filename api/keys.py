@@ -14,6 +14,8 @@ What each key holds:
   index i and version i + 1 (version 0 is the initial setup).
 - `idempotency(id, seat, key)`: JSON {"status", "body"} of the first answer, with a TTL.
 - `version_channel(id)`: pub/sub channel; each stored move publishes its new version there.
+- `game_analysis(id)`: JSON of the game's analysis (request, progress, results), with the
+  game's own expiry (api.analysis, ai_worker.analysis).
 - `bot_turns()`: sorted set, member game id, score the time its bot turn was recorded;
   present exactly while a bot seat is to act (written by the same script as the move).
 - `bot_secret()`: the HMAC secret of derived bot tokens when BGB_BOT_SECRET is unset.
@@ -75,6 +77,11 @@ def bot_turns() -> str:
 def bot_secret() -> str:
     """The random bot-token secret created once when BGB_BOT_SECRET is unset."""
     return f"{PREFIX}:bot-secret"
+
+
+def game_analysis(game_id: str) -> str:
+    """The analysis of a finished game (JSON: api.analysis), expiring with the game."""
+    return f"{PREFIX}:game:{{{game_id}}}:analysis"
 
 
 def worker_alive(worker_name: str) -> str:

@@ -71,6 +71,8 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("post", "/v1/games/{game_id}/seats/{seat}/token"): "newSeatToken",
     ("post", "/v1/games/{game_id}/resign"): "resignGame",
     ("post", "/v1/games/{game_id}/rematch"): "rematchGame",
+    ("post", "/v1/games/{game_id}/analysis"): "requestAnalysis",
+    ("get", "/v1/games/{game_id}/analysis"): "getAnalysis",
     ("post", "/v1/players"): "createPlayer",
     ("get", "/v1/players/me"): "getPlayer",
     ("get", "/v1/players/me/games"): "listPlayerGames",
@@ -149,6 +151,8 @@ PROBLEMS_BY_RESPONSE: dict[tuple[str, str, str], list[str]] = {
     ("post", "/v1/games/{game_id}/abort", "409"): ["game-over"],
     ("post", "/v1/games/{game_id}/resign", "409"): ["game-over"],
     ("post", "/v1/games/{game_id}/rematch", "409"): ["game-active", "rematch-exists"],
+    ("post", "/v1/games/{game_id}/analysis", "409"): ["game-active", "conflict"],
+    ("get", "/v1/games/{game_id}/analysis", "409"): ["game-active", "conflict"],
     ("post", "/v1/games/{game_id}/seats/{seat}/claim", "409"): ["seat-claimed"],
     ("post", "/v1/games/{game_id}/seats/{seat}/token", "403"): ["not-your-seat"],
     ("post", "/v1/players/me/webhooks", "409"): ["too-many-webhooks"],
@@ -696,6 +700,12 @@ def typed(spec: Schema) -> Schema:
             "description": "the final result once the move ended the game"}
     if "LogEntry" in components:
         components["LogEntry"]["properties"]["move"] = _ref("LoggedMove")
+    if "AnalysedMove" in components:  # api.analysis: the move played and the better one
+        for member in ("move", "best"):
+            components["AnalysedMove"]["properties"][member] = {
+                "allOf": [_ref("Move")],
+                "description": components["AnalysedMove"]["properties"][member].get(
+                    "description", "")}
     if "CreateGame" in components:
         components["CreateGame"]["properties"]["options"]["description"] = (
             "the game's options, each game's in its <Game>Options schema (e.g. "

@@ -60,6 +60,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("BGB_MAX_BOT_MS", "10000",
             "ceiling of a bot's thinking time a decision, in ms: larger budgets are refused "
             "at creation and workers cap every search at it", "API, workers"),
+    Setting("BGB_ANALYSIS_ITERATIONS", "400",
+            "search iterations per decision of a game's analysis (`POST /v1/games/{id}/"
+            "analysis`): the same game then gives the same numbers", "API, workers"),
+    Setting("BGB_ANALYSIS_MS", "2000",
+            "wall-clock ceiling per decision of a game's analysis, in ms (at most "
+            "`BGB_MAX_BOT_MS`); a search it cuts short is no longer reproducible",
+            "API, workers"),
     Setting("BGB_MAX_BOT_GAMES_PER_CREATOR", "16",
             "games with search-bot seats in progress per client address (`0`: no ceiling)",
             "API"),

@@ -7,6 +7,7 @@
     bgb create <game> [--option k=v] [--seat ...]   create a game, print the answer (tokens!)
     bgb show <id> [--token T]                       print a game as a seat or a spectator sees it
     bgb verify <id>                                 check a finished game's deal and replay it
+    bgb analyse <id> [--token T] [--seat N]         the engine's analysis of a finished game
     bgb player [--name N]; bgb games [--my-turn]    a player's key; its games ($BGB_PLAYER_KEY)
     bgb resign <id> --token T; bgb rematch <id> --token T
     bgb tournament <game> --bot mcts:ms=250 --bot greedy --games 20   server-run tournament
@@ -213,6 +214,19 @@ def build_parser() -> argparse.ArgumentParser:
     verify = sub.add_parser("verify", help="check a finished game's deal and replay its log")
     verify.add_argument("game_id")
     add_url(verify)
+
+    analyse = sub.add_parser("analyse", aliases=["analyze"],
+                             help="the engine's analysis of a finished game: each move's class "
+                                  "and the better move, each seat's accuracy")
+    analyse.add_argument("game_id")
+    analyse.add_argument("--token", default=None, help="a seat token (not needed once the "
+                                                        "game is over)")
+    analyse.add_argument("--seat", type=int, action="append", dest="seats", default=None,
+                         help="a seat to analyse (repeatable; default: every seat with "
+                              "decisions)")
+    analyse.add_argument("--timeout", type=float, default=None,
+                         help="give up after this many seconds")
+    add_url(analyse)
 
     player = sub.add_parser("player", help="create a player (one identity across games)")
     player.add_argument("--name", default=None)
@@ -892,6 +906,11 @@ def main(argv: list[str] | None = None) -> int:
             return show(args, console)
         if args.command == "verify":
             return verify(args, console)
+        if args.command in ("analyse", "analyze"):
+            from clients.analysis import analyse
+
+            return analyse(_client(args), console, args.game_id, args.token, args.seats,
+                           args.timeout)
         if args.command == "player":
             return new_player(args, console)
         if args.command == "games":

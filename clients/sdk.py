@@ -18,7 +18,7 @@ import os
 import random
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import requests
@@ -307,6 +307,40 @@ class Client:
         """A new game like this finished one (a creation answer, with its seats' tokens)."""
         return dict(self._request("POST", f"/games/{game_id}/rematch", token=token,
                                   safe=False).json())
+
+    # -- analysis ---------------------------------------------------------------------------
+
+    def request_analysis(self, game_id: str, token: str | None = None,
+                         seats: list[int] | None = None) -> Json:
+        """Ask for the engine's analysis of a finished game (its progress, then results).
+        Safe to retry: a request the analysis already covers changes nothing."""
+        body = {"seats": seats} if seats else {}
+        return dict(self._request("POST", f"/games/{game_id}/analysis", token=token,
+                                  json_body=body).json())
+
+    def analysis(self, game_id: str, token: str | None = None) -> Json:
+        """A game's analysis as it stands: `status`, `progress`, and once done `moves` and
+        `accuracy`."""
+        return dict(self._request("GET", f"/games/{game_id}/analysis", token=token).json())
+
+    def wait_for_analysis(self, game_id: str, token: str | None = None, *,
+                          seats: list[int] | None = None, timeout: float | None = None,
+                          interval: float = 0.5,
+                          on_progress: Callable[[Json], None] | None = None) -> Json:
+        """Ask for the analysis (of `seats`, default every seat with decisions) and poll it
+        until it is done or failed (TimeoutError after `timeout` seconds); `on_progress`
+        sees every answer."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        answer = self.request_analysis(game_id, token, seats)
+        while True:
+            if on_progress is not None:
+                on_progress(answer)
+            if answer["status"] in ("done", "failed"):
+                return answer
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError(f"the analysis of {game_id} is not done after {timeout} s")
+            time.sleep(interval)
+            answer = self.analysis(game_id, token)
 
     # -- players ----------------------------------------------------------------------------
 

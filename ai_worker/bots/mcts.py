@@ -57,7 +57,7 @@ from ai_worker.bots.base import (
     seat_count,
     validate_params,
 )
-from ai_worker.bots.evaluation import Evaluation, get_evaluation, rewards
+from ai_worker.bots.evaluation import Evaluation, get_evaluation, margins, rewards, seat_values
 from core.contract import Game, IllegalMove, Move, View
 
 DEFAULT_ITERATIONS = 1000
@@ -95,6 +95,17 @@ class SearchStats:
     def per_second(self) -> float:
         """Iterations (simulations) per second."""
         return self.iterations / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class RootEstimate:
+    """One root move after a search (`MCTSBot.estimate`): what its simulations came to."""
+
+    index: int  # in the caller's legal moves
+    visits: int
+    reward: float  # mean reward in [0, 1] of the searching seat
+    margin: float  # mean lead in points over the best rival (alone: its own points) where
+    # the simulations stopped, by the game's evaluation (final scores when over)
 
 
 class MCTSBot:
@@ -168,19 +179,47 @@ class MCTSBot:
         """`choose`, also returning what the search did."""
         p = validate_params(self.name, self.params_schema(), params)
         check_legal_moves(self.name, legal_moves)
-        stats = SearchStats()
         if len(legal_moves) == 1:
-            return legal_moves[0], stats
+            return legal_moves[0], SearchStats()
+        search, stats = self._run(game, view, seat, legal_moves, p, seed, reuse=p["reuse"])
+        best = search.best_index()
+        if p["reuse"]:
+            self._keep(game, seat, legal_moves[best], search, p)
+        return legal_moves[best], stats
+
+    def estimate(self, game: Game, view: View, seat: int, legal_moves: list[Move],
+                 params: Params, seed: int) -> tuple[int, list[RootEstimate]]:
+        """Search as `search` does (never reusing or keeping a tree, so that the seed alone
+        decides it under an iteration budget) and say what every searched root move came
+        to: the index of the move `search` would play, and the root moves' estimates, most
+        visited first. For analysis (ai_worker.analysis); a single move is searched too."""
+        p = validate_params(self.name, self.params_schema(), params)
+        check_legal_moves(self.name, legal_moves)
+        search, _ = self._run(game, view, seat, legal_moves, p, seed, reuse=False,
+                              track_margins=True)
+        estimates = [RootEstimate(index, child.visits, child.total / child.visits,
+                                  search.margin_totals.get(key, 0.0) / child.visits)
+                     for key, index in search.allowed.items()
+                     for child in [search.root.children.get(key)]
+                     if child is not None and child.visits]
+        estimates.sort(key=lambda e: (-e.visits, e.index))
+        return search.best_index(), estimates
+
+    def _run(self, game: Game, view: View, seat: int, legal_moves: list[Move], p: Params,
+             seed: int, reuse: bool, track_margins: bool = False) -> tuple[_Search, SearchStats]:
+        """Grow one decision's tree within the budget of the checked params `p`."""
+        stats = SearchStats()
         iterations = p["iterations"]
         if iterations == 0 and p["ms"] == 0:
             iterations = DEFAULT_ITERATIONS
         start = time.perf_counter()
         root = None
-        if p["reuse"]:
+        if reuse:
             with self._kept_lock:
                 root = self._kept.pop(_view_key(game, seat, view, p), None)
         search = _Search(game, view, seat, legal_moves, p["c"], p["rollout_depth"],
-                         p["widening"], seed, root, quiet=p["quiet"])
+                         p["widening"], seed, root, quiet=p["quiet"],
+                         track_margins=track_margins)
         stats.reused = search.root.visits
         deadline = start + p["ms"] / 1000.0 if p["ms"] else math.inf
         while True:
@@ -197,7 +236,7 @@ class MCTSBot:
                     left = min(left, rate * (deadline - now))
                 if not stats.stopped_early and search.settled(left):
                     stats.stopped_early = True
-                    if not (p["ponder"] and p["reuse"] and search.focus_on_best()):
+                    if not (p["ponder"] and reuse and search.focus_on_best()):
                         break
             if stats.stopped_early:
                 stats.pondered += 1
@@ -205,10 +244,7 @@ class MCTSBot:
             stats.iterations += 1
         stats.seconds = time.perf_counter() - start
         stats.nodes = search.nodes
-        best = search.best_index()
-        if p["reuse"]:
-            self._keep(game, seat, legal_moves[best], search, p)
-        return legal_moves[best], stats
+        return search, stats
 
     def _keep(self, game: Game, seat: int, move: Move, search: _Search, p: Params) -> None:
         """Keep the subtree of `move` if the seat decides again next with nothing revealed."""
@@ -240,7 +276,8 @@ class _Search:
 
     def __init__(self, game: Game, view: View, seat: int, legal_moves: list[Move],
                  c: float, rollout_depth: int, widening: int, seed: int,
-                 root: _Node | None = None, quiet: bool = False) -> None:
+                 root: _Node | None = None, quiet: bool = False,
+                 track_margins: bool = False) -> None:
         self.game = game
         self.view = view
         self.seat = seat
@@ -262,6 +299,10 @@ class _Search:
         self.seats: int | None = None
         self.widening = widening
         self.quiet = self.evaluation.quiet if quiet else None
+        # root move key -> sum of the searching seat's margins (`estimate` only: it costs
+        # a second evaluation of every simulation's last position)
+        self.track_margins = track_margins
+        self.margin_totals: dict[Any, float] = {}
 
     def iterate(self) -> None:
         """One determinization, selection, expansion, rollout and backup."""
@@ -324,6 +365,10 @@ class _Search:
             node = best_child
             path.append(node)
         reward = rewards(game, state, self.evaluation, self.seats)
+        if self.track_margins and len(path) > 1:
+            key = next(k for k, child in self.root.children.items() if child is path[1])
+            lead = margins(seat_values(game, state, self.evaluation, self.seats))[self.seat]
+            self.margin_totals[key] = self.margin_totals.get(key, 0.0) + lead
         self.root.visits += 1
         for visited in path[1:]:
             visited.visits += 1

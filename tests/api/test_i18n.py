@@ -35,7 +35,7 @@ ENGLISH = re.compile(r"\b(Worker|worker|Take|Keep|Explorer|Ship|Stamp|Research|D
                      r"envelope|Do|Choose|explore|navigate|academy|up|tent|campsite|slot|stops|"
                      r"points|knowledge|draws|rests|delivers|unlocks|space|round|bonus|track)\b")
 CLIENT_CODE = ["clients/board.py", "clients/board_darwins_journey.py", "clients/board_flotilla.py",
-               "clients/board_encyclopedia.py", "clients/cli.py"]
+               "clients/board_encyclopedia.py", "clients/cli.py", "clients/analysis.py"]
 # Words that read the same in both languages (names, or values only).
 SAME_IN_BOTH = {"Total", "Envelope {n}", "Alfred", "Darwin's Journey", "Flotilla", "Encyclopedia",
                 "game.darwins-journey", "game.flotilla", "game.encyclopedia", "{colour} {price}",

@@ -1,0 +1,40 @@
+"""A finished game analysed by a real worker (the "analysis" queue), followed by `bgb analyse`."""
+
+from __future__ import annotations
+
+import pytest
+
+from clients.cli import main
+from clients.sdk import ApiError, seat_token
+from tests.e2e.conftest import Stack
+from tests.e2e.helpers import wait_finished
+
+pytestmark = pytest.mark.e2e
+
+
+def test_a_planted_blunder_is_found_by_a_worker_and_printed(
+        stack: Stack, capsys: pytest.CaptureFixture) -> None:
+    client = stack.client
+    created = client.create_game("toy-pontoon", {"players": 2},
+                                 [{"kind": "human"}, {"kind": "bot", "bot": "random"}], seed=4)
+    token = seat_token(created, 0)
+    # Seat 0 stops at once, on an empty hand (a blunder: no first card can bust it).
+    with pytest.raises(ApiError) as refused:
+        client.request_analysis(created["id"], token)
+    assert refused.value.status == 409 and refused.value.slug == "game-active"
+    client.move(created["id"], token, {"type": "stop"}, int(created["version"]))
+    wait_finished(client, created["id"], timeout=60)
+    done = client.wait_for_analysis(created["id"], timeout=120)
+    assert done["status"] == "done", done
+    first = done["moves"][0]
+    assert first["seat"] == 0 and first["classification"] == "blunder"
+    assert first["best"]["type"] == "draw"
+    assert done["accuracy"]["0"] is not None
+    # The CLI asks again (cached: the same numbers) and prints them, in Portuguese too.
+    assert main(["analyse", created["id"], "--url", stack.api_url]) == 0
+    out = capsys.readouterr().out
+    assert "blunder" in out and "Accuracy per seat" in out
+    assert main(["--lang", "pt-BR", "analyse", created["id"], "--url", stack.api_url]) == 0
+    out = capsys.readouterr().out
+    assert "erro grave" in out and "Precisão por assento" in out
+    assert client.analysis(created["id"]) == done
