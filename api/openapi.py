@@ -16,6 +16,7 @@ they would serve the untyped document.
 from __future__ import annotations
 
 import copy
+import json
 import re
 from typing import Any
 
@@ -291,6 +292,10 @@ EVENT_TEXT: Schema = {"type": "string", "description": (
     "move log, and only for games whose texts describe their events")}
 
 
+# The server's own log entries and events (api.games, api.lifecycle): in every game's log.
+SYSTEM_EVENT_TYPES = ["aborted", "abandoned", "resigned"]
+
+
 FREE_MOVE: Schema = {"type": "object", "required": ["type"], "additionalProperties": True,
                      "properties": {"type": {"type": "string"}, "label": {"type": "string"}},
                      "description": "a move of a game without JSON Schemas"}
@@ -317,9 +322,11 @@ def game_example(game: core.Game) -> dict[str, Any] | None:
             "view": game.view(state, seat), "legal_moves": legal[:5], "result": None,
             "deal": {"commitment": "9f2c" * 16, "unranked": False, "scheme": SCHEME,
                      "revealed": None}, "rematch_of": None, "rematch": None}
-    answer = {"version": 1, "events": [event for event in events if not isinstance(
-        event.get("to"), list) or seat in event["to"]], "status": "active" if to_act is not None
-        else "finished", "to_act": to_act, "result": None}
+    seen = [event for event in events if not isinstance(event.get("to"), list)
+            or seat in event["to"]]
+    answer = {"game": game.name, "version": 1, "events": seen,
+              "status": "active" if to_act is not None else "finished", "to_act": to_act,
+              "result": None}
     return {"read": read, "move": core.canonical(legal[0]), "answer": answer}
 
 
@@ -366,7 +373,9 @@ def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Sche
                        "text": EVENT_TEXT},
         "description": "an event addressed to other seats: only its type is shown"}
     add["SystemEvent"] = {**free_event,
-                          "properties": {**free_event["properties"], "text": EVENT_TEXT},
+                          "properties": {"type": {"type": "string",
+                                                  "enum": SYSTEM_EVENT_TYPES},
+                                         "text": EVENT_TEXT},
                           "description": "an event of the server, not of the "
                                                        "rules: aborted, abandoned, resigned"}
     add["SecretMove"] = {
@@ -394,6 +403,102 @@ def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Sche
                    "description": "a game as the caller's seat (or a spectator) sees it, "
                                   "typed by its `game`"}
     add["StreamVersion"] = STREAM_VERSION
+    return add
+
+
+def _by_game(name: str, variants: dict[str, str], what: str) -> Schema:
+    """`name` as a oneOf of its per-game variants, discriminated by `game`."""
+    return {"oneOf": [_ref(variant) for variant in variants.values()],
+            "discriminator": {"propertyName": "game", "mapping": {
+                game: f"#/components/schemas/{variant}" for game, variant in variants.items()}},
+            "description": f"{what}, typed by its `game` (one variant per game: <Game>{name})"}
+
+
+def answer_components(games: list[core.Game], components: dict[str, Schema]
+                      ) -> dict[str, Schema]:
+    """The answers that carry a game's moves and events, one variant per game: a move's
+    answer (`<Game>MoveResult`) and a page of the log (`<Game>MoveLog` of `<Game>LogEntry`),
+    each naming its `game`, so that a generated client parses a game's moves and events
+    into that game's classes only (the games share move and event type names: `done`,
+    `game_over`). `MoveResult` and `MoveLog` become oneOfs discriminated by `game`; a move
+    request's `move` any game's move."""
+    add: dict[str, Schema] = {}
+    results: dict[str, str] = {}
+    logs: dict[str, str] = {}
+    move_refs = []
+    for game in games:
+        prefix = pascal(game.name)
+        if has_json_schemas(game):
+            schemas = game.json_schemas()
+            move, event = _ref(f"{prefix}Move"), _ref(f"{prefix}Event")
+            result = _nullable(f"{prefix}Result")
+            add[f"{prefix}RedactedEvent"] = {
+                "type": "object", "required": ["type", "redacted"],
+                "properties": {"type": {"type": "string", "enum": sorted(schemas["events"])},
+                               "redacted": {"type": "boolean", "enum": [True]},
+                               "text": EVENT_TEXT},
+                "description": f"an event of {game.title} addressed to other seats: only its "
+                               "type is shown"}
+            add[f"{prefix}SecretMove"] = {
+                "type": "object", "required": ["type", "secret"],
+                "properties": {"type": {"type": "string", "enum": sorted(schemas["moves"])},
+                               "secret": {"type": "boolean", "enum": [True]}},
+                "description": f"another seat's secret move of {game.title} in the log: only "
+                               "its type is shown"}
+            redacted, secret = _ref(f"{prefix}RedactedEvent"), _ref(f"{prefix}SecretMove")
+        else:
+            move, event, result = FREE_MOVE, {"type": "object", "additionalProperties": True,
+                                              "required": ["type"]}, _nullable("Result")
+            redacted, secret = _ref("RedactedEvent"), _ref("SecretMove")
+        move_refs.append(move)
+        add[f"{prefix}SeenEvent"] = {"anyOf": [event, redacted], "description": (
+            f"an event of {game.title} as the caller may see it")}
+        add[f"{prefix}LoggedEvent"] = {"anyOf": [event, redacted, _ref("SystemEvent")],
+                                       "description": f"an event of a {game.title} log entry"}
+        add[f"{prefix}LoggedMove"] = {"anyOf": [move, secret, _ref("SystemMove")],
+                                      "description": f"the move of a {game.title} log entry, "
+                                                     "as the caller may see it"}
+        name = {"type": "string", "enum": [game.name], "description": "the game's name"}
+        if "MoveResult" in components:
+            variant = copy.deepcopy(components["MoveResult"])
+            props = variant["properties"]
+            props["game"] = name
+            props["events"]["items"] = _ref(f"{prefix}SeenEvent")
+            if "legal_moves" in props:
+                props["legal_moves"]["items"] = move
+            props["result"] = {**result, "description": "the final result once the move "
+                                                        "ended the game"}
+            if "next" in props:
+                props["next"] = {**_ref(f"{prefix}Game"), "description": props["next"].get(
+                    "description", "")}
+            variant["description"] = f"the answer to a stored move of {game.title}"
+            example = game_example(game)
+            if example is not None:
+                variant["example"] = example["answer"]
+            add[f"{prefix}MoveResult"] = variant
+            results[game.name] = f"{prefix}MoveResult"
+        if "MoveLog" in components and "LogEntry" in components:
+            entry = copy.deepcopy(components["LogEntry"])
+            entry["properties"]["move"] = _ref(f"{prefix}LoggedMove")
+            entry["properties"]["events"]["items"] = _ref(f"{prefix}LoggedEvent")
+            entry["description"] = f"one move of a {game.title} log, redacted for the caller"
+            add[f"{prefix}LogEntry"] = entry
+            page = copy.deepcopy(components["MoveLog"])
+            page["properties"]["game"] = name
+            page["properties"]["moves"]["items"] = _ref(f"{prefix}LogEntry")
+            page["description"] = f"a page of a {game.title} move log"
+            add[f"{prefix}MoveLog"] = page
+            logs[game.name] = f"{prefix}MoveLog"
+    if results:
+        add["MoveResult"] = _by_game("MoveResult", results, "the answer to a stored move")
+    if logs:
+        add["MoveLog"] = _by_game("MoveLog", logs, "a page of the move log")
+    request = components.get("MoveRequest", {}).get("properties", {}).get("move")
+    if request is not None and move_refs:
+        add["MoveRequest"] = copy.deepcopy(components["MoveRequest"])
+        add["MoveRequest"]["properties"]["move"] = {
+            "anyOf": move_refs, "description": request.get("description", ""),
+            **({"example": request["example"]} if "example" in request else {})}
     return add
 
 
@@ -666,6 +771,94 @@ STATUS_ENUMS: dict[str, list[str]] = {
 }
 
 
+def _refs(schema: Any) -> set[str]:
+    """The names of the components `schema` refers to, directly."""
+    if isinstance(schema, list):
+        return {name for item in schema for name in _refs(item)}
+    if not isinstance(schema, dict):
+        return set()
+    found = {schema["$ref"].rsplit("/", 1)[1]} if isinstance(schema.get("$ref"), str) else set()
+    return found | {name for key, value in schema.items() if key != "example"
+                    for name in _refs(value)}
+
+
+def _said(schema: Schema) -> None:
+    """Each `default` in `schema`'s properties said in its description instead, in place."""
+    for key, value in list(schema.items()):
+        if key in ("example", "examples", "enum"):
+            continue
+        if isinstance(value, dict):
+            _said(value)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, dict):
+                    _said(item)
+    for prop in schema.get("properties", {}).values():
+        if isinstance(prop, dict) and "default" in prop:
+            default = prop.pop("default")
+            text = f"(default: {json.dumps(default)})"
+            prop["description"] = f"{prop['description']} {text}" if prop.get(
+                "description") else text
+
+
+def request_defaults_said(document: Schema) -> None:
+    """The defaults of what a request sends, said in words, in place. openapi-typescript
+    makes a property with a `default` required (its defaultNonNullable), so that a client
+    would have to send `unranked` and every bot parameter; the server fills them in."""
+    components = document.get("components", {}).get("schemas", {})
+    todo = [name for item in document.get("paths", {}).values() for operation in item.values()
+            if isinstance(operation, dict)
+            for media in operation.get("requestBody", {}).get("content", {}).values()
+            for name in _refs(media.get("schema"))]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in components:
+            continue
+        seen.add(name)
+        _said(components[name])
+        todo.extend(_refs(components[name]))
+
+
+# Components with an array member of the component's own snake_case name (`Webhooks.webhooks`):
+# openapi-python-client's from_dict then reuses that name for the list and the instance, and
+# `mypy --strict` rejects the generated module. Renamed (other such names: <Name>List).
+LIST_NAMES: dict[str, str] = {"Webhooks": "WebhookList", "Deliveries": "DeliveryList",
+                              "Bots": "BotList"}
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def _rewrite_refs(node: Any, renamed: dict[str, str]) -> None:
+    """Every reference to a renamed component (a `$ref`, a discriminator's mapping) renamed,
+    in place."""
+    prefix = "#/components/schemas/"
+    if isinstance(node, list):
+        for item in node:
+            _rewrite_refs(item, renamed)
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            if isinstance(value, str) and value.startswith(prefix) and \
+                    (key == "$ref" or key not in ("description", "example")):
+                node[key] = prefix + renamed.get(value[len(prefix):], value[len(prefix):])
+            elif key not in ("example", "examples"):
+                _rewrite_refs(value, renamed)
+
+
+def lists_renamed(document: Schema) -> None:
+    """Components named like their one member renamed (LIST_NAMES), in place."""
+    components = document.get("components", {}).get("schemas", {})
+    renamed = {name: LIST_NAMES.get(name, f"{name}List") for name, schema in components.items()
+               if schema.get("properties", {}).get(_snake(name), {}).get("type") == "array"}
+    if not renamed:
+        return
+    for old, new in renamed.items():
+        components[new] = components.pop(old)
+    _rewrite_refs(document, renamed)
+
+
 def typed(spec: Schema) -> Schema:
     """The document to publish: a copy of `spec` (flask-smorest's document, as
     `APISpec.to_dict()` gives it) with the games' schemas, operationIds, headers, problems and
@@ -683,33 +876,22 @@ def typed(spec: Schema) -> Schema:
     if "Problem" in components:
         components.update(problem_components(components["Problem"]))
     components.update(bot_components(components))
-    for name, field in (("MoveResult", "events"), ("LogEntry", "events")):
-        if name in components:
-            components[name]["properties"][field]["items"] = _ref("Event")
-    if "legal_moves" in components.get("MoveResult", {}).get("properties", {}):
-        components["MoveResult"]["properties"]["legal_moves"]["items"] = _ref("Move")
-    if "MoveResult" in components:
-        components["MoveResult"]["properties"]["result"] = {
-            **_nullable("Result"),
-            "description": "the final result once the move ended the game"}
-    if "LogEntry" in components:
-        components["LogEntry"]["properties"]["move"] = _ref("LoggedMove")
+    components.update(answer_components(games, components))
+    components.pop("LogEntry", None)  # one per game (<Game>LogEntry), each in its MoveLog
     if "CreateGame" in components:
         components["CreateGame"]["properties"]["options"]["description"] = (
             "the game's options, each game's in its <Game>Options schema (e.g. "
             "DarwinsJourneyOptions); see also /v1/games-catalog")
     typed_games = [game for game in games if has_json_schemas(game)]
     example = next((found for found in map(game_example, typed_games) if found), None)
-    if example is not None:
-        for name in ("MoveResult",):
-            if name in components:
-                components[name]["example"] = example["answer"]
     shared.setdefault("parameters", {}).update(copy.deepcopy(LANGUAGE_PARAMETERS))
     shared.setdefault("headers", {}).update(copy.deepcopy(HEADERS))
     for response in shared.get("responses", {}).values():
         as_problem(response)
     document_operations(document.get("paths", {}), example and example["move"],
                         shared.get("responses"))
+    request_defaults_said(document)
+    lists_renamed(document)
     from api import examples  # here: `python -m api.examples` imports api first
 
     attach_examples(document.get("paths", {}), examples.load())
