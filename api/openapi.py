@@ -760,6 +760,90 @@ def attach_examples(paths: dict[str, Any], recorded: dict[str, dict[str, Any]]) 
                     content["example"] = answer
 
 
+_NUMBER: Schema = {"type": "number"}
+_INTEGER: Schema = {"type": "integer"}
+_INTERVAL: Schema = {"type": "array", "items": _NUMBER, "minItems": 2, "maxItems": 2,
+                     "nullable": True,
+                     "description": "95% confidence interval [low, high] (null under 2 values)"}
+# What api.standings.standings and the tournament's games list send (marshmallow says "a
+# dict" of them).
+TOURNAMENT_COMPONENTS: dict[str, Schema] = {
+    "Rating": {"type": "object", "required": ["mu", "sigma", "ordinal"],
+               "description": "an openskill (Plackett-Luce) rating",
+               "properties": {"mu": _NUMBER, "sigma": _NUMBER, "ordinal": {
+                   "type": "number", "description": "mu - 3 sigma: the standings' order"}}},
+    "StandingsEntrant": {
+        "type": "object", "description": "an entrant's line of the standings",
+        "required": ["name", "games", "wins", "draws", "losses", "mean_score", "score_ci",
+                     "mean_margin", "margin_ci", "rating"],
+        "properties": {
+            "name": {"type": "string"}, "games": _INTEGER, "wins": _INTEGER,
+            "draws": _INTEGER, "losses": _INTEGER,
+            "mean_score": {"type": "number", "nullable": True},
+            "score_ci": _INTERVAL,
+            "mean_margin": {"type": "number", "nullable": True, "description": (
+                "mean of its score minus the best other score of each game")},
+            "margin_ci": _INTERVAL, "rating": _ref("Rating")}},
+    "HeadToHead": {"type": "object", "required": ["wins", "draws", "losses"],
+                   "description": "one entrant's games against another, from its side",
+                   "properties": {"wins": _INTEGER, "draws": _INTEGER, "losses": _INTEGER}},
+    "Superiority": {"type": "object", "required": ["better", "worse", "likelihood"],
+                    "description": "two neighbours of the standings",
+                    "properties": {"better": {"type": "string"}, "worse": {"type": "string"},
+                                   "likelihood": {"type": "number", "nullable": True,
+                                                  "description": "that `better` is the "
+                                                                 "stronger (null: no "
+                                                                 "decisive game)"}}},
+    "Standings": {
+        "type": "object", "required": ["games", "entrants", "head_to_head", "superiority"],
+        "description": "a tournament's standings over its games ended (and shown) so far",
+        "properties": {
+            "games": _INTEGER,
+            "entrants": {"type": "array", "items": _ref("StandingsEntrant"),
+                         "description": "in rating order (ordinal, then name)"},
+            "head_to_head": {"type": "object", "description": "entrant -> opponent -> games",
+                             "additionalProperties": {"type": "object",
+                                                      "additionalProperties":
+                                                          _ref("HeadToHead")}},
+            "superiority": {"type": "array", "items": _ref("Superiority")}}},
+    "TournamentSlot": {
+        "type": "object", "required": ["slot", "deal", "labels", "game_id", "status", "result"],
+        "description": "a game of a tournament's schedule",
+        "properties": {
+            "slot": _INTEGER, "deal": _INTEGER,
+            "labels": {"type": "array", "items": {"type": "string"},
+                       "description": "the entrant of each seat"},
+            "game_id": {"type": "string", "nullable": True,
+                        "description": "null until the game is created"},
+            "status": {"type": "string",
+                       "description": "scheduled, or the game's status (active, finished, "
+                                      "aborted, abandoned)"},
+            "result": {**_nullable("Result"), "description": (
+                "once the game ended (and, with an external entrant, its deal's games too)")},
+            "forfeits": {"type": "array", "items": _ref("Forfeit"),
+                         "description": "with the result: its bots' forfeited moves"},
+            "tokens": {"type": "object", "additionalProperties": {"type": "string"},
+                       "description": "the calling external entrant's seats: seat -> token"}}},
+}
+
+
+def tournament_components(components: dict[str, Schema]) -> dict[str, Schema]:
+    """The standings, head-to-head and schedule slots typed (TOURNAMENT_COMPONENTS), and the
+    tournament answers' members pointed at them."""
+    add = copy.deepcopy(TOURNAMENT_COMPONENTS)
+    for name in ("Tournament", "CreatedTournament"):
+        props = components.get(name, {}).get("properties", {})
+        if "standings" in props:
+            add[name] = copy.deepcopy(components[name])
+            add[name]["properties"]["standings"] = {
+                **_ref("Standings"), "description": props["standings"].get("description", "")}
+    games = components.get("TournamentGames", {}).get("properties", {}).get("games")
+    if games is not None:
+        add["TournamentGames"] = copy.deepcopy(components["TournamentGames"])
+        add["TournamentGames"]["properties"]["games"]["items"] = _ref("TournamentSlot")
+    return add
+
+
 # Status enums of models whose marshmallow schemas leave them open (their values come from
 # the stores that write them).
 STATUS_ENUMS: dict[str, list[str]] = {
@@ -876,6 +960,8 @@ def typed(spec: Schema) -> Schema:
     if "Problem" in components:
         components.update(problem_components(components["Problem"]))
     components.update(bot_components(components))
+    if "Forfeit" in components:
+        components.update(tournament_components(components))
     components.update(answer_components(games, components))
     components.pop("LogEntry", None)  # one per game (<Game>LogEntry), each in its MoveLog
     if "CreateGame" in components:

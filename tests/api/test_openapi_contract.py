@@ -269,3 +269,25 @@ def test_game_json_is_typed_wherever_it_travels(client: FlaskClient) -> None:
                     inner.get("type") in ("object", None) and "properties" not in inner:
                 free.append(f"{name}.{member}")
     assert not free, free
+
+
+def test_standings_match_their_schema(client: FlaskClient) -> None:
+    """Issue 28: a tournament's standings (lines, ratings, intervals, head-to-head,
+    superiority) as api.standings computes them validate against `Standings`, and a
+    standings line missing a member does not."""
+    pytest.importorskip("openapi_schema_validator")
+    from api.standings import standings
+
+    def result(scores: list[int]) -> dict[str, Any]:
+        order = sorted(range(len(scores)), key=lambda seat: -scores[seat])
+        return {"finished": True, "scores": scores, "ranking": order}
+
+    games = [{"slot": slot, "block": slot // 2, "labels": ["a", "b"] if slot % 2 else ["b", "a"],
+              "result": result([10 + slot, 7 + (slot * 3) % 5])} for slot in range(6)]
+    validator = _validator(_spec(client), "Standings")
+    for shown in (standings(["a", "b"], []), standings(["a", "b"], games[:1]),
+                  standings(["a", "b"], games)):
+        assert not list(validator.iter_errors(shown)), shown
+    broken = standings(["a", "b"], games)
+    del broken["entrants"][0]["rating"]
+    assert not validator.is_valid(broken)
