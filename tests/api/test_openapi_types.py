@@ -436,3 +436,47 @@ def test_a_generated_python_client_plays_games(app: Any, client: Any, tmp_path: 
     finally:
         for name in [n for n in sys.modules if n.startswith("generated_bgb_client")]:
             del sys.modules[name]
+
+
+TS_PROGRAM = Path(__file__).with_name("typed_client_program.ts")
+TS_TOOLS = {"openapi-typescript": "openapi-typescript@7", "tsc": "typescript@5"}
+
+
+def _npx(where: Path, *args: str) -> Any:
+    import subprocess
+
+    return subprocess.run(["npx", "--yes", *args], cwd=where, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_typescript_types_narrow_by_game(client: Any, tmp_path: Path) -> None:
+    """Issue 28: with the types openapi-typescript generates from the live document, a
+    TypeScript program narrows a game read by `game`, a legal move by `type` and reads its
+    `location`, posts a legal move as it is, and creates a game with only its name:
+    `tsc --noEmit --strict` passes (skipped without node, or when npx cannot install the
+    tools from the npm registry)."""
+    import json
+    import shutil
+
+    if shutil.which("node") is None or shutil.which("npx") is None:
+        pytest.skip("node/npx are not installed")
+    for package in TS_TOOLS.values():
+        found = _npx(tmp_path, "-p", package, "node", "--version")
+        if found.returncode != 0:
+            pytest.skip(f"npx cannot install {package}: {found.stderr[-300:]}")
+    (tmp_path / "spec.json").write_text(json.dumps(client.get("/v1/openapi.json").get_json()))
+    made = _npx(tmp_path, TS_TOOLS["openapi-typescript"], "spec.json", "-o", "bgb.ts")
+    assert made.returncode == 0, made.stdout[-2000:] + made.stderr[-2000:]
+    shutil.copy(TS_PROGRAM, tmp_path / "program.ts")
+    checked = _npx(tmp_path, "-p", TS_TOOLS["tsc"], "tsc", "--noEmit", "--strict",
+                   "--target", "es2020", "--module", "es2020", "--moduleResolution", "node",
+                   "program.ts")
+    assert checked.returncode == 0, checked.stdout[-4000:] + checked.stderr[-2000:]
+    # The check can fail: narrowed to another game, a place has no `location`.
+    wrong = TS_PROGRAM.read_text().replace('game.game !== "darwins-journey"',
+                                           'game.game === "darwins-journey"')
+    (tmp_path / "program.ts").write_text(wrong)
+    refused = _npx(tmp_path, "-p", TS_TOOLS["tsc"], "tsc", "--noEmit", "--strict",
+                   "--target", "es2020", "--module", "es2020", "--moduleResolution", "node",
+                   "program.ts")
+    assert refused.returncode != 0 and "location" in refused.stdout, refused.stdout[-2000:]
