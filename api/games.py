@@ -515,13 +515,14 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
     chosen = core.find_move(legal, body["move"])
     if chosen is None:
         raise Problem(422, "illegal-move", "Illegal move",
-                      "the move is not one of the legal moves", legal_moves=legal)
+                      "the move is not one of the legal moves", legal_moves=legal,
+                      game=meta["game"])
     after = game.clone(state)
     try:
         events = game.apply(after, chosen)
     except core.IllegalMove as exc:
         raise Problem(422, "illegal-move", "Illegal move", exc.reason,
-                      legal_moves=legal) from None
+                      legal_moves=legal, game=meta["game"]) from None
     to_act = game.to_act(after)
     new_head = Head(head.version + 1, to_act, status_of(to_act), int(time.time() * 1000),
                     head.forfeits + (1 if forfeit is not None else 0))

@@ -122,7 +122,8 @@ PROBLEM_SCHEMAS: dict[str, tuple[str, dict[str, Schema]]] = {
         "description": "the bad fields, by location (json, query, headers)"}}),
     "illegal-move": ("IllegalMoveProblem", {"legal_moves": {
         "type": "array", "items": {"$ref": "#/components/schemas/Move"},
-        "description": "the moves the seat may play now"}}),
+        "description": "the moves the seat may play now"}, "game": {
+        "type": "string", "description": "the game's name: which game's moves they are"}}),
     "idempotency-key-reused": ("IdempotencyKeyReusedProblem", {}),
     "rate-limited": ("RateLimitedProblem", {"retry_after": {"type": "integer"}}),
     "too-many-bot-games": ("TooManyBotGamesProblem", {"retry_after": {"type": "integer"}}),
@@ -404,6 +405,42 @@ def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Sche
                                   "typed by its `game`"}
     add["StreamVersion"] = STREAM_VERSION
     return add
+
+
+def illegal_move_variants(games: list[core.Game], components: dict[str, Schema]
+                          ) -> dict[str, Schema]:
+    """`<Game>IllegalMoveProblem`: the illegal-move problem of one game, its `legal_moves`
+    that game's moves (an operation answers with all of them, told apart by `game`)."""
+    base = components.get("IllegalMoveProblem")
+    if base is None:
+        return {}
+    add = {}
+    for game in games:
+        if not has_json_schemas(game):
+            continue
+        prefix = pascal(game.name)
+        variant = copy.deepcopy(base)
+        variant["properties"]["game"] = {"type": "string", "enum": [game.name],
+                                         "description": "the game's name"}
+        variant["properties"]["legal_moves"]["items"] = _ref(f"{prefix}Move")
+        variant["description"] = f"{game.title}: {base.get('description', '')}"
+        add[f"{prefix}IllegalMoveProblem"] = variant
+    return add
+
+
+def illegal_moves_by_game(paths: dict[str, Any], variants: list[str]) -> None:
+    """Each answer that may be an illegal-move problem: one of the per-game variants, in
+    place (a oneOf of problems gets them in its place)."""
+    generic = _ref("IllegalMoveProblem")
+    for _method, _path, operation in _operations(paths):
+        for response in operation.get("responses", {}).values():
+            for media in response.get("content", {}).values():
+                schema = media.get("schema")
+                if schema == generic:
+                    media["schema"] = {"oneOf": [_ref(name) for name in variants]}
+                elif isinstance(schema, dict) and generic in schema.get("oneOf", []):
+                    at = schema["oneOf"].index(generic)
+                    schema["oneOf"][at:at + 1] = [_ref(name) for name in variants]
 
 
 def _by_game(name: str, variants: dict[str, str], what: str) -> Schema:
@@ -976,6 +1013,10 @@ def typed(spec: Schema) -> Schema:
         as_problem(response)
     document_operations(document.get("paths", {}), example and example["move"],
                         shared.get("responses"))
+    illegal = illegal_move_variants(games, components)
+    if illegal:
+        components.update(illegal)
+        illegal_moves_by_game(document.get("paths", {}), list(illegal))
     request_defaults_said(document)
     lists_renamed(document)
     from api import examples  # here: `python -m api.examples` imports api first

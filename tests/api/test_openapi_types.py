@@ -238,6 +238,17 @@ class Typing:
                 self.foreign.append(f"{where}: {kind} {item!r}"[:200])
 
 
+# A move of another game than the key, never legal in it.
+FOREIGN_MOVES = {"darwins-journey": ("FlotillaMoveRegroup", "regroup"),
+                 "flotilla": ("EncyclopediaMoveStop", "stop"),
+                 "encyclopedia": ("FlotillaMoveRegroup", "regroup")}
+
+
+def _foreign_move(models: Any, name: str) -> Any:
+    kind, type_ = FOREIGN_MOVES[name]
+    return getattr(models, kind).from_dict({"type": type_, "label": "another game's move"})
+
+
 def _play_generated(module: Any, models: Any, create: Any, spectator: Any, name: str,
                     players: int, rng: random.Random, turns: int) -> tuple[Any, Typing]:
     """Play `name` with the generated client alone, random legal moves (bots' turns with
@@ -261,6 +272,11 @@ def _play_generated(module: Any, models: Any, create: Any, spectator: Any, name:
         assert isinstance(game, variant), game
         assert isinstance(game.view, getattr(models, f"{prefix}View"))
         typing.check("legal move", game.legal_moves)
+        if turn == 2:  # another game's move: an illegal-move problem of this game's moves
+            illegal = post_move.sync(created.id, client=seats[to_act], body=models.MoveRequest(
+                move=_foreign_move(models, name), version=game.version))
+            assert isinstance(illegal, getattr(models, f"{prefix}IllegalMoveProblem")), illegal
+            typing.check("legal move of an illegal-move problem", illegal.legal_moves)
         move = rng.choice(game.legal_moves)
         answer = post_move.sync(created.id, client=seats[to_act],
                                 body=models.MoveRequest(move=move, version=game.version))
@@ -397,7 +413,7 @@ def test_a_generated_python_client_plays_games(app: Any, client: Any, tmp_path: 
                     "type": "end_turn", "label": "End the turn"})
                 illegal = post_move.sync(created.id, client=seats[0], body=models.MoveRequest(
                     move=foreign, version=game.version))
-                assert isinstance(illegal, models.IllegalMoveProblem), illegal
+                assert isinstance(illegal, models.ToyPontoonIllegalMoveProblem), illegal
                 assert illegal.legal_moves
             answer = post_move.sync(created.id, client=seats[0], body=body)
             assert isinstance(answer, models.ToyPontoonMoveResult), answer
