@@ -4,7 +4,10 @@
 (`APISpec.to_dict()`, public) and types a copy of it (`typed`): it adds each game's own JSON
 Schemas (`json_schemas()` in core) as components: per game a `oneOf` of its moves and of its
 events discriminated by `type`, its view, result and options, and a `<Game>Game` variant of
-the game read, so that `Game` is a `oneOf` discriminated by `game`. It also names every
+the game read, so that `Game` is a `oneOf` discriminated by `game`; so are the other bodies
+that carry a game's moves or events (`MoveResult`, `MoveLog`, the illegal-move problem: one
+`<Game>…` variant each, see `answer_components`), and tournament standings and slots are
+typed (TOURNAMENT_COMPONENTS). It also names every
 operation (`operationId`), documents the headers the API sends and reads, one schema per
 problem type (every error answer is application/problem+json), and the event streams as
 `text/event-stream` text. A game without `json_schemas()` is described with free-form objects.
