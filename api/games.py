@@ -515,17 +515,19 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
     chosen = core.find_move(legal, body["move"])
     if chosen is None:
         raise Problem(422, "illegal-move", "Illegal move",
-                      "the move is not one of the legal moves", legal_moves=legal)
+                      "the move is not one of the legal moves", legal_moves=legal,
+                      game=meta["game"])
     after = game.clone(state)
     try:
         events = game.apply(after, chosen)
     except core.IllegalMove as exc:
         raise Problem(422, "illegal-move", "Illegal move", exc.reason,
-                      legal_moves=legal) from None
+                      legal_moves=legal, game=meta["game"]) from None
     to_act = game.to_act(after)
     new_head = Head(head.version + 1, to_act, status_of(to_act), int(time.time() * 1000),
                     head.forfeits + (1 if forfeit is not None else 0))
-    answer = {"version": new_head.version, "events": redact_events(events, seat),
+    answer = {"game": meta["game"], "version": new_head.version,
+              "events": redact_events(events, seat),
               "status": new_head.status, "to_act": to_act,
               "result": adjusted_result(game.result(after), states, False)
               if to_act is None else None,
@@ -681,7 +683,7 @@ class Moves(MethodView):
         moves = with_event_texts([redact_entry(entry, seat, over) for entry in entries],
                                  meta["game"], names, locale)
         last = moves[-1]["index"] if moves else None
-        return _json({"moves": moves,
+        return _json({"game": meta["game"], "moves": moves,
                       "next": last if last is not None and last < length - 1 else None})
 
 

@@ -4,7 +4,10 @@
 (`APISpec.to_dict()`, public) and types a copy of it (`typed`): it adds each game's own JSON
 Schemas (`json_schemas()` in core) as components: per game a `oneOf` of its moves and of its
 events discriminated by `type`, its view, result and options, and a `<Game>Game` variant of
-the game read, so that `Game` is a `oneOf` discriminated by `game`. It also names every
+the game read, so that `Game` is a `oneOf` discriminated by `game`; so are the other bodies
+that carry a game's moves or events (`MoveResult`, `MoveLog`, the illegal-move problem: one
+`<Game>…` variant each, see `answer_components`), and tournament standings and slots are
+typed (TOURNAMENT_COMPONENTS). It also names every
 operation (`operationId`), documents the headers the API sends and reads, one schema per
 problem type (every error answer is application/problem+json), and the event streams as
 `text/event-stream` text. A game without `json_schemas()` is described with free-form objects.
@@ -16,6 +19,7 @@ they would serve the untyped document.
 from __future__ import annotations
 
 import copy
+import json
 import re
 from typing import Any
 
@@ -124,7 +128,8 @@ PROBLEM_SCHEMAS: dict[str, tuple[str, dict[str, Schema]]] = {
         "description": "the bad fields, by location (json, query, headers)"}}),
     "illegal-move": ("IllegalMoveProblem", {"legal_moves": {
         "type": "array", "items": {"$ref": "#/components/schemas/Move"},
-        "description": "the moves the seat may play now"}}),
+        "description": "the moves the seat may play now"}, "game": {
+        "type": "string", "description": "the game's name: which game's moves they are"}}),
     "idempotency-key-reused": ("IdempotencyKeyReusedProblem", {}),
     "rate-limited": ("RateLimitedProblem", {"retry_after": {"type": "integer"}}),
     "too-many-bot-games": ("TooManyBotGamesProblem", {"retry_after": {"type": "integer"}}),
@@ -297,6 +302,10 @@ EVENT_TEXT: Schema = {"type": "string", "description": (
     "move log, and only for games whose texts describe their events")}
 
 
+# The server's own log entries and events (api.games, api.lifecycle): in every game's log.
+SYSTEM_EVENT_TYPES = ["aborted", "abandoned", "resigned"]
+
+
 FREE_MOVE: Schema = {"type": "object", "required": ["type"], "additionalProperties": True,
                      "properties": {"type": {"type": "string"}, "label": {"type": "string"}},
                      "description": "a move of a game without JSON Schemas"}
@@ -323,9 +332,11 @@ def game_example(game: core.Game) -> dict[str, Any] | None:
             "view": game.view(state, seat), "legal_moves": legal[:5], "result": None,
             "deal": {"commitment": "9f2c" * 16, "unranked": False, "scheme": SCHEME,
                      "revealed": None}, "rematch_of": None, "rematch": None}
-    answer = {"version": 1, "events": [event for event in events if not isinstance(
-        event.get("to"), list) or seat in event["to"]], "status": "active" if to_act is not None
-        else "finished", "to_act": to_act, "result": None}
+    seen = [event for event in events if not isinstance(event.get("to"), list)
+            or seat in event["to"]]
+    answer = {"game": game.name, "version": 1, "events": seen,
+              "status": "active" if to_act is not None else "finished", "to_act": to_act,
+              "result": None}
     return {"read": read, "move": core.canonical(legal[0]), "answer": answer}
 
 
@@ -372,7 +383,9 @@ def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Sche
                        "text": EVENT_TEXT},
         "description": "an event addressed to other seats: only its type is shown"}
     add["SystemEvent"] = {**free_event,
-                          "properties": {**free_event["properties"], "text": EVENT_TEXT},
+                          "properties": {"type": {"type": "string",
+                                                  "enum": SYSTEM_EVENT_TYPES},
+                                         "text": EVENT_TEXT},
                           "description": "an event of the server, not of the "
                                                        "rules: aborted, abandoned, resigned"}
     add["SecretMove"] = {
@@ -400,6 +413,138 @@ def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Sche
                    "description": "a game as the caller's seat (or a spectator) sees it, "
                                   "typed by its `game`"}
     add["StreamVersion"] = STREAM_VERSION
+    return add
+
+
+def illegal_move_variants(games: list[core.Game], components: dict[str, Schema]
+                          ) -> dict[str, Schema]:
+    """`<Game>IllegalMoveProblem`: the illegal-move problem of one game, its `legal_moves`
+    that game's moves (an operation answers with all of them, told apart by `game`)."""
+    base = components.get("IllegalMoveProblem")
+    if base is None:
+        return {}
+    add = {}
+    for game in games:
+        if not has_json_schemas(game):
+            continue
+        prefix = pascal(game.name)
+        variant = copy.deepcopy(base)
+        variant["properties"]["game"] = {"type": "string", "enum": [game.name],
+                                         "description": "the game's name"}
+        variant["properties"]["legal_moves"]["items"] = _ref(f"{prefix}Move")
+        variant["description"] = f"{game.title}: {base.get('description', '')}"
+        add[f"{prefix}IllegalMoveProblem"] = variant
+    return add
+
+
+def illegal_moves_by_game(paths: dict[str, Any], variants: list[str]) -> None:
+    """Each answer that may be an illegal-move problem: one of the per-game variants, in
+    place (a oneOf of problems gets them in its place)."""
+    generic = _ref("IllegalMoveProblem")
+    for _method, _path, operation in _operations(paths):
+        for response in operation.get("responses", {}).values():
+            for media in response.get("content", {}).values():
+                schema = media.get("schema")
+                if schema == generic:
+                    media["schema"] = {"oneOf": [_ref(name) for name in variants]}
+                elif isinstance(schema, dict) and generic in schema.get("oneOf", []):
+                    at = schema["oneOf"].index(generic)
+                    schema["oneOf"][at:at + 1] = [_ref(name) for name in variants]
+
+
+def _by_game(name: str, variants: dict[str, str], what: str) -> Schema:
+    """`name` as a oneOf of its per-game variants, discriminated by `game`."""
+    return {"oneOf": [_ref(variant) for variant in variants.values()],
+            "discriminator": {"propertyName": "game", "mapping": {
+                game: f"#/components/schemas/{variant}" for game, variant in variants.items()}},
+            "description": f"{what}, typed by its `game` (one variant per game: <Game>{name})"}
+
+
+def answer_components(games: list[core.Game], components: dict[str, Schema]
+                      ) -> dict[str, Schema]:
+    """The answers that carry a game's moves and events, one variant per game: a move's
+    answer (`<Game>MoveResult`) and a page of the log (`<Game>MoveLog` of `<Game>LogEntry`),
+    each naming its `game`, so that a generated client parses a game's moves and events
+    into that game's classes only (the games share move and event type names: `done`,
+    `game_over`). `MoveResult` and `MoveLog` become oneOfs discriminated by `game`; a move
+    request's `move` any game's move."""
+    add: dict[str, Schema] = {}
+    results: dict[str, str] = {}
+    logs: dict[str, str] = {}
+    move_refs = []
+    for game in games:
+        prefix = pascal(game.name)
+        if has_json_schemas(game):
+            schemas = game.json_schemas()
+            move, event = _ref(f"{prefix}Move"), _ref(f"{prefix}Event")
+            result = _nullable(f"{prefix}Result")
+            add[f"{prefix}RedactedEvent"] = {
+                "type": "object", "required": ["type", "redacted"],
+                "properties": {"type": {"type": "string", "enum": sorted(schemas["events"])},
+                               "redacted": {"type": "boolean", "enum": [True]},
+                               "text": EVENT_TEXT},
+                "description": f"an event of {game.title} addressed to other seats: only its "
+                               "type is shown"}
+            add[f"{prefix}SecretMove"] = {
+                "type": "object", "required": ["type", "secret"],
+                "properties": {"type": {"type": "string", "enum": sorted(schemas["moves"])},
+                               "secret": {"type": "boolean", "enum": [True]}},
+                "description": f"another seat's secret move of {game.title} in the log: only "
+                               "its type is shown"}
+            redacted, secret = _ref(f"{prefix}RedactedEvent"), _ref(f"{prefix}SecretMove")
+        else:
+            move, event, result = FREE_MOVE, {"type": "object", "additionalProperties": True,
+                                              "required": ["type"]}, _nullable("Result")
+            redacted, secret = _ref("RedactedEvent"), _ref("SecretMove")
+        move_refs.append(move)
+        add[f"{prefix}SeenEvent"] = {"anyOf": [event, redacted], "description": (
+            f"an event of {game.title} as the caller may see it")}
+        add[f"{prefix}LoggedEvent"] = {"anyOf": [event, redacted, _ref("SystemEvent")],
+                                       "description": f"an event of a {game.title} log entry"}
+        add[f"{prefix}LoggedMove"] = {"anyOf": [move, secret, _ref("SystemMove")],
+                                      "description": f"the move of a {game.title} log entry, "
+                                                     "as the caller may see it"}
+        name = {"type": "string", "enum": [game.name], "description": "the game's name"}
+        if "MoveResult" in components:
+            variant = copy.deepcopy(components["MoveResult"])
+            props = variant["properties"]
+            props["game"] = name
+            props["events"]["items"] = _ref(f"{prefix}SeenEvent")
+            if "legal_moves" in props:
+                props["legal_moves"]["items"] = move
+            props["result"] = {**result, "description": "the final result once the move "
+                                                        "ended the game"}
+            if "next" in props:
+                props["next"] = {**_ref(f"{prefix}Game"), "description": props["next"].get(
+                    "description", "")}
+            variant["description"] = f"the answer to a stored move of {game.title}"
+            example = game_example(game)
+            if example is not None:
+                variant["example"] = example["answer"]
+            add[f"{prefix}MoveResult"] = variant
+            results[game.name] = f"{prefix}MoveResult"
+        if "MoveLog" in components and "LogEntry" in components:
+            entry = copy.deepcopy(components["LogEntry"])
+            entry["properties"]["move"] = _ref(f"{prefix}LoggedMove")
+            entry["properties"]["events"]["items"] = _ref(f"{prefix}LoggedEvent")
+            entry["description"] = f"one move of a {game.title} log, redacted for the caller"
+            add[f"{prefix}LogEntry"] = entry
+            page = copy.deepcopy(components["MoveLog"])
+            page["properties"]["game"] = name
+            page["properties"]["moves"]["items"] = _ref(f"{prefix}LogEntry")
+            page["description"] = f"a page of a {game.title} move log"
+            add[f"{prefix}MoveLog"] = page
+            logs[game.name] = f"{prefix}MoveLog"
+    if results:
+        add["MoveResult"] = _by_game("MoveResult", results, "the answer to a stored move")
+    if logs:
+        add["MoveLog"] = _by_game("MoveLog", logs, "a page of the move log")
+    request = components.get("MoveRequest", {}).get("properties", {}).get("move")
+    if request is not None and move_refs:
+        add["MoveRequest"] = copy.deepcopy(components["MoveRequest"])
+        add["MoveRequest"]["properties"]["move"] = {
+            "anyOf": move_refs, "description": request.get("description", ""),
+            **({"example": request["example"]} if "example" in request else {})}
     return add
 
 
@@ -661,6 +806,90 @@ def attach_examples(paths: dict[str, Any], recorded: dict[str, dict[str, Any]]) 
                     content["example"] = answer
 
 
+_NUMBER: Schema = {"type": "number"}
+_INTEGER: Schema = {"type": "integer"}
+_INTERVAL: Schema = {"type": "array", "items": _NUMBER, "minItems": 2, "maxItems": 2,
+                     "nullable": True,
+                     "description": "95% confidence interval [low, high] (null under 2 values)"}
+# What api.standings.standings and the tournament's games list send (marshmallow says "a
+# dict" of them).
+TOURNAMENT_COMPONENTS: dict[str, Schema] = {
+    "Rating": {"type": "object", "required": ["mu", "sigma", "ordinal"],
+               "description": "an openskill (Plackett-Luce) rating",
+               "properties": {"mu": _NUMBER, "sigma": _NUMBER, "ordinal": {
+                   "type": "number", "description": "mu - 3 sigma: the standings' order"}}},
+    "StandingsEntrant": {
+        "type": "object", "description": "an entrant's line of the standings",
+        "required": ["name", "games", "wins", "draws", "losses", "mean_score", "score_ci",
+                     "mean_margin", "margin_ci", "rating"],
+        "properties": {
+            "name": {"type": "string"}, "games": _INTEGER, "wins": _INTEGER,
+            "draws": _INTEGER, "losses": _INTEGER,
+            "mean_score": {"type": "number", "nullable": True},
+            "score_ci": _INTERVAL,
+            "mean_margin": {"type": "number", "nullable": True, "description": (
+                "mean of its score minus the best other score of each game")},
+            "margin_ci": _INTERVAL, "rating": _ref("Rating")}},
+    "HeadToHead": {"type": "object", "required": ["wins", "draws", "losses"],
+                   "description": "one entrant's games against another, from its side",
+                   "properties": {"wins": _INTEGER, "draws": _INTEGER, "losses": _INTEGER}},
+    "Superiority": {"type": "object", "required": ["better", "worse", "likelihood"],
+                    "description": "two neighbours of the standings",
+                    "properties": {"better": {"type": "string"}, "worse": {"type": "string"},
+                                   "likelihood": {"type": "number", "nullable": True,
+                                                  "description": "that `better` is the "
+                                                                 "stronger (null: no "
+                                                                 "decisive game)"}}},
+    "Standings": {
+        "type": "object", "required": ["games", "entrants", "head_to_head", "superiority"],
+        "description": "a tournament's standings over its games ended (and shown) so far",
+        "properties": {
+            "games": _INTEGER,
+            "entrants": {"type": "array", "items": _ref("StandingsEntrant"),
+                         "description": "in rating order (ordinal, then name)"},
+            "head_to_head": {"type": "object", "description": "entrant -> opponent -> games",
+                             "additionalProperties": {"type": "object",
+                                                      "additionalProperties":
+                                                          _ref("HeadToHead")}},
+            "superiority": {"type": "array", "items": _ref("Superiority")}}},
+    "TournamentSlot": {
+        "type": "object", "required": ["slot", "deal", "labels", "game_id", "status", "result"],
+        "description": "a game of a tournament's schedule",
+        "properties": {
+            "slot": _INTEGER, "deal": _INTEGER,
+            "labels": {"type": "array", "items": {"type": "string"},
+                       "description": "the entrant of each seat"},
+            "game_id": {"type": "string", "nullable": True,
+                        "description": "null until the game is created"},
+            "status": {"type": "string",
+                       "description": "scheduled, or the game's status (active, finished, "
+                                      "aborted, abandoned)"},
+            "result": {**_nullable("Result"), "description": (
+                "once the game ended (and, with an external entrant, its deal's games too)")},
+            "forfeits": {"type": "array", "items": _ref("Forfeit"),
+                         "description": "with the result: its bots' forfeited moves"},
+            "tokens": {"type": "object", "additionalProperties": {"type": "string"},
+                       "description": "the calling external entrant's seats: seat -> token"}}},
+}
+
+
+def tournament_components(components: dict[str, Schema]) -> dict[str, Schema]:
+    """The standings, head-to-head and schedule slots typed (TOURNAMENT_COMPONENTS), and the
+    tournament answers' members pointed at them."""
+    add = copy.deepcopy(TOURNAMENT_COMPONENTS)
+    for name in ("Tournament", "CreatedTournament"):
+        props = components.get(name, {}).get("properties", {})
+        if "standings" in props:
+            add[name] = copy.deepcopy(components[name])
+            add[name]["properties"]["standings"] = {
+                **_ref("Standings"), "description": props["standings"].get("description", "")}
+    games = components.get("TournamentGames", {}).get("properties", {}).get("games")
+    if games is not None:
+        add["TournamentGames"] = copy.deepcopy(components["TournamentGames"])
+        add["TournamentGames"]["properties"]["games"]["items"] = _ref("TournamentSlot")
+    return add
+
+
 # Status enums of models whose marshmallow schemas leave them open (their values come from
 # the stores that write them).
 STATUS_ENUMS: dict[str, list[str]] = {
@@ -670,6 +899,94 @@ STATUS_ENUMS: dict[str, list[str]] = {
     "Cancelled": ["cancelled"],
     "Health": ["ok"],
 }
+
+
+def _refs(schema: Any) -> set[str]:
+    """The names of the components `schema` refers to, directly."""
+    if isinstance(schema, list):
+        return {name for item in schema for name in _refs(item)}
+    if not isinstance(schema, dict):
+        return set()
+    found = {schema["$ref"].rsplit("/", 1)[1]} if isinstance(schema.get("$ref"), str) else set()
+    return found | {name for key, value in schema.items() if key != "example"
+                    for name in _refs(value)}
+
+
+def _said(schema: Schema) -> None:
+    """Each `default` in `schema`'s properties said in its description instead, in place."""
+    for key, value in list(schema.items()):
+        if key in ("example", "examples", "enum"):
+            continue
+        if isinstance(value, dict):
+            _said(value)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, dict):
+                    _said(item)
+    for prop in schema.get("properties", {}).values():
+        if isinstance(prop, dict) and "default" in prop:
+            default = prop.pop("default")
+            text = f"(default: {json.dumps(default)})"
+            prop["description"] = f"{prop['description']} {text}" if prop.get(
+                "description") else text
+
+
+def request_defaults_said(document: Schema) -> None:
+    """The defaults of what a request sends, said in words, in place. openapi-typescript
+    makes a property with a `default` required (its defaultNonNullable), so that a client
+    would have to send `unranked` and every bot parameter; the server fills them in."""
+    components = document.get("components", {}).get("schemas", {})
+    todo = [name for item in document.get("paths", {}).values() for operation in item.values()
+            if isinstance(operation, dict)
+            for media in operation.get("requestBody", {}).get("content", {}).values()
+            for name in _refs(media.get("schema"))]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in components:
+            continue
+        seen.add(name)
+        _said(components[name])
+        todo.extend(_refs(components[name]))
+
+
+# Components with an array member of the component's own snake_case name (`Webhooks.webhooks`):
+# openapi-python-client's from_dict then reuses that name for the list and the instance, and
+# `mypy --strict` rejects the generated module. Renamed (other such names: <Name>List).
+LIST_NAMES: dict[str, str] = {"Webhooks": "WebhookList", "Deliveries": "DeliveryList",
+                              "Bots": "BotList"}
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def _rewrite_refs(node: Any, renamed: dict[str, str]) -> None:
+    """Every reference to a renamed component (a `$ref`, a discriminator's mapping) renamed,
+    in place."""
+    prefix = "#/components/schemas/"
+    if isinstance(node, list):
+        for item in node:
+            _rewrite_refs(item, renamed)
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            if isinstance(value, str) and value.startswith(prefix) and \
+                    (key == "$ref" or key not in ("description", "example")):
+                node[key] = prefix + renamed.get(value[len(prefix):], value[len(prefix):])
+            elif key not in ("example", "examples"):
+                _rewrite_refs(value, renamed)
+
+
+def lists_renamed(document: Schema) -> None:
+    """Components named like their one member renamed (LIST_NAMES), in place."""
+    components = document.get("components", {}).get("schemas", {})
+    renamed = {name: LIST_NAMES.get(name, f"{name}List") for name, schema in components.items()
+               if schema.get("properties", {}).get(_snake(name), {}).get("type") == "array"}
+    if not renamed:
+        return
+    for old, new in renamed.items():
+        components[new] = components.pop(old)
+    _rewrite_refs(document, renamed)
 
 
 def typed(spec: Schema) -> Schema:
@@ -689,17 +1006,10 @@ def typed(spec: Schema) -> Schema:
     if "Problem" in components:
         components.update(problem_components(components["Problem"]))
     components.update(bot_components(components))
-    for name, field in (("MoveResult", "events"), ("LogEntry", "events")):
-        if name in components:
-            components[name]["properties"][field]["items"] = _ref("Event")
-    if "legal_moves" in components.get("MoveResult", {}).get("properties", {}):
-        components["MoveResult"]["properties"]["legal_moves"]["items"] = _ref("Move")
-    if "MoveResult" in components:
-        components["MoveResult"]["properties"]["result"] = {
-            **_nullable("Result"),
-            "description": "the final result once the move ended the game"}
-    if "LogEntry" in components:
-        components["LogEntry"]["properties"]["move"] = _ref("LoggedMove")
+    if "Forfeit" in components:
+        components.update(tournament_components(components))
+    components.update(answer_components(games, components))
+    components.pop("LogEntry", None)  # one per game (<Game>LogEntry), each in its MoveLog
     if "AnalysedMove" in components:  # api.analysis: the move played and the better one
         for member in ("move", "best"):
             components["AnalysedMove"]["properties"][member] = {
@@ -712,16 +1022,18 @@ def typed(spec: Schema) -> Schema:
             "DarwinsJourneyOptions); see also /v1/games-catalog")
     typed_games = [game for game in games if has_json_schemas(game)]
     example = next((found for found in map(game_example, typed_games) if found), None)
-    if example is not None:
-        for name in ("MoveResult",):
-            if name in components:
-                components[name]["example"] = example["answer"]
     shared.setdefault("parameters", {}).update(copy.deepcopy(LANGUAGE_PARAMETERS))
     shared.setdefault("headers", {}).update(copy.deepcopy(HEADERS))
     for response in shared.get("responses", {}).values():
         as_problem(response)
     document_operations(document.get("paths", {}), example and example["move"],
                         shared.get("responses"))
+    illegal = illegal_move_variants(games, components)
+    if illegal:
+        components.update(illegal)
+        illegal_moves_by_game(document.get("paths", {}), list(illegal))
+    request_defaults_said(document)
+    lists_renamed(document)
     from api import examples  # here: `python -m api.examples` imports api first
 
     attach_examples(document.get("paths", {}), examples.load())

@@ -212,6 +212,8 @@ class MoveRequestSchema(ma.Schema):
 class MoveResultSchema(ma.Schema):
     """The answer to a stored move."""
 
+    game = fields.String(required=True, metadata={
+        "description": "the game's name: which game's moves and events the answer holds"})
     version = fields.Integer(required=True)
     events = fields.List(fields.Dict(), required=True)
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
@@ -257,6 +259,8 @@ class LogEntrySchema(ma.Schema):
 class MoveLogSchema(ma.Schema):
     """A page of the move log."""
 
+    game = fields.String(required=True, metadata={
+        "description": "the game's name: which game's moves and events the page holds"})
     moves = fields.List(fields.Nested(LogEntrySchema), required=True)
     next = fields.Integer(allow_none=True, required=True,
                           metadata={"description": "pass as `after` for the next page"})

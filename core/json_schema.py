@@ -92,6 +92,20 @@ STRINGS: Schema = {"type": "array", "items": {"type": "string"}}
 BOOLS: Schema = {"type": "array", "items": {"type": "boolean"}}
 SEAT: Schema = {"type": "integer", "minimum": 0, "description": "a seat number"}
 SEATS: Schema = {"type": "array", "items": SEAT}
+# A frame of an engine's pending-decision stack: [kind, seat, *parameters]. Its parameters are
+# the engine's own (numbers, names, nested lists) and change with the rules: clients show it,
+# never decide on it (legal_moves says what may be done).
+FRAME: Schema = {"type": "array", "minItems": 1, "items": {},
+                 "description": "a pending decision: its kind (a string) first, then the "
+                                "engine's parameters (engine internal)"}
+STACK: Schema = {"type": "array", "items": FRAME,
+                 "description": "the pending decisions, the top one last (engine internal)"}
+
+
+def with_options(view: Schema, options_schema: dict[str, Any]) -> Schema:
+    """`view` whose `options` member is the game's options (as `options_of` describes them):
+    a view carries the options the game was created with, defaults filled in."""
+    return {**view, "properties": {**view["properties"], "options": options_of(options_schema)}}
 
 
 def move(kind: str, description: str, /, example: dict[str, Any] | None = None,

@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from core.json_schema import (
-    ANY_OBJECT,
     BOOLS,
     INTS,
     RESULT_COMMON,
     SEAT,
     SEATS,
+    STACK,
     STRINGS,
     Schema,
     array,
@@ -28,6 +28,7 @@ from core.json_schema import (
     obj,
     options_of,
     string,
+    with_options,
 )
 
 COLOUR = string("a wax seal colour: B blue, G green, R red, Y yellow (P purple)",
@@ -37,6 +38,8 @@ SPACE = string("an ocean (O…) or island (IA…, IB…, IC…) space")
 ISLAND = string("an island", ["A", "B", "C"])
 TILE = integer("a tile number")
 SLOT = integer("an objective slot (0-based; -1: none)")
+TEXT = string("its text, in the answer's language")
+SEALS = mapping(integer(), "wax seals needed, by colour (B, G, R, Y)")
 
 MOVES = moves(
     move("place", "place a worker on a location, adding knowledge tokens",
@@ -149,17 +152,19 @@ NESTED_INTS = array(INTS)
 ALFRED = nullable(obj({
     "board": string("his difficulty"), "deck_size": integer(), "drawn": INTS,
     "card": nullable(integer()), "bonus": integer(), "bonus_cards": STRINGS,
-    "rest": INTS, "effects": array({}), "pending": {}, "beagle_value": integer(),
+    "rest": INTS, "effects": STRINGS,
+    "pending": nullable(obj({}, description="always null (reading order leaves no tie)")),
+    "beagle_value": integer(),
 }, description="Alfred, solo only (null otherwise)"))
 
 VIEW = obj({
     "game": string(enum=["darwins-journey"]),
     "seat": nullable(SEAT), "to_act": nullable(SEAT), "seat_count": integer(),
     "automa_seats": mapping(string(), "seat -> the bot playing it"),
-    "options": ANY_OBJECT, "n": integer("seats"), "players": integer("human players"),
+    "n": integer("seats"), "players": integer("human players"),
     "solo": boolean(), "first_game": boolean(), "round": integer(),
     "phase": string("setup, draft, actions, ..., over"), "order": SEATS, "turn": integer(),
-    "placed": integer(), "stack": array({}, "the pending decisions (engine internal)"),
+    "placed": integer(), "stack": STACK,
     "coins": PER_SEAT_INTS, "vp": PER_SEAT_INTS, "tk": PER_SEAT_INTS, "evo": PER_SEAT_INTS,
     "ship": PER_SEAT_INTS, "explorers": NESTED_INTS,
     "seals": array(array(STRINGS), "per seat, per worker: its seals"),
@@ -178,9 +183,15 @@ VIEW = obj({
     "hand_sizes": INTS, "kept_sizes": INTS, "hand_index": integer(),
     "hand": array(integer(), "the seat's own crew cards in the draft"), "kept": INTS,
     "alfred": ALFRED,
-    "catalog": obj({}, {name: array(ANY_OBJECT) for name in (
-        "special", "correspondence", "beagle_goals", "crew", "objectives")},
-        "texts and requirements of the tiles and cards in play"),
+    "catalog": obj({
+        "special": array(obj({"position": integer("its place on the board"), "tile": TILE,
+                              "text": TEXT, "seals": SEALS})),
+        "correspondence": array(obj({"tile": TILE, "text": TEXT})),
+        "beagle_goals": array(obj({"tile": TILE, "text": TEXT})),
+        "crew": array(obj({"card": TILE, "text": TEXT, "seal": COLOUR, "needs": SEALS})),
+        "objectives": array(obj({"tile": TILE, "gold": boolean("a gold objective"),
+                                 "needs": STRINGS})),
+    }, description="texts and requirements of the tiles and cards in play"),
 }, description="Darwin's Journey as one seat (or a spectator) sees it")
 
 RESULT = obj({
@@ -195,5 +206,6 @@ RESULT = obj({
 
 def json_schemas(options_schema: dict[str, Any]) -> dict[str, Any]:
     """Darwin's Journey's schemas, in the contract's `json_schemas()` form."""
-    return {"moves": MOVES, "events": EVENTS, "view": VIEW, "result": RESULT,
-            "options": options_of(options_schema)}
+    return {"moves": MOVES, "events": EVENTS, "result": RESULT,
+            "options": options_of(options_schema),
+            "view": with_options(VIEW, options_schema)}

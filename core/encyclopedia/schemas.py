@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from core.json_schema import (
-    ANY_OBJECT,
     INTS,
     RESULT_COMMON,
     SEAT,
     SEATS,
+    STACK,
     STRINGS,
     Schema,
     array,
@@ -27,6 +27,7 @@ from core.json_schema import (
     obj,
     options_of,
     string,
+    with_options,
 )
 
 CARD = integer("an animal or expert card", 0)
@@ -96,10 +97,11 @@ VIEW = obj({
     "game": string(enum=["encyclopedia"]),
     "seat": nullable(SEAT), "to_act": nullable(SEAT), "seat_count": integer(),
     "automa_seats": mapping(string(), "seat -> the bot playing it"),
-    "options": ANY_OBJECT, "n": integer("seats"), "solo": boolean(), "round": integer(),
+    "n": integer("seats"), "solo": boolean(), "round": integer(),
     "phase": string(), "first": SEAT, "next_first": SEAT, "bank_used": boolean(),
-    "turn": integer(), "busy": boolean(), "stack": array({}, "the pending decisions"),
-    "pending": array({}), "coins": PER_SEAT, "tokens": PER_SEAT, "seals": PER_SEAT,
+    "turn": integer(), "busy": boolean(), "stack": STACK,
+    "pending": array(INTS, "engine internal: pairs of numbers still to settle"),
+    "coins": PER_SEAT, "tokens": PER_SEAT, "seals": PER_SEAT,
     "vp": PER_SEAT, "rep": PER_SEAT, "published_n": PER_SEAT, "dval": INTS,
     "spaces": array(NESTED_INTS), "areas": NESTED_INTS, "cont": NESTED_INTS,
     "on_cards": INTS, "to_place": INTS, "xdisplay": INTS, "xdiscard": INTS, "adisplay": INTS,
@@ -110,9 +112,15 @@ VIEW = obj({
     "ai": nullable(obj({"behaviour": nullable(integer()), "scoring": nullable(integer()),
                         "cards": INTS, "priority": INTS},
                        description="the solo AI (null otherwise); hidden cards are null")),
-    "catalog": obj({}, {"colours": STRINGS, "types": STRINGS, "spaces": STRINGS,
-                        "animals": mapping(ANY_OBJECT), "experts": mapping(ANY_OBJECT)},
-                   "names and texts of the components in play"),
+    "catalog": obj({
+        "colours": STRINGS, "types": STRINGS, "spaces": STRINGS,
+        "tile": nullable(string("the text of this round's tile (null before the first)")),
+        "animals": mapping(obj({"name": string(), "colour": COLOUR,
+                                "categories": STRINGS}), "animal card -> what it is"),
+        "experts": mapping(obj({"name": string(), "colour": COLOUR,
+                                "text": string("its text, in the answer's language")}),
+                           "expert card -> what it is"),
+    }, description="names and texts of the components in play"),
 }, description="Encyclopedia as one seat (or a spectator) sees it")
 
 RESULT = obj({
@@ -128,5 +136,6 @@ RESULT = obj({
 
 def json_schemas(options_schema: dict[str, Any]) -> dict[str, Any]:
     """Encyclopedia's schemas, in the contract's `json_schemas()` form."""
-    return {"moves": MOVES, "events": EVENTS, "view": VIEW, "result": RESULT,
-            "options": options_of(options_schema)}
+    return {"moves": MOVES, "events": EVENTS, "result": RESULT,
+            "options": options_of(options_schema),
+            "view": with_options(VIEW, options_schema)}

@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from core.json_schema import (
-    ANY_OBJECT,
     INTS,
     RESULT_COMMON,
     SEAT,
     SEATS,
+    STACK,
     STRINGS,
     Schema,
     array,
@@ -28,6 +28,7 @@ from core.json_schema import (
     obj,
     options_of,
     string,
+    with_options,
 )
 
 COLOUR = string("a resource colour", ["red", "yellow", "green", "blue"])
@@ -36,6 +37,7 @@ CELL = integer("a board cell", 0)
 SITE = integer("an outpost site (a board cell; -1: none)")
 CARD = integer("a crew card", 0)
 TILE = integer("an ocean tile", 0)
+TEXT = string("a text, in the answer's language")
 ROT = integer("rotation (sixths of a turn)", 0)
 
 MOVES = moves(
@@ -118,7 +120,7 @@ VIEW = obj({
     "game": string(enum=["flotilla"]),
     "seat": nullable(SEAT), "to_act": nullable(SEAT), "seat_count": integer(),
     "automa_seats": mapping(string(), "seat -> the bot playing it"),
-    "options": ANY_OBJECT, "n": integer("seats"), "first": SEAT, "turn": SEAT,
+    "n": integer("seats"), "first": SEAT, "turn": SEAT,
     "round": integer(), "end_round": nullable(integer()), "over": boolean(),
     "vp_supply": integer(), "sector": PER_SEAT, "home": array(CELL),
     "board": mapping(INTS, "cell -> [tile, rotation, …] of each placed tile"),
@@ -131,13 +133,26 @@ VIEW = obj({
     "wheel": NESTED_INTS, "objectives": NESTED_INTS, "stations": PER_SEAT, "dials": INTS,
     "market": INTS, "sonar": integer(), "survivor": integer(), "hub": NESTED_INTS,
     "joined": integer(), "trade": NESTED_INTS, "obj_stacks": array(NESTED_INTS),
-    "ocean_bag": INTS, "stack": array({}, "the pending decisions (engine internal)"),
+    "ocean_bag": INTS, "stack": STACK,
     "crew_top": array(nullable(integer())), "crew_sizes": NESTED_INTS,
     "art_bag_sizes": INTS, "crew_box_size": integer(),
-    "catalog": obj({}, {"colours": STRINGS, "guilds": STRINGS, "market_prices": INTS,
-                        "cards": mapping(ANY_OBJECT), "tiles": mapping(ANY_OBJECT),
-                        "objectives": mapping(ANY_OBJECT), "artifacts": mapping(string())},
-                   "names and texts of the components in play"),
+    "catalog": obj({
+        "radius": integer("the board's radius in hexes"),
+        "hub_radius": integer("the central hub's radius in hexes"),
+        "wheel_spaces": integer("the spaces of a guild's wheel"),
+        "colours": STRINGS, "guilds": STRINGS, "market_prices": INTS,
+        "cards": mapping(obj({"sinkside": TEXT, "skyside": TEXT,
+                              "guild": nullable(string("its guild (all: every guild)")),
+                              "level": either("integer", "string",
+                                              description="1, 2 or starter")}),
+                         "card -> its names"),
+        "tiles": mapping(obj({"cost": mapping(integer(), "resources by colour"),
+                              "depth": integer(), "districts": STRINGS,
+                              "resource": string()}), "tile -> what it is"),
+        "objectives": mapping(obj({"sinkside": TEXT, "skyside": TEXT}),
+                              "objective -> its texts"),
+        "artifacts": mapping(string(), "artifact -> its name"),
+    }, description="names and texts of the components in play"),
 }, description="Flotilla as one seat (or a spectator) sees it")
 
 RESULT = obj({
@@ -152,5 +167,6 @@ RESULT = obj({
 
 def json_schemas(options_schema: dict[str, Any]) -> dict[str, Any]:
     """Flotilla's schemas, in the contract's `json_schemas()` form."""
-    return {"moves": MOVES, "events": EVENTS, "view": VIEW, "result": RESULT,
-            "options": options_of(options_schema)}
+    return {"moves": MOVES, "events": EVENTS, "result": RESULT,
+            "options": options_of(options_schema),
+            "view": with_options(VIEW, options_schema)}

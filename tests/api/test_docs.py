@@ -342,7 +342,8 @@ def test_openapi_examples_validate_against_their_schemas(client: FlaskClient) ->
                 found.append((f"{method} {path}", body["schema"], body["example"]))
     assert len(found) >= 15, len(found)
     names = {where.rsplit("/", 1)[-1] for where, _, _ in found}
-    assert {"DarwinsJourneyGame", "FlotillaGame", "EncyclopediaGame", "MoveResult"} <= names
+    assert {"DarwinsJourneyGame", "FlotillaGame", "EncyclopediaGame",
+            "DarwinsJourneyMoveResult", "FlotillaMoveResult"} <= names
     for where, schema, example in found:
         document = {k: v for k, v in schema.items() if k != "example"}
         errors = [e.message for e in validator({**document, "components": spec["components"]})

@@ -156,7 +156,7 @@ def test_move_log_pages(client: FlaskClient) -> None:
     assert [m["version"] for m in last["moves"]] == [5]
     assert last["moves"][0]["seat"] == 0 and last["moves"][0]["events"]
     empty = client.get(f"/v1/games/{created.id}/moves?after=10").get_json()
-    assert empty == {"moves": [], "next": None}
+    assert empty == {"game": "toy-pontoon", "moves": [], "next": None}
     problem(client.get(f"/v1/games/{created.id}/moves?limit=201"), 422, "validation-error")
     problem(client.get(f"/v1/games/{created.id}/moves?after=x"), 422, "validation-error")
     problem(client.get(f"/v1/games/{created.id}/moves?after=99999999999999999999999"), 422,

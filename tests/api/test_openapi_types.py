@@ -8,6 +8,7 @@ game's schemas (jsonschema, draft 2020-12). This test is the judge of `core/*/sc
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -209,45 +210,109 @@ def test_live_answers_match_the_document(client: Any) -> None:
 
 GENERATOR_CONFIG = "post_hooks: []\npackage_name_override: generated_bgb_client\n"
 DJ_DEALS = 3  # ranked Darwin's Journey solo games the generated client plays to the end
-TYPED_GAMES = [("darwins-journey", 2, 300), ("flotilla", 3, 200), ("encyclopedia", 1, 200),
-               ("encyclopedia", 2, 200)]
+# Whole games the generated client plays: (game, players). Every move and event it parses
+# must land in that game's classes (issue 28: the games share `done`, `skip`, `game_over`).
+TYPED_GAMES = [("darwins-journey", 2), ("flotilla", 3), ("encyclopedia", 1),
+               ("encyclopedia", 2)]
+MAX_TURNS = 3000  # more than any random game of these takes (Flotilla: about 550)
+READ_ALL_EVERY = 25  # a read as every seat and a spectator, one turn in READ_ALL_EVERY
+# The server's own log entries and events (abort, resign, abandon): in every game's log.
+NEUTRAL = {"SystemEvent", "SystemMove"}
+PROGRAM = Path(__file__).with_name("typed_client_program.py")
+
+
+class Typing:
+    """The classes a generated client parsed one game's moves and events into."""
+
+    def __init__(self, name: str) -> None:
+        self.prefix = pascal(name)
+        self.checked = 0
+        self.foreign: list[str] = []
+
+    def check(self, where: str, objects: list[Any]) -> None:
+        """Each of `objects` must be of a class of this game (or the server's own)."""
+        for item in objects:
+            self.checked += 1
+            kind = type(item).__name__
+            if not kind.startswith(self.prefix) and kind not in NEUTRAL:
+                self.foreign.append(f"{where}: {kind} {item!r}"[:200])
+
+
+# A move of another game than the key, never legal in it.
+FOREIGN_MOVES = {"darwins-journey": ("FlotillaMoveRegroup", "regroup"),
+                 "flotilla": ("EncyclopediaMoveStop", "stop"),
+                 "encyclopedia": ("FlotillaMoveRegroup", "regroup")}
+
+
+def _foreign_move(models: Any, name: str) -> Any:
+    kind, type_ = FOREIGN_MOVES[name]
+    return getattr(models, kind).from_dict({"type": type_, "label": "another game's move"})
 
 
 def _play_generated(module: Any, models: Any, create: Any, spectator: Any, name: str,
-                    players: int, rng: random.Random, turns: int) -> Any:
-    """Play `turns` random moves of `name` with the generated client alone (bots' turns with
-    their seats' tokens), every read typed as the game's variant by each seat and a
-    spectator, every answer a MoveResult, then the whole move log as each of them; the
-    last answer."""
+                    players: int, rng: random.Random, turns: int) -> tuple[Any, Typing]:
+    """Play `name` with the generated client alone, random legal moves (bots' turns with
+    their seats' tokens), each posted as the typed object the read gave (no conversion),
+    to the end or `turns` moves; every read typed as the game's variant by each seat and a
+    spectator, every answer the game's MoveResult, then the whole move log as each seat,
+    its entries the game's. The last answer and the classes met."""
     get_game, post_move = module("api.games.get_game"), module("api.games.post_move")
     get_log = module("api.games.get_move_log")
     created, seats = create(name, players, rng.randrange(2**31))
-    variant = getattr(models, f"{pascal(name)}Game")
+    prefix, typing = pascal(name), Typing(name)
+    variant = getattr(models, f"{prefix}Game")
     answer, to_act = None, created.to_act
     for turn in range(turns):
         if to_act is None:
             break
-        for who in ([to_act] if turn % 10 else [*seats, None]):
+        for who in ([] if turn % READ_ALL_EVERY else [*seats, None]):
             read = get_game.sync(created.id, client=spectator if who is None else seats[who])
             assert isinstance(read, variant), (name, who, read)
         game = get_game.sync(created.id, client=seats[to_act])
         assert isinstance(game, variant), game
-        assert isinstance(game.view, getattr(models, f"{pascal(name)}View"))
+        assert isinstance(game.view, getattr(models, f"{prefix}View"))
+        typing.check("legal move", game.legal_moves)
+        if turn == 2:  # another game's move: an illegal-move problem of this game's moves
+            illegal = post_move.sync(created.id, client=seats[to_act], body=models.MoveRequest(
+                move=_foreign_move(models, name), version=game.version))
+            assert isinstance(illegal, getattr(models, f"{prefix}IllegalMoveProblem")), illegal
+            typing.check("legal move of an illegal-move problem", illegal.legal_moves)
         move = rng.choice(game.legal_moves)
-        answer = post_move.sync(created.id, client=seats[to_act], body=models.MoveRequest(
-            move=models.MoveRequestMove.from_dict(move.to_dict()), version=game.version))
-        assert isinstance(answer, models.MoveResult), answer
+        answer = post_move.sync(created.id, client=seats[to_act],
+                                body=models.MoveRequest(move=move, version=game.version))
+        assert isinstance(answer, getattr(models, f"{prefix}MoveResult")), answer
+        typing.check("event of a move's answer", answer.events)
+        if isinstance(answer.legal_moves, list):
+            typing.check("legal move of a move's answer", answer.legal_moves)
         to_act = answer.to_act
     if to_act is None:
         final = get_game.sync(created.id, client=seats[0])
-        assert isinstance(final.result, getattr(models, f"{pascal(name)}Result"))
+        assert isinstance(final.result, getattr(models, f"{prefix}Result"))
     for who in seats:
         after: int | None = -1
         while after is not None:
             log = get_log.sync(created.id, client=seats[who], after=after, limit=200)
-            assert isinstance(log, models.MoveLog), (name, who, log)
+            assert isinstance(log, getattr(models, f"{prefix}MoveLog")), (name, who, log)
+            typing.check("log entry", log.moves)
+            for entry in log.moves:
+                typing.check("logged move", [entry.move])
+                typing.check("logged event", entry.events)
             after = log.next_ if isinstance(log.next_, int) else None
-    return answer
+    return answer, typing
+
+
+def _mypy_strict(where: Path) -> None:
+    """`mypy --strict` on PROGRAM, with the generated client beside it in `where`."""
+    import shutil
+    import subprocess
+    import sys
+
+    pytest.importorskip("mypy")
+    shutil.copy(PROGRAM, where / PROGRAM.name)
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-color-output",
+                           "--cache-dir", str(where / ".mypy_cache"), PROGRAM.name],
+                          cwd=where, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
 
 
 def _generated_client(spec: dict[str, Any], where: Any) -> Any:
@@ -275,6 +340,17 @@ def _generated_client(spec: dict[str, Any], where: Any) -> Any:
         return importlib.import_module("generated_bgb_client")
     finally:
         sys.path.remove(str(where))
+
+
+def _program() -> Any:
+    """PROGRAM, imported (the generated client is imported already)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("typed_client_program", PROGRAM)
+    assert spec is not None and spec.loader is not None
+    program = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(program)
+    return program
 
 
 def test_a_generated_python_client_plays_games(app: Any, client: Any, tmp_path: Any,
@@ -327,39 +403,96 @@ def test_a_generated_python_client_plays_games(app: Any, client: Any, tmp_path: 
             assert isinstance(game.view, models.ToyPontoonView) and game.legal_moves
             chosen = game.legal_moves[turn % len(game.legal_moves)] if turn else \
                 next(m for m in game.legal_moves if m.type_ == "draw")
-            body = models.MoveRequest(move=models.MoveRequestMove.from_dict(chosen.to_dict()),
-                                      version=game.version)
+            body = models.MoveRequest(move=chosen, version=game.version)
             if turn == 1:
                 stale = post_move.sync(created.id, client=seats[0], body=models.MoveRequest(
                     move=body.move, version=game.version - 1))
                 assert isinstance(stale, models.StaleVersionProblem), stale
                 assert isinstance(stale.current, models.ToyPontoonGame)
+                foreign = models.DarwinsJourneyMoveEndTurn.from_dict({
+                    "type": "end_turn", "label": "End the turn"})
                 illegal = post_move.sync(created.id, client=seats[0], body=models.MoveRequest(
-                    move=models.MoveRequestMove.from_dict({"type": "fly"}),
-                    version=game.version))
-                assert isinstance(illegal, models.IllegalMoveProblem), illegal
+                    move=foreign, version=game.version))
+                assert isinstance(illegal, models.ToyPontoonIllegalMoveProblem), illegal
                 assert illegal.legal_moves
             answer = post_move.sync(created.id, client=seats[0], body=body)
-            assert isinstance(answer, models.MoveResult), answer
+            assert isinstance(answer, models.ToyPontoonMoveResult), answer
         assert game.to_act is None and game.status == models.ToyPontoonGameStatus.FINISHED
         assert game.result is not None and game.result.scores
         over = post_move.sync(created.id, client=seats[0], body=body)
         assert isinstance(over, models.GameOverProblem), over
 
         # Darwin's Journey solo against Alfred to the end, on several random deals (a rare
-        # move or event of one deal once made the generated client fail); then some turns of
-        # every typed game, read as each seat and a spectator, and their move logs.
+        # move or event of one deal once made the generated client fail); then a whole game
+        # of every typed game, read as each seat and a spectator, and its move log: every
+        # move and event in that game's classes (issue 28: 0 mis-typed).
         if "darwins-journey" in core.game_names():
             for deal in range(DJ_DEALS):
-                answer = _play_generated(module, models, create, anonymous,
-                                         "darwins-journey", 1, random.Random(deal), 600)
-                assert answer.status == models.MoveResultStatus.FINISHED
-        for name, players, turns in TYPED_GAMES:
+                answer, typing = _play_generated(module, models, create, anonymous,
+                                                 "darwins-journey", 1, random.Random(deal),
+                                                 MAX_TURNS)
+                assert answer.status == models.DarwinsJourneyMoveResultStatus.FINISHED
+                assert not typing.foreign, typing.foreign[:10]
+        for name, players in TYPED_GAMES:
             if name in core.game_names():
-                _play_generated(module, models, create, anonymous, name, players,
-                                random.Random(players), turns)
+                answer, typing = _play_generated(module, models, create, anonymous, name,
+                                                 players, random.Random(players), MAX_TURNS)
+                assert answer.status.value == "finished", (name, answer.status)
+                assert typing.checked > 500, (name, typing.checked)
+                assert not typing.foreign, (name, len(typing.foreign), typing.foreign[:10])
+        # A typed program against the client: mypy --strict, then run (a legal move
+        # narrowed by class, posted as it is).
+        if "darwins-journey" in core.game_names():
+            _mypy_strict(tmp_path)
+            program = _program()
+            location, placed = program.place_a_worker(anonymous, seat)
+            assert placed == [location], (location, placed)
         stream = module("api.games.stream_game_events")
         assert "str" in repr(stream.sync.__annotations__.get("return"))
     finally:
         for name in [n for n in sys.modules if n.startswith("generated_bgb_client")]:
             del sys.modules[name]
+
+
+TS_PROGRAM = Path(__file__).with_name("typed_client_program.ts")
+TS_TOOLS = {"openapi-typescript": "openapi-typescript@7", "tsc": "typescript@5"}
+
+
+def _npx(where: Path, *args: str) -> Any:
+    import subprocess
+
+    return subprocess.run(["npx", "--yes", *args], cwd=where, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_typescript_types_narrow_by_game(client: Any, tmp_path: Path) -> None:
+    """Issue 28: with the types openapi-typescript generates from the live document, a
+    TypeScript program narrows a game read by `game`, a legal move by `type` and reads its
+    `location`, posts a legal move as it is, and creates a game with only its name:
+    `tsc --noEmit --strict` passes (skipped without node, or when npx cannot install the
+    tools from the npm registry)."""
+    import json
+    import shutil
+
+    if shutil.which("node") is None or shutil.which("npx") is None:
+        pytest.skip("node/npx are not installed")
+    for package in TS_TOOLS.values():
+        found = _npx(tmp_path, "-p", package, "node", "--version")
+        if found.returncode != 0:
+            pytest.skip(f"npx cannot install {package}: {found.stderr[-300:]}")
+    (tmp_path / "spec.json").write_text(json.dumps(client.get("/v1/openapi.json").get_json()))
+    made = _npx(tmp_path, TS_TOOLS["openapi-typescript"], "spec.json", "-o", "bgb.ts")
+    assert made.returncode == 0, made.stdout[-2000:] + made.stderr[-2000:]
+    shutil.copy(TS_PROGRAM, tmp_path / "program.ts")
+    checked = _npx(tmp_path, "-p", TS_TOOLS["tsc"], "tsc", "--noEmit", "--strict",
+                   "--target", "es2020", "--module", "es2020", "--moduleResolution", "node",
+                   "program.ts")
+    assert checked.returncode == 0, checked.stdout[-4000:] + checked.stderr[-2000:]
+    # The check can fail: narrowed to another game, a place has no `location`.
+    wrong = TS_PROGRAM.read_text().replace('game.game !== "darwins-journey"',
+                                           'game.game === "darwins-journey"')
+    (tmp_path / "program.ts").write_text(wrong)
+    refused = _npx(tmp_path, "-p", TS_TOOLS["tsc"], "tsc", "--noEmit", "--strict",
+                   "--target", "es2020", "--module", "es2020", "--moduleResolution", "node",
+                   "program.ts")
+    assert refused.returncode != 0 and "location" in refused.stdout, refused.stdout[-2000:]
