@@ -18,7 +18,7 @@ from flask import Response, request
 from flask.views import MethodView
 
 import core
-from api import keys, metrics
+from api import keys, metrics, replays
 from api.auth import bearer_token, seat_of, token_hash
 from api.bots import automa_only, bot_title, check_params, known_bot_names
 from api.creation import start_game
@@ -305,6 +305,12 @@ class GameResource(MethodView):
             now = _state(svc, game, game_id)
         else:
             now, seat = _read_as(svc, game, game_id, meta, bearer_token())
+        if "at" in query:  # a replay: the game as it stood at a past version (api.replays)
+            assert now.head is not None
+            over = now.head.status in OVER
+            held = (seat is None or over) and _held_back(svc, meta, seat)
+            body = replays.game_at(svc, game, game_id, meta, now, seat, query, over and not held)
+            return _json(body, 200, {"Vary": "Authorization"})
         headers = _read_headers(now.head)
         body = _game_answer(svc, game, game_id, meta, now, seat,
                             request.headers.get("If-None-Match", ""))

@@ -178,12 +178,23 @@ class Limits:
                                _seat_key))
         else:
             checks.append((self.config["RATE_LIMIT_READS"], "reads", client_address))
+        self._hit(checks)
+
+    def charge_reads(self, cost: int) -> None:
+        """Count `cost` more reads of the current request against the read limit (a replay
+        that made the server replay many moves, api.replays); 429 over the limit."""
+        if self.limiter.enabled and cost > 0:
+            self._hit([(self.config["RATE_LIMIT_READS"], "reads", client_address)], cost)
+
+    def _hit(self, checks: list[tuple[str, str, Any]], cost: int = 1) -> None:
+        """Count the current request `cost` times against each (limit, scope, key) of
+        `checks`; 429 over one (see `check` for Redis faults)."""
         checks = [c for c in checks if _active(str(c[0]))]
         if not checks or self._is_bot():
             return
         for limit, scope, key_func in checks:
             try:
-                with self.limiter.limit(limit, scope=scope, key_func=key_func):
+                with self.limiter.limit(limit, scope=scope, key_func=key_func, cost=cost):
                     pass
             except RateLimitExceeded as exc:
                 current = self.limiter.current_limit

@@ -23,7 +23,7 @@ import flask_smorest
 from flask import Blueprint, Flask, Response, render_template, send_from_directory
 
 import core
-from api import limits, tournament_store
+from api import limits, queries, tournament_store
 from api.bots import bot_catalog
 from api.problems import PROBLEM_BASE, PROBLEM_MIMETYPE, PROBLEM_TYPES
 from api.schemas import STATUSES
@@ -71,6 +71,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("post", "/v1/games/{game_id}/seats/{seat}/token"): "newSeatToken",
     ("post", "/v1/games/{game_id}/resign"): "resignGame",
     ("post", "/v1/games/{game_id}/rematch"): "rematchGame",
+    ("get", "/v1/games/{game_id}/record"): "getGameRecord",
     ("post", "/v1/players"): "createPlayer",
     ("get", "/v1/players/me"): "getPlayer",
     ("get", "/v1/players/me/games"): "listPlayerGames",
@@ -147,6 +148,7 @@ PROBLEMS_BY_RESPONSE: dict[tuple[str, str, str], list[str]] = {
     ("post", "/v1/games/{game_id}/abort", "409"): ["game-over"],
     ("post", "/v1/games/{game_id}/resign", "409"): ["game-over"],
     ("post", "/v1/games/{game_id}/rematch", "409"): ["game-active", "rematch-exists"],
+    ("get", "/v1/games/{game_id}/record", "409"): ["game-active"],
     ("post", "/v1/games/{game_id}/seats/{seat}/claim", "409"): ["seat-claimed"],
     ("post", "/v1/games/{game_id}/seats/{seat}/token", "403"): ["not-your-seat"],
     ("post", "/v1/players/me/webhooks", "409"): ["too-many-webhooks"],
@@ -708,6 +710,7 @@ def typed(spec: Schema) -> Schema:
     shared.setdefault("headers", {}).update(copy.deepcopy(HEADERS))
     for response in shared.get("responses", {}).values():
         as_problem(response)
+    queries.document_refusals(document.get("paths", {}))
     document_operations(document.get("paths", {}), example and example["move"],
                         shared.get("responses"))
     from api import examples  # here: `python -m api.examples` imports api first
