@@ -694,6 +694,10 @@ def typed(spec: Schema) -> Schema:
         components["MoveResult"]["properties"]["result"] = {
             **_nullable("Result"),
             "description": "the final result once the move ended the game"}
+    if "Record" in components:
+        components["Record"]["properties"]["result"] = {
+            **_nullable("Result"), "description": "the final result (null if aborted or "
+                                                  "abandoned)"}
     if "LogEntry" in components:
         components["LogEntry"]["properties"]["move"] = _ref("LoggedMove")
     if "CreateGame" in components:
