@@ -14,9 +14,10 @@ log.
 
 Cost. A replay is CPU (tens of microseconds to a fraction of a millisecond a move; a long
 game's whole replay takes tens of milliseconds, bench/replay.py), so each process keeps the
-states it made in a small LRU keyed by (game, N): stepping through a game move by move
-replays one move a step. A replay of more than REPLAY_MOVES_PER_READ moves counts as one
-more read against the caller's read rate limit per such run of moves.
+states it made in a small LRU keyed by (game, N), with a checkpoint every CHECKPOINT_EVERY
+moves of a replay: stepping through a game move by move replays one move a step, and any
+later read of the game at most CHECKPOINT_EVERY moves. A replay counts as one more read
+against the caller's read rate limit per REPLAY_MOVES_PER_READ moves it replays.
 """
 
 from __future__ import annotations
@@ -46,8 +47,13 @@ from api.services import Services, services
 from api.store import OVER, Cached, json_text
 from api.tournament_secrecy import held_back
 
-# A replay of more moves than this counts as one more read per such run (rate limits).
-REPLAY_MOVES_PER_READ = 100
+# A replay counts as one more read per this many moves it replays (rate limits): a whole
+# replay of a long game (750 moves of Flotilla) costs the server about 100-200 ms of CPU on
+# a shared 2-core machine (bench/replay.py), some 40 reads' worth.
+REPLAY_MOVES_PER_READ = 20
+# A replay keeps every this many moves' state in the cache: a later replay of the game, at
+# any version, replays at most this many moves.
+CHECKPOINT_EVERY = 50
 # Replayed states each process keeps (a state of the largest games is a few hundred KB).
 REPLAY_CACHE_SIZE = 256
 # Serialized records each process keeps (a finished game's record never changes).
@@ -139,6 +145,10 @@ def state_at(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
             except core.IllegalMove as exc:
                 raise _diverged(game_id, index, exc.reason) from None
         index += 1
+        if index % CHECKPOINT_EVERY == 0 and index < at:
+            # A later replay of this game starts at most CHECKPOINT_EVERY moves back (a
+            # clone costs about as much as one move's apply).
+            _replays.put(game_id, Replayed(index, game.clone(state), _digest(blob)))
     _replays.put(game_id, Replayed(at, state, _digest(raw[-1]) if raw else
                                    (start.last_entry if start is not None else b"")))
     return state

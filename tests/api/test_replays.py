@@ -88,7 +88,9 @@ def test_during_play_a_seat_sees_only_its_own_past_views(
     assert seen[version][0]["view"]["hands"][0], "the seat drew cards"
 
 
-def test_after_the_end_every_seat_is_open_at_every_version(client: FlaskClient) -> None:
+def test_after_the_end_every_seat_is_open_at_every_version(
+        client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(replays, "CHECKPOINT_EVERY", 2)  # replays start from checkpoints too
     created = create(client, GAME)
     seen = _play(client, created, ["draw", "draw", "draw", "stop", "draw", "stop"])
     version = max(seen)
@@ -221,15 +223,19 @@ def test_bgb_verify_reads_a_record_file_without_a_server(
 def test_a_long_replay_counts_against_the_read_limit(
         redis_client: redis.Redis, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(replays, "REPLAY_MOVES_PER_READ", 2)
+    monkeypatch.setattr(replays, "CHECKPOINT_EVERY", 2)
     app: Flask = create_app({"REDIS_URL": redis_url, "TESTING": True,
-                             **dict(NO_RATE_LIMITS, RATE_LIMIT_READS="6/minute")})
+                             **dict(NO_RATE_LIMITS, RATE_LIMIT_READS="7/minute")})
     client = app.test_client()
-    created = create(client, GAME)
-    for version in range(6):  # moves are not reads
-        assert move(client, created, version % 2, version).status_code == 200
-    # A fresh process replays 5 moves for at=5: the read and 2 more for its 5 moves.
-    assert _at(client, created, 5, 0).status_code == 200  # 3 reads
-    assert _at(client, created, 5, 0).status_code == 200  # replayed before: 1 read
-    assert _at(client, created, 6, 0).status_code == 200  # the current version: 1 read
-    # A plain read would be the 6th (allowed); a replay of 4 more moves costs 2 more.
-    problem(_at(client, created, 4, 0), 429, "rate-limited")
+    games = [create(client, GAME), create(client, GAME)]
+    for created in games:
+        for version in range(6):  # moves are not reads
+            assert move(client, created, version % 2, version).status_code == 200
+    first, second = games
+    assert _at(client, first, 5, 0).status_code == 200  # 5 moves replayed: 1 + 2 reads
+    assert _at(client, first, 4, 0).status_code == 200  # a checkpoint: 1 read
+    assert _at(client, first, 3, 0).status_code == 200  # 1 move from a checkpoint: 1 read
+    assert _at(client, first, 6, 0).status_code == 200  # the current version: 1 read
+    # 6 reads so far: a plain read would be the 7th (allowed); a replay of 4 moves costs 2
+    # more.
+    problem(_at(client, second, 4, 0), 429, "rate-limited")
