@@ -287,13 +287,16 @@ class GameResource(MethodView):
     @blp.alt_response(304, description="If-None-Match named the current version")
     @blp.problem(401, "a token of no seat of this game")
     @blp.problem(403, "forbidden: a spectator's read of a tournament game whose deal is still "
-                      "in play (a tournament with an external entrant)")
+                      "in play (a tournament with an external entrant), or a replay of "
+                      "another seat's view while the game is in play")
     @blp.problem(404, "no such game")
     @blp.unavailable()
     @blp.doc(security=OPTIONAL_SEAT_AUTH)
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """The game for the caller's seat (Bearer token) or a spectator; with `wait_version`,
-        a long poll answering once the version is greater (or after `timeout` seconds)."""
+        a long poll answering once the version is greater (or after `timeout` seconds); with
+        `at`, the game as it stood at that version, as the caller saw it then (a replay:
+        docs/records.md)."""
         svc = services()
         meta = _game_meta(svc, game_id)
         game = _rules(meta)

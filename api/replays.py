@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -47,6 +48,8 @@ from api.services import Services, services
 from api.store import OVER, Cached, json_text
 from api.tournament_secrecy import held_back
 
+log = logging.getLogger(__name__)
+
 # A replay counts as one more read per this many moves it replays (rate limits): a whole
 # replay of a long game (750 moves of Flotilla) costs the server about 100-200 ms of CPU on
 # a shared 2-core machine (bench/replay.py), some 40 reads' worth.
@@ -54,8 +57,9 @@ REPLAY_MOVES_PER_READ = 20
 # A replay keeps every this many moves' state in the cache: a later replay of the game, at
 # any version, replays at most this many moves.
 CHECKPOINT_EVERY = 50
-# Replayed states each process keeps (a state of the largest games is a few hundred KB).
-REPLAY_CACHE_SIZE = 256
+# Replayed states each process keeps (a state's snapshot is 2-3 KB of JSON in every game,
+# some tens of KB as Python objects).
+REPLAY_CACHE_SIZE = 1024
 # Serialized records each process keeps (a finished game's record never changes).
 RECORD_CACHE_SIZE = 64
 RECORD_FORMAT = "bgb-record"
@@ -110,9 +114,12 @@ _records_lock = threading.Lock()
 
 
 def _diverged(game_id: str, index: int, reason: str) -> Problem:
-    # Not the client's fault: the stored log no longer replays under this server's rules.
+    # Not the client's fault: the stored log no longer replays under this server's rules. The
+    # reason stays in the server's log: it may name a hidden card of the replayed state.
+    log.error("game %s: its log does not replay at move %d: %s", game_id, index, reason)
     return Problem(500, "internal-error", "Internal error",
-                   f"the replay of game {game_id} stopped at move {index}: {reason}")
+                   f"the log of game {game_id} does not replay under this server's rules "
+                   f"(move {index})")
 
 
 def state_at(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],

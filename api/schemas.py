@@ -180,8 +180,9 @@ class GameSchema(ma.Schema):
     version = fields.Integer(required=True)
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     to_act = fields.Integer(allow_none=True, required=True)
-    seat = fields.Integer(allow_none=True, required=True,
-                          metadata={"description": "the caller's seat; null for a spectator"})
+    seat = fields.Integer(allow_none=True, required=True, metadata={
+        "description": "whose view this is: the caller's seat (in a replay of a game that is "
+                       "over, the `seat` asked for); null for a spectator"})
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     view = fields.Dict(required=True, metadata={"description": "game.view(state, seat)"})
     legal_moves = fields.List(fields.Dict(), required=True,
