@@ -45,7 +45,7 @@ from api.presenters import game_body, public_deal, public_seats
 from api.problems import Problem, validation_error
 from api.schemas import DealSchema, LogEntrySchema, SeatSchema
 from api.services import Services, services
-from api.store import OVER, Cached, json_text
+from api.store import OVER, Cached, SeatsSeen, json_text
 from api.tournament_secrecy import held_back
 
 log = logging.getLogger(__name__)
@@ -109,7 +109,7 @@ class ReplayCache:
 
 
 _replays = ReplayCache()
-_records: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+_records: OrderedDict[tuple[str, int, SeatsSeen], bytes] = OrderedDict()
 _records_lock = threading.Lock()
 
 
@@ -237,8 +237,10 @@ def record(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
     """The record of a game that is over (`now`: as Redis holds it), as JSON text."""
     head = now.head
     assert head is not None
+    # The seats are in the key: a player may still claim a seat of a game that is over.
+    key = (game_id, head.version, now.seats_seen)
     with _records_lock:
-        found = _records.get((game_id, head.version))
+        found = _records.get(key)
     if found is not None:
         return found
     entries, _ = svc.store.moves(game_id, -1, head.version + 1)
@@ -260,7 +262,7 @@ def record(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
         "moves": moves, "result": body["result"]}
     text = json_text(document)
     with _records_lock:
-        _records[(game_id, head.version)] = text
+        _records[key] = text
         while len(_records) > RECORD_CACHE_SIZE:
             _records.popitem(last=False)
     return text
