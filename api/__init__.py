@@ -30,6 +30,8 @@ from api import (
     play,
     players,
     problems,
+    queries,
+    replays,
     tournaments,
 )
 from api.problems import from_http_exception, problem_response
@@ -135,6 +137,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(ops.blp)
     api.register_blueprint(tournaments.blp)
     api.register_blueprint(analysis.blp)
+    api.register_blueprint(replays.blp)
+    # Unknown query parameters are refused (400): the operations' own, as documented.
+    queries.install(app, api.spec.to_dict())
     # The typed document (the games' own schemas, operationIds, headers, problems), served.
     openapi.install(app, api)
     app.register_blueprint(play.blp)  # the web page: not an API operation, not in OpenAPI

@@ -108,6 +108,7 @@ def record(client: Any, redis_client: Any, rec: Recorder | None = None) -> Examp
         if moves == 12:
             rec.call("get", f"{game}/moves", 200, f"{url}/moves", headers=seats[0],
                      query="after=4&limit=3")
+            rec.call("get", game, 400, url, query="version=5")
         to_act, moves = answer["to_act"], moves + 1
     rec.call("get", f"{game}/events", 200, f"{url}/events", headers=seats[0])
     # Its analysis, asked by its seat: queued (a worker's job fills it in; none runs here).
@@ -135,6 +136,9 @@ def record(client: Any, redis_client: Any, rec: Recorder | None = None) -> Examp
              _bearer(duel["seats"][0]["token"]))
     rec.call("post", f"{game}/abort", 200, f"/v1/games/{duel['id']}/abort",
              headers=_bearer(duel["creator_token"]))
+    # Records: the aborted game's (a short one), none yet for the rematch in play.
+    rec.call("get", f"{game}/record", 200, f"/v1/games/{duel['id']}/record")
+    rec.call("get", f"{game}/record", 409, f"/v1/games/{rematch['id']}/record")
 
     # A webhook of the player: created, listed, tested, its deliveries, deleted.
     hooks = "/v1/players/me/webhooks"

@@ -18,7 +18,7 @@ from flask import Response, request
 from flask.views import MethodView
 
 import core
-from api import keys, metrics
+from api import keys, metrics, replays
 from api.auth import bearer_token, seat_of, token_hash
 from api.bots import automa_only, bot_title, check_params, known_bot_names
 from api.creation import start_game
@@ -287,13 +287,16 @@ class GameResource(MethodView):
     @blp.alt_response(304, description="If-None-Match named the current version")
     @blp.problem(401, "a token of no seat of this game")
     @blp.problem(403, "forbidden: a spectator's read of a tournament game whose deal is still "
-                      "in play (a tournament with an external entrant)")
+                      "in play (a tournament with an external entrant), or a replay of "
+                      "another seat's view while the game is in play")
     @blp.problem(404, "no such game")
     @blp.unavailable()
     @blp.doc(security=OPTIONAL_SEAT_AUTH)
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """The game for the caller's seat (Bearer token) or a spectator; with `wait_version`,
-        a long poll answering once the version is greater (or after `timeout` seconds)."""
+        a long poll answering once the version is greater (or after `timeout` seconds); with
+        `at`, the game as it stood at that version, as the caller saw it then (a replay:
+        docs/records.md)."""
         svc = services()
         meta = _game_meta(svc, game_id)
         game = _rules(meta)
@@ -305,6 +308,12 @@ class GameResource(MethodView):
             now = _state(svc, game, game_id)
         else:
             now, seat = _read_as(svc, game, game_id, meta, bearer_token())
+        if "at" in query:  # a replay: the game as it stood at a past version (api.replays)
+            assert now.head is not None
+            over = now.head.status in OVER
+            held = (seat is None or over) and _held_back(svc, meta, seat)
+            body = replays.game_at(svc, game, game_id, meta, now, seat, query, over and not held)
+            return _json(body, 200, {"Vary": "Authorization"})
         headers = _read_headers(now.head)
         body = _game_answer(svc, game, game_id, meta, now, seat,
                             request.headers.get("If-None-Match", ""))

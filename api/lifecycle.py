@@ -161,6 +161,7 @@ class Resign(MethodView):
         entry = {"seat": seat, "system": True, "move": {"type": "resign"},
                  "events": [{"type": "resigned", "seat": seat}]}
         ends = len(meta["seats"]) <= 2
+        before = states.get(seat, {})  # what a refusal hands back (a resignation before it)
         # The seat is handed over first (so its bot's first job finds it), then the game's
         # new version is written if nothing moved meanwhile (else: again, on the new head);
         # a refusal hands the seat back, so that it changes nothing.
@@ -178,7 +179,8 @@ class Resign(MethodView):
             if outcome != "stale":
                 break
         if not done:
-            update_seat(svc.redis, game_id, seat, resigned=False, bot=None)
+            update_seat(svc.redis, game_id, seat, resigned=bool(before.get("resigned")),
+                        bot=before.get("bot"))
             raise Problem(409, "game-over", "Game over", f"the game is {outcome}", result=None)
         if acting is not None and bot_acts and head.to_act is not None:
             # The resigned seat's substitute, or a bot whose queued turn the new version

@@ -223,6 +223,17 @@ class Limits:
             checks.append((self.config["RATE_LIMIT_READS"], "reads", client_address))
         else:
             checks.append((self.config["RATE_LIMIT_OTHER"], "other", client_address))
+        self._hit(checks)
+
+    def charge_reads(self, cost: int) -> None:
+        """Count `cost` more reads of the current request against the read limit (a replay
+        that made the server replay many moves, api.replays); 429 over the limit."""
+        if self.limiter.enabled and cost > 0:
+            self._hit([(self.config["RATE_LIMIT_READS"], "reads", client_address)], cost)
+
+    def _hit(self, checks: list[tuple[str, str, Any]], cost: int = 1) -> None:
+        """Count the current request `cost` times against each (limit, scope, key) of
+        `checks`; 429 over one (see `check` for Redis faults)."""
         checks = [c for c in checks if _active(str(c[0]))]
         if not checks or self._is_bot():
             return
@@ -235,7 +246,7 @@ class Limits:
             if refused is not None and now < refused[0]:
                 raise _over(scope, refused[1], refused[0] - now)
             try:
-                with self.limiter.limit(limit, scope=scope, key_func=key_func):
+                with self.limiter.limit(limit, scope=scope, key_func=key_func, cost=cost):
                     pass
             except RateLimitExceeded as exc:
                 current = self.limiter.current_limit
@@ -243,7 +254,7 @@ class Limits:
                 self._remember(known, until, str(exc.description))
                 raise _over(scope, str(exc.description), until - now) from None
             except redis.RedisError:
-                if category != "other":
+                if scope != "other":  # a game's request needs Redis anyway: 503 now
                     raise
                 log.warning("a request was not counted: Redis does not answer")
             except Exception:

@@ -27,7 +27,7 @@ import flask_smorest
 from flask import Blueprint, Flask, Response, render_template, send_from_directory
 
 import core
-from api import limits, tournament_store
+from api import limits, queries, tournament_store
 from api.bots import bot_catalog
 from api.problems import PROBLEM_BASE, PROBLEM_MIMETYPE, PROBLEM_TYPES
 from api.schemas import STATUSES
@@ -77,6 +77,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("post", "/v1/games/{game_id}/rematch"): "rematchGame",
     ("post", "/v1/games/{game_id}/analysis"): "requestAnalysis",
     ("get", "/v1/games/{game_id}/analysis"): "getAnalysis",
+    ("get", "/v1/games/{game_id}/record"): "getGameRecord",
     ("post", "/v1/players"): "createPlayer",
     ("get", "/v1/players/me"): "getPlayer",
     ("get", "/v1/players/me/games"): "listPlayerGames",
@@ -158,6 +159,7 @@ PROBLEMS_BY_RESPONSE: dict[tuple[str, str, str], list[str]] = {
     ("post", "/v1/games/{game_id}/rematch", "409"): ["game-active", "rematch-exists"],
     ("post", "/v1/games/{game_id}/analysis", "409"): ["game-active", "conflict"],
     ("get", "/v1/games/{game_id}/analysis", "409"): ["game-active", "conflict"],
+    ("get", "/v1/games/{game_id}/record", "409"): ["game-active"],
     ("post", "/v1/games/{game_id}/seats/{seat}/claim", "409"): ["seat-claimed"],
     ("post", "/v1/games/{game_id}/seats/{seat}/token", "403"): ["not-your-seat"],
     ("post", "/v1/players/me/webhooks", "409"): ["too-many-webhooks"],
@@ -1016,6 +1018,10 @@ def typed(spec: Schema) -> Schema:
                 "allOf": [_ref("Move")],
                 "description": components["AnalysedMove"]["properties"][member].get(
                     "description", "")}
+    if "Record" in components:
+        components["Record"]["properties"]["result"] = {
+            **_nullable("Result"), "description": "the final result (null if aborted or "
+                                                  "abandoned)"}
     if "CreateGame" in components:
         components["CreateGame"]["properties"]["options"]["description"] = (
             "the game's options, each game's in its <Game>Options schema (e.g. "
@@ -1026,6 +1032,7 @@ def typed(spec: Schema) -> Schema:
     shared.setdefault("headers", {}).update(copy.deepcopy(HEADERS))
     for response in shared.get("responses", {}).values():
         as_problem(response)
+    queries.document_refusals(document.get("paths", {}))
     document_operations(document.get("paths", {}), example and example["move"],
                         shared.get("responses"))
     illegal = illegal_move_variants(games, components)

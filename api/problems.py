@@ -115,8 +115,8 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         "changed. `result` is its result (null if it was aborted).",
         "Stop playing this game; read its result, or ask for a rematch."),
     "game-active": ProblemType(
-        "Game active", 409, "The game is not over yet, so it has no rematch and no "
-        "analysis.",
+        "Game active", 409, "The game is not over yet, so it has no rematch, no record and "
+        "no analysis yet.",
         "Ask again once the game is over."),
     "rematch-exists": ProblemType(
         "Rematch exists", 409, "The game already has a rematch; `rematch` is its id.",

@@ -130,6 +130,22 @@ class GameQuerySchema(ma.Schema):
                        "(long poll)"})
     timeout = fields.Float(validate=validate.Range(min=0, max=30), load_default=20.0, metadata={
         "description": "seconds a long poll waits at most (default 20, max 30)"})
+    at = fields.Integer(validate=validate.Range(min=0, max=MAX_INDEX), metadata={
+        "description": "a replay: the game as it stood at this version (after its first `at` "
+                       "log entries), as the caller's seat saw it then (docs/records.md); not "
+                       "with `wait_version`"})
+    seat = fields.Integer(validate=validate.Range(min=0, max=MAX_SEATS - 1), metadata={
+        "description": "with `at`, once the game is over: whose view to show (by default the "
+                       "caller's; during play only the caller's own seat may be named)"})
+
+    @ma.validates_schema
+    def _replay_alone(self, data: dict[str, Any], **_: Any) -> None:
+        """A replay is no long poll, and only a replay names a seat."""
+        if "at" in data and "wait_version" in data:
+            raise ma.ValidationError("a replay (`at`) does not wait: leave out `wait_version`",
+                                     "at")
+        if "seat" in data and "at" not in data:
+            raise ma.ValidationError("`seat` names whose view a replay (`at`) shows", "seat")
 
 
 class ForfeitSchema(ma.Schema):
@@ -164,8 +180,9 @@ class GameSchema(ma.Schema):
     version = fields.Integer(required=True)
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     to_act = fields.Integer(allow_none=True, required=True)
-    seat = fields.Integer(allow_none=True, required=True,
-                          metadata={"description": "the caller's seat; null for a spectator"})
+    seat = fields.Integer(allow_none=True, required=True, metadata={
+        "description": "whose view this is: the caller's seat (in a replay of a game that is "
+                       "over, the `seat` asked for); null for a spectator"})
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     view = fields.Dict(required=True, metadata={"description": "game.view(state, seat)"})
     legal_moves = fields.List(fields.Dict(), required=True,

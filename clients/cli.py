@@ -6,7 +6,7 @@
     bgb watch <id>                                  follow a game's moves as they happen
     bgb create <game> [--option k=v] [--seat ...]   create a game, print the answer (tokens!)
     bgb show <id> [--token T]                       print a game as a seat or a spectator sees it
-    bgb verify <id>                                 check a finished game's deal and replay it
+    bgb verify <id>|<record.json>                   check a finished game's deal and replay it
     bgb analyse <id> [--token T] [--seat N]         the engine's analysis of a finished game
     bgb player [--name N]; bgb games [--my-turn]    a player's key; its games ($BGB_PLAYER_KEY)
     bgb resign <id> --token T; bgb rematch <id> --token T
@@ -211,8 +211,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the deal is --seed itself: reproducible, and an unranked game")
     add_url(create)
 
-    verify = sub.add_parser("verify", help="check a finished game's deal and replay its log")
-    verify.add_argument("game_id")
+    verify = sub.add_parser("verify", help="check a finished game's deal and replay its log "
+                                           "(a game id, or a record file: offline)")
+    verify.add_argument("game_id", metavar="GAME|RECORD.json",
+                        help="a game id on the server, or a record file (docs/records.md), "
+                             "verified offline")
     add_url(verify)
 
     analyse = sub.add_parser("analyse", aliases=["analyze"],
@@ -873,14 +876,22 @@ def rematch(args: argparse.Namespace, console: Console) -> int:
 
 def verify(args: argparse.Namespace, console: Console) -> int:
     """Check a finished game's deal against its commitment and replay it; 0 if it holds."""
-    from clients.verify import verify_game
+    from clients.verify import load_record, verify_game, verify_record
 
-    report = verify_game(Client(args.url), args.game_id)
+    if os.path.isfile(args.game_id):  # a record file: verified offline, no server
+        try:
+            record = load_record(args.game_id)
+        except (OSError, ValueError) as exc:
+            console.print(f"[red]FAILED[/] {args.game_id}: not a readable record ({exc})")
+            return 1
+        report = verify_record(record)
+    else:
+        report = verify_game(Client(args.url), args.game_id)
     for check in report.checks:
         console.print(f"[green]ok[/] {check}")
     for fault in report.faults:
         console.print(f"[red]FAILED[/] {fault}")
-    console.print(f"game {args.game_id}: " + ("[green]verified[/]" if report.ok
+    console.print(f"game {report.game_id}: " + ("[green]verified[/]" if report.ok
                                                 else "[red]not verified[/]"))
     return 0 if report.ok else 1
 

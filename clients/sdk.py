@@ -96,6 +96,10 @@ class GameOver(ApiError):
     """409 game-over: the game has finished; no more moves."""
 
 
+class GameActive(ApiError):
+    """409 game-active: the game is not over yet (no rematch, no record)."""
+
+
 class IdempotencyKeyReused(ApiError):
     """422 idempotency-key-reused: the key was first used for another move or version."""
 
@@ -144,6 +148,7 @@ _BY_SLUG: dict[str, type[ApiError]] = {
     "not-found": NotFound,
     "stale-version": StaleVersion,
     "game-over": GameOver,
+    "game-active": GameActive,
     "payload-too-large": PayloadTooLarge,
     "idempotency-key-reused": IdempotencyKeyReused,
     "rate-limited": TooManyRequests,
@@ -402,6 +407,21 @@ class Client:
             timeout = (wait_timeout if wait_timeout is not None else 30.0) + LONG_POLL_SLACK
         return dict(self._request("GET", f"/games/{game_id}", token=token, params=params,
                                   timeout=timeout).json())
+
+    def get_game_at(self, game_id: str, version: int, token: str | None = None, *,
+                    seat: int | None = None) -> Json:
+        """The game as it stood at `version`, as `token`'s seat (or a spectator) saw it then;
+        once the game is over, `seat` shows that seat's view instead."""
+        params: Json = {"at": version}
+        if seat is not None:
+            params["seat"] = seat
+        return dict(self._request("GET", f"/games/{game_id}", token=token,
+                                  params=params).json())
+
+    def get_record(self, game_id: str) -> Json:
+        """A finished game's portable record (docs/records.md); `GameActive` (409) while it
+        runs."""
+        return dict(self._request("GET", f"/games/{game_id}/record").json())
 
     def legal_moves(self, game_id: str, token: str) -> list[Json]:
         """The seat's legal moves now (empty when another seat must act)."""

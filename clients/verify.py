@@ -1,11 +1,14 @@
-"""`bgb verify GAME`: check a finished game's deal and replay it from its seed and log.
+"""`bgb verify GAME|RECORD.json`: check a finished game's deal and replay it from its seed and
+log, from the server or offline from a record file (docs/records.md).
 
 The server commits to a game's effective seed when the game is created and reveals it when
 the game is over (`core.deals`). Verifying checks, with nothing but public answers of the
 API: the revealed seed and salt match the commitment; a ranked game's seed is the client's
 seed mixed with the server's nonce; and replaying the rules from the seed and the full move
-log reproduces every move's events and the result. It is the one client feature that needs
-the rules engine itself (`core`): checking a replay means running the rules.
+log reproduces every move's events and the result. A game on a server is verified from its
+record (`GET /v1/games/{id}/record`), so a record file and a server's game are checked by the
+same code. It is the one client feature that needs the rules engine itself (`core`):
+checking a replay means running the rules.
 """
 
 from __future__ import annotations
@@ -47,56 +50,130 @@ def _facts(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{k: v for k, v in event.items() if k not in WORDS} for event in events]
 
 
+# The record format this verifier reads (docs/records.md).
+RECORD_FORMAT = "bgb-record"
+RECORD_FORMAT_VERSION = 1
+# What a resignation changes in a result (the server ranks resigned seats last): the rest of
+# the result is the rules'.
+RESIGNATION_KEYS = ("ranking", "places", "resigned", "finished", "ended_by", "winners")
+
+
 def verify_game(client: Client, game_id: str) -> Verification:
-    """Verify a finished or aborted game of the server `client` talks to."""
+    """Verify a finished or aborted game of the server `client` talks to, from its record."""
+    from clients.sdk import GameActive
+
+    try:
+        record = client.get_record(game_id)
+    except GameActive:
+        report = Verification(game_id)
+        report.faults.append("the game is still active: its deal is revealed when it ends")
+        return report
+    return verify_record(record)
+
+
+def load_record(path: str) -> dict[str, Any]:
+    """A record file's JSON document (ValueError when it is not JSON or not an object)."""
+    with open(path, encoding="utf-8") as file:
+        document = json.load(file)
+    if not isinstance(document, dict):
+        raise ValueError(f"{path}: a record is a JSON object")
+    return document
+
+
+def verify_record(record: dict[str, Any]) -> Verification:
+    """Verify a game record (docs/records.md) offline: its deal against its commitment, every
+    move's events against a replay of the rules from the revealed seed, and the result."""
+    report = Verification(str(record.get("id", "?")))
+    try:
+        _verify(record, report)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        report.faults.append(f"the record is malformed ({type(exc).__name__}: {exc})")
+    return report
+
+
+def _verify(record: dict[str, Any], report: Verification) -> None:
+    """The checks of `verify_record`, appended to `report` (stops at the first fault that
+    makes the rest meaningless)."""
     import core
     from core.deals import check_revealed
 
-    report = Verification(game_id)
-    body = client.get_game(game_id)
-    deal = body.get("deal")
-    if body.get("status") == "active":
-        report.faults.append("the game is still active: its deal is revealed when it ends")
-        return report
+    if record.get("format") != RECORD_FORMAT or \
+            record.get("format_version") != RECORD_FORMAT_VERSION:
+        report.faults.append(f"not a {RECORD_FORMAT} record of version "
+                             f"{RECORD_FORMAT_VERSION} (format {record.get('format')!r}, "
+                             f"version {record.get('format_version')!r})")
+        return
+    deal = record.get("deal")
     if not deal or not deal.get("revealed"):
-        report.faults.append("the server published no deal for this game")
-        return report
+        report.faults.append("the record has no revealed deal")
+        return
     revealed = deal["revealed"]
     faults = check_revealed(deal["commitment"], revealed)
     report.faults.extend(faults)
-    if not faults:
-        report.checks.append(f"the seed matches the commitment {deal['commitment'][:16]}…")
-        if not revealed.get("unranked"):
-            report.checks.append("the seed mixes the client's seed with the server's nonce")
-        else:
-            report.checks.append("unranked: the seed is the one the client chose")
-    game = core.get_game(body["game"])
-    state = game.new_game(body["options"], int(revealed["seed"]))
+    if faults:
+        return
+    report.checks.append(f"the seed matches the commitment {deal['commitment'][:16]}…")
+    if not revealed.get("unranked"):
+        report.checks.append("the seed mixes the client's seed with the server's nonce")
+    else:
+        report.checks.append("unranked: the seed is the one the client chose")
+    try:
+        game = core.get_game(record["game"])
+    except core.UnknownGame:
+        report.faults.append(f"this installation has no rules for {record['game']!r}")
+        return
+    state = game.new_game(record["options"], int(revealed["seed"]))
     replayed = 0
-    for entry in client.iter_moves(game_id):
+    for position, entry in enumerate(record["moves"]):
+        if entry.get("index") != position:
+            report.faults.append(f"move {position}: the record numbers it "
+                                 f"{entry.get('index')!r} (a move left out or added?)")
+            return
         if entry["seat"] is None or entry.get("system"):
             continue  # not a move of the rules (an abort, a resignation, abandonment)
         if game.to_act(state) != entry["seat"]:
             report.faults.append(f"move {entry['index']}: seat {entry['seat']} played, but "
                                  f"the rules have seat {game.to_act(state)} to act")
-            return report
+            return
         try:
             events = game.apply(state, entry["move"])
         except core.IllegalMove as exc:
             report.faults.append(f"move {entry['index']} is not legal in the replay: "
                                  f"{exc.reason}")
-            return report
+            return
         if not _same(_facts(events), _facts(entry["events"])):
             report.faults.append(f"move {entry['index']}: the replay's events differ from "
-                                 "the log's (another deal than the one revealed?)")
-            return report
+                                 "the record's (another deal than the one revealed, or an "
+                                 "edited record?)")
+            return
         replayed += 1
     report.checks.append(f"{replayed} moves replayed with the same events")
-    if body.get("status") == "finished":
-        if game.to_act(state) is not None:
+    _check_result(game, state, record, report)
+
+
+def _check_result(game: Any, state: Any, record: dict[str, Any],
+                  report: Verification) -> None:
+    """The record's result against the replay's (`state`: the game after its last move)."""
+    if record.get("status") != "finished":
+        if record.get("result") is not None:
+            report.faults.append(f"a game {record.get('status')} has no result, but the "
+                                 "record gives one")
+        return
+    claimed = record.get("result") or {}
+    resigned = sorted(seat["seat"] for seat in record.get("seats", []) if seat.get("resigned"))
+    if game.to_act(state) is not None:
+        if claimed.get("ended_by") != "resignation" or not resigned:
             report.faults.append("the replay is not over where the game ended")
-        elif not _same(game.result(state), body.get("result")):
-            report.faults.append("the replay's result differs from the server's")
-        else:
-            report.checks.append("the result is the replay's")
-    return report
+            return
+    replayed = game.result(state)
+    if resigned:
+        # Resigned seats rank last (the server's rule); the scores are still the rules'.
+        replayed = {k: v for k, v in replayed.items() if k not in RESIGNATION_KEYS}
+        claimed = {k: v for k, v in claimed.items() if k not in RESIGNATION_KEYS}
+        if (record.get("result") or {}).get("resigned") != resigned:
+            report.faults.append("the result's resigned seats are not the record's")
+            return
+    if not _same(replayed, claimed):
+        report.faults.append("the replay's result differs from the record's")
+    else:
+        report.checks.append("the result is the replay's")

@@ -116,6 +116,10 @@ def test_resigning_a_two_seat_game_ends_it(client: FlaskClient) -> None:
     assert read["seats"][1]["resigned"] is True
     problem(move(client, created, 0, 2), 409, "game-over")
     problem(_resign(client, created.id, created.tokens[0]), 409, "game-over")
+    # Resigning again is refused and leaves the first resignation as it was.
+    problem(_resign(client, created.id, created.tokens[1]), 409, "game-over")
+    again = client.get(f"/v1/games/{created.id}").get_json()
+    assert again["seats"][1]["resigned"] is True and again["result"] == result
     log = client.get(f"/v1/games/{created.id}/moves").get_json()["moves"]
     assert log[-1]["move"] == {"type": "resign"} and log[-1]["system"] is True
 

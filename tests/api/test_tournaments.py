@@ -16,6 +16,7 @@ from ai_worker.tournaments import advance
 from api import keys
 from api.standings import interval, standings, superiority
 from api.tournament_plan import slots
+from clients.verify import verify_record
 from tests.api.conftest import problem
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -334,6 +335,13 @@ def test_a_deal_in_play_is_held_back_from_external_entrants(
     log = client.get(f"/v1/games/{first}/moves", headers=auth).get_json()["moves"]
     assert any(e.get("redacted") for m in log if m["seat"] == 1 for e in m["events"])
     problem(client.get(f"/v1/games/{first}"), 403, "forbidden")
+    # Nor does a replay or the record (api.replays): the seat's own past views only.
+    replay = client.get(f"/v1/games/{first}?at={read['version']}", headers=auth).get_json()
+    assert replay["result"] is None and replay["deal"]["revealed"] is None
+    assert replay["view"]["hands"][0] is not None and replay["view"]["hands"][1] is None
+    problem(client.get(f"/v1/games/{first}?at=1&seat=1", headers=auth), 403, "forbidden")
+    problem(client.get(f"/v1/games/{first}?at=1"), 403, "forbidden")
+    problem(client.get(f"/v1/games/{first}/record"), 409, "game-active")
     second = games[1]["game_id"]
     problem(client.get(f"/v1/games/{second}"), 403, "forbidden")
     seat_tokens = {}
@@ -355,6 +363,10 @@ def test_a_deal_in_play_is_held_back_from_external_entrants(
         redis_client.get(keys.game_meta(second)))["seed"]
     log = client.get(f"/v1/games/{first}/moves").get_json()["moves"]
     assert not any(e.get("redacted") for m in log for e in m["events"])
+    record = client.get(f"/v1/games/{first}/record").get_json()
+    assert verify_record(record).ok and record["result"] == read["result"]
+    opened = client.get(f"/v1/games/{first}?at={read['version']}&seat=1").get_json()
+    assert opened["view"]["hands"][1] is not None and opened["seat"] == 1
 
 
 def test_bots_fill_the_places_an_external_entrant_leaves() -> None:

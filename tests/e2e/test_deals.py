@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from clients.cli import main
+from clients.sdk import GameActive
 from clients.verify import verify_game
 from core.deals import check_revealed, commitment
 from tests.e2e.conftest import Stack
@@ -90,3 +92,23 @@ def test_a_game_read_in_portuguese_verifies(stack: Stack) -> None:
     finally:
         del client.session.headers["Accept-Language"]
     assert report.ok, report.faults
+
+
+def test_a_downloaded_record_verifies_offline(stack: Stack, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture) -> None:
+    """The record of a game played by bot workers, saved to a file, verifies with no server;
+    a past version of the game reads as any seat's once it is over."""
+    client = stack.client
+    created = client.create_game("toy-pontoon", {"players": 2}, [RANDOM, RANDOM], seed=9)
+    with pytest.raises(GameActive):
+        client.get_record(created["id"])
+    final = wait_finished(client, created["id"], timeout=60)
+    record = client.get_record(created["id"])
+    assert record["result"] == final["result"] and record["version"] == final["version"]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    assert main(["verify", str(path), "--url", "http://127.0.0.1:9"]) == 0
+    assert "verified" in capsys.readouterr().out
+    past = client.get_game_at(created["id"], 2, seat=1)
+    assert past["version"] == 2 and past["seat"] == 1
+    assert past["view"]["hands"][1] is not None and past["view"]["hands"][0] is None

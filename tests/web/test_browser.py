@@ -334,3 +334,43 @@ def test_a_move_whose_answer_is_lost_is_retried_and_played_once(
         shots(page, "after-lost-answer")
     finally:
         ctx.close()
+
+
+def test_a_seat_steps_through_its_past_views_from_the_log(
+        browser: Any, site: str, stack: Stack, shots: Shots) -> None:
+    """A log entry's "Show" puts the board as the seat saw it at that version (GET ?at=N),
+    hides the moves, steps back and forth, and "Back to the game" returns to the game now."""
+    created = stack.client.create_game("toy-pontoon", {"players": 2})
+    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+    for _ in range(4):
+        body = stack.client.get_game(created["id"], tokens[0])
+        seat = body["to_act"]
+        mine = stack.client.get_game(created["id"], tokens[seat])
+        draw = next(m for m in mine["legal_moves"] if m["type"] == "draw")
+        stack.client.move(created["id"], tokens[seat], draw, mine["version"])
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(f"{site}/play/games/{created['id']}#token={tokens[0]}")
+        page.wait_for_selector(READY)
+        live_board = page.inner_text("#board")
+        page.click("#log button.replay-at[data-version='1']")
+        page.wait_for_selector("#replay:not([hidden]) #replay-at[data-version='1']")
+        assert page.is_hidden("#moves")
+        past = stack.client.get_game_at(created["id"], 1, tokens[0])
+        board = page.inner_text("#board")
+        assert board != live_board
+        assert past["view"]["hand_sizes"] == [1, 0]
+        shots(page, "replay-1")
+        page.click("#replay button.replay-next")
+        page.wait_for_selector("#replay-at[data-version='2']")
+        page.click("#replay button.replay-previous")
+        page.wait_for_selector("#replay-at[data-version='1']")
+        page.click("#replay button.replay-back")
+        page.wait_for_selector("#replay", state="hidden")
+        page.wait_for_selector(READY)
+        assert page.inner_text("#board") == live_board
+        assert not errors, errors
+    finally:
+        ctx.close()

@@ -32,12 +32,14 @@ class GamePage {
     this.stream = null;
     this.refreshing = null;
     this.lastRead = 0;
+    this.replaying = null; // the version the board shows in a replay (null: the game now)
   }
 
   async start() {
     this.heading = h("h1", { class: "game-title", id: "game-title" });
     this.status = h("div", { class: "status", id: "status", "aria-live": "polite" });
     this.notice = h("div", { class: "notice", id: "notice", role: "alert", hidden: true });
+    this.replayBar = h("div", { class: "notice replay", id: "replay", "aria-live": "polite", hidden: true });
     this.board = h("section", { class: "board", id: "board", tabindex: "-1", "aria-label": t("game.board") });
     this.movesPanel = h("section", { class: "panel moves", id: "moves", tabindex: "-1", "aria-label": t("game.moves") });
     this.logList = h("ol", { class: "log", id: "log", reversed: true });
@@ -54,7 +56,7 @@ class GamePage {
       h("nav", { class: "jumps", "aria-label": t("game.jump") },
         jump("game.moves", () => this.movesPanel), jump("game.board", () => this.board),
         jump("game.log", () => this.logHeading)),
-      this.notice, this.resultPanel,
+      this.notice, this.replayBar, this.resultPanel,
       h("div", { class: "game-layout" },
         h("div", { class: "main-column" }, this.movesPanel, this.board),
         h("aside", { class: "panel side" },
@@ -111,9 +113,11 @@ class GamePage {
     this.refocus = false;
     const filtering = document.activeElement?.id === "move-filter";
     this.drawStatus();
-    replace(this.board, this.renderer.render(body));
-    if (this.place && !(body.legal_moves || []).some((m) => this.placeOf(m) === this.place)) this.place = null;
-    this.markBoard();
+    if (this.replaying === null) {
+      replace(this.board, this.renderer.render(body));
+      if (this.place && !(body.legal_moves || []).some((m) => this.placeOf(m) === this.place)) this.place = null;
+      this.markBoard();
+    }
     this.drawMoves();
     if (filtering) document.getElementById("move-filter")?.focus();
     else if (hadFocus) {
@@ -225,7 +229,7 @@ class GamePage {
   drawMoves() {
     const body = this.body;
     const moves = body.legal_moves || [];
-    this.movesPanel.hidden = body.status === "finished";
+    this.movesPanel.hidden = body.status === "finished" || this.replaying !== null;
     if (!moves.length) {
       const text = body.status === "finished" ? t("game.over")
         : body.seat === null ? t("game.spectator_help")
@@ -280,11 +284,14 @@ class GamePage {
     replace(this.logList, [...this.log].reverse().map((entry) => {
       const events = entry.events.filter((e) => !this.renderer.skipEvent(e, entry))
         .map((e) => describeEvent(body, e)).filter(Boolean);
-      return h("li", { value: entry.index + 1 },
+      return h("li", { value: entry.index + 1, class: entry.version === this.replaying ? "replayed" : null },
         h("span", { class: "who" }, seatName(body, entry.seat)), " ",
         h("span", { class: "what" }, entry.move.secret && !entry.move.label
           ? t("log.secret", { type: tOr(`move.${entry.move.type}`, humanize(entry.move.type)) })
-          : moveLabel(entry.move)),
+          : moveLabel(entry.move)), " ",
+        h("button", { type: "button", class: "replay-at", dataset: { version: entry.version },
+          "aria-label": t("log.replay_label", { n: entry.index + 1 }),
+          onclick: () => this.replay(entry.version) }, t("log.replay")),
         events.length ? h("ul", { class: "events" }, events.map((e) => h("li", {}, e))) : null);
     }));
   }
@@ -376,6 +383,38 @@ class GamePage {
       .map((seat) => h("li", {}, h("a", { href: link(seat), class: "button" },
         t("lobby.play_as", { seat: t("seat.number", { n: seat.seat + 1 }) })))));
     this.drawActions();
+
+  /** Show the board as it stood at `version` (as this seat saw it then: the server replays
+   * it, GET ?at=N), with buttons to step through the game and back to it as it is now. */
+  async replay(version) {
+    const latest = this.body.version;
+    if (version === null || version >= latest) {
+      this.replaying = null;
+      this.replayBar.hidden = true;
+      replace(this.board, this.renderer.render(this.body));
+      this.markBoard();
+      this.drawMoves();
+      this.drawLog();
+      return;
+    }
+    let past;
+    try {
+      past = await api(`/v1/games/${this.id}?at=${version}`, { token: this.token });
+    } catch (error) {
+      this.explain(error);
+      return;
+    }
+    this.replaying = version;
+    replace(this.board, this.renderer.render(past));
+    const step = (key, to, disabled) => h("button", { type: "button", class: `replay-${key}`, disabled,
+      onclick: () => this.replay(to) }, t(`replay.${key}`));
+    replace(this.replayBar,
+      h("span", { id: "replay-at", dataset: { version } }, t("replay.showing", { n: version, total: latest })),
+      step("previous", version - 1, version === 0), step("next", version + 1, false),
+      step("back", null, false));
+    this.replayBar.hidden = false;
+    this.drawMoves();
+    this.drawLog();
   }
 
   async play(move) {

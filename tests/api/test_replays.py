@@ -1,0 +1,241 @@
+"""Replays (`?at=N`), records (`/record`, `bgb verify RECORD.json`) and unknown query
+parameters refused (api.replays, api.queries, clients.verify)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api import create_app, keys, replays
+from clients.cli import main
+from clients.verify import verify_record
+from tests.api.conftest import NO_RATE_LIMITS, Created, create, move, problem
+
+GAME = "toy-secret"  # a private card event per draw, a secret stop
+
+
+def _play(client: FlaskClient, created: Created, kinds: list[str],
+          ) -> dict[int, dict[int | None, dict[str, Any]]]:
+    """Play `kinds` (draw or stop) by whoever is to act; each seat's and a spectator's game
+    as read live at every version, by version."""
+    url = f"/v1/games/{created.id}"
+    seen: dict[int, dict[int | None, dict[str, Any]]] = {}
+
+    def look() -> dict[str, Any]:
+        live = {seat: client.get(url, headers=created.auth(seat)).get_json()
+                for seat in created.tokens}
+        live[None] = client.get(url).get_json()  # type: ignore[index]
+        seen[live[0]["version"]] = live  # type: ignore[assignment]
+        return live[0]
+
+    body = look()
+    for kind in kinds:
+        if body["status"] != "active":
+            break
+        seat = body["to_act"]
+        chosen = next(m for m in seen[body["version"]][seat]["legal_moves"]
+                      if m["type"] == kind)
+        response = client.post(f"{url}/moves", json={"move": chosen,
+                                                     "version": body["version"]},
+                               headers=created.auth(seat))
+        assert response.status_code == 200, response.get_json()
+        body = look()
+    return seen
+
+
+def _at(client: FlaskClient, created: Created, at: int, reader: int | None,
+        **query: Any) -> Any:
+    """A replay read at version `at` by seat `reader` (None: a spectator)."""
+    headers = created.auth(reader) if reader is not None else {}
+    return client.get(f"/v1/games/{created.id}", query_string={"at": at, **query},
+                      headers=headers)
+
+
+def _seed(redis_client: redis.Redis, game_id: str) -> int:
+    return int(json.loads(redis_client.get(keys.game_meta(game_id)))["seed"])
+
+
+def test_during_play_a_seat_sees_only_its_own_past_views(
+        client: FlaskClient, redis_client: redis.Redis) -> None:
+    created = create(client, GAME)
+    seen = _play(client, created, ["draw"] * 6)
+    version = max(seen)
+    seed = str(_seed(redis_client, created.id))
+    for at in range(version + 1):
+        for seat in (0, 1, None):
+            response = _at(client, created, at, seat)
+            assert response.status_code == 200, response.get_json()
+            body = response.get_json()
+            live = seen[at][seat]
+            # Exactly what the seat (or a spectator) was shown at that version.
+            assert body["view"] == live["view"] and body["legal_moves"] == live["legal_moves"]
+            assert body["version"] == at and body["to_act"] == live["to_act"]
+            assert body["seat"] == seat and body["status"] == "active"
+            hands = body["view"]["hands"]
+            assert [hand is not None for hand in hands] == [s == seat for s in (0, 1)]
+            assert body["deal"]["revealed"] is None and body["result"] is None
+            assert seed not in response.get_data(as_text=True)
+        # Another seat's view stays closed while the game runs.
+        problem(_at(client, created, at, 0, seat=1), 403, "forbidden")
+        problem(_at(client, created, at, None, seat=0), 403, "forbidden")
+    assert seen[version][0]["view"]["hands"][0], "the seat drew cards"
+
+
+def test_after_the_end_every_seat_is_open_at_every_version(
+        client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(replays, "CHECKPOINT_EVERY", 2)  # replays start from checkpoints too
+    created = create(client, GAME)
+    seen = _play(client, created, ["draw", "draw", "draw", "stop", "draw", "stop"])
+    version = max(seen)
+    assert seen[version][None]["status"] == "finished"
+    revealed = seen[version][None]["deal"]["revealed"]
+    for at in range(version + 1):
+        for reader in (0, 1, None):
+            for seat in (0, 1):
+                body = _at(client, created, at, reader, seat=seat).get_json()
+                assert body["view"] == seen[at][seat]["view"], (at, reader, seat)
+                assert body["seat"] == seat and body["deal"]["revealed"] == revealed
+    final = _at(client, created, version, None).get_json()
+    assert final["status"] == "finished" and final["result"] == seen[version][None]["result"]
+    # Stepping backwards and forwards replays from this process's states: the same answers.
+    for at in [*range(version, -1, -1), *range(version + 1)]:
+        assert _at(client, created, at, 1).get_json()["view"] == seen[at][1]["view"]
+
+
+def test_a_replay_is_bounded_and_alone(client: FlaskClient) -> None:
+    created = create(client, GAME)
+    _play(client, created, ["draw", "draw"])
+    body = problem(_at(client, created, 3, 0), 422, "validation-error")
+    assert "version 2" in body["detail"]
+    problem(_at(client, created, 0, 0, wait_version=0), 422, "validation-error")
+    problem(client.get(f"/v1/games/{created.id}?seat=0"), 422, "validation-error")
+    problem(_at(client, created, -1, 0), 422, "validation-error")
+    body = problem(_at(client, created, 0, 0, seat=1), 403, "forbidden")
+    problem(client.get("/v1/games/nosuchgame?at=0"), 404, "not-found")
+
+
+def test_unknown_query_parameters_are_refused(client: FlaskClient) -> None:
+    created = create(client, GAME)
+    url = f"/v1/games/{created.id}"
+    before = client.get(url).get_json()["version"]
+    for path in (f"{url}?version=5", f"{url}?version=5&lang=pt-BR",
+                 f"{url}/moves?limt=10", f"{url}/record?x=1", "/v1/games-catalog?game=x"):
+        body = problem(client.get(path, headers=created.auth(0)), 400, "bad-request")
+        unknown = next(iter(body["errors"]["query"]))
+        assert unknown in body["detail"] and unknown in ("version", "limt", "x", "game")
+    refused = move(client, created, 0, before)
+    assert refused.status_code == 200  # the same move without the parameter is played
+    problem(client.post(f"{url}/moves?dry_run=1", json={"move": {"type": "draw"},
+                                                        "version": before + 1},
+                        headers=created.auth(1)), 400, "bad-request")
+    assert client.get(url).get_json()["version"] == before + 1, "a refused move changed it"
+    # What the operations declare still works, `lang` everywhere.
+    assert client.get(f"{url}?lang=pt-BR").status_code == 200
+    assert client.get(f"{url}/moves?after=0&limit=5&lang=en").status_code == 200
+    assert client.get(f"{url}?wait_version=0&timeout=0").status_code == 200
+
+
+def test_the_openapi_document_declares_the_replay_and_the_record(client: FlaskClient) -> None:
+    document = client.get("/v1/openapi.json").get_json()
+    read = document["paths"]["/v1/games/{game_id}"]["get"]
+    names = {p.get("name") for p in read["parameters"]}
+    assert {"at", "seat", "wait_version", "timeout"} <= names
+    assert "400" in read["responses"]
+    record = document["paths"]["/v1/games/{game_id}/record"]["get"]
+    assert record["operationId"] == "getGameRecord"
+    assert set(record["responses"]) >= {"200", "400", "404", "409"}
+    schema = document["components"]["schemas"]["Record"]
+    assert {"format", "game", "options", "deal", "seats", "moves", "result", "rules"} <= set(
+        schema["required"])
+
+
+def _finished_record(client: FlaskClient) -> tuple[Created, dict[str, Any]]:
+    created = create(client, GAME)
+    url = f"/v1/games/{created.id}/record"
+    problem(client.get(url), 409, "game-active")
+    _play(client, created, ["draw", "draw", "draw", "stop", "draw", "stop"])
+    response = client.get(url)
+    assert response.status_code == 200, response.get_json()
+    return created, response.get_json()
+
+
+def test_a_record_holds_the_whole_game_and_verifies_offline(client: FlaskClient) -> None:
+    created, record = _finished_record(client)
+    assert record["format"] == "bgb-record" and record["format_version"] == 1
+    assert record["game"] == GAME and record["status"] == "finished"
+    assert record["result"] == client.get(f"/v1/games/{created.id}").get_json()["result"]
+    log = client.get(f"/v1/games/{created.id}/moves").get_json()["moves"]
+    assert [m["move"] for m in record["moves"]] == [m["move"] for m in log]
+    assert record["moves"][3]["move"].get("total") is not None, "the secret stop, revealed"
+    assert any(e.get("card") for m in record["moves"] for e in m["events"])
+    assert record["rules"]["snapshot"] == 1 and record["rules"]["package"] == "boardgamesbot"
+    report = verify_record(record)
+    assert report.ok, report.faults
+    assert "6 moves replayed with the same events" in report.checks
+
+
+@pytest.mark.parametrize(("tamper", "fault"), [
+    (lambda r: r["moves"][1]["events"][1].update(card=99), "move 1: the replay's events"),
+    (lambda r: r["moves"][2]["move"].update(type="stop", secret=True, total=1),
+     "move 2 is not legal"),
+    (lambda r: r["result"].update(scores=[-1, -1]), "result differs"),
+    (lambda r: r["deal"]["revealed"].update(seed=r["deal"]["revealed"]["seed"] + 1),
+     "do not match the published commitment"),
+    (lambda r: r["moves"].pop(2), "move 2: the record numbers it 3"),
+    (lambda r: r.update(format_version=2), "not a bgb-record record of version 1"),
+    (lambda r: r.update(options={"players": 3}), "the rules have seat 2 to act"),
+    (lambda r: r.pop("moves"), "the record is malformed"),
+])
+def test_a_tampered_record_fails(client: FlaskClient, tamper: Any, fault: str) -> None:
+    _, record = _finished_record(client)
+    tampered = copy.deepcopy(record)
+    tamper(tampered)
+    report = verify_record(tampered)
+    assert not report.ok
+    assert any(fault in text for text in report.faults), report.faults
+
+
+def test_bgb_verify_reads_a_record_file_without_a_server(
+        client: FlaskClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, record = _finished_record(client)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    # No server at this URL: an offline check must not need one.
+    assert main(["verify", str(path), "--url", "http://127.0.0.1:9"]) == 0
+    assert "verified" in capsys.readouterr().out
+    record["moves"][0]["events"][0]["seat"] = 1
+    path.write_text(json.dumps(record))
+    assert main(["verify", str(path), "--url", "http://127.0.0.1:9"]) == 1
+    out = " ".join(capsys.readouterr().out.split())  # rich wraps long lines
+    assert "FAILED" in out and "move 0: the replay's events differ" in out
+    path.write_text("not json")
+    assert main(["verify", str(path)]) == 1
+    assert "not a readable record" in " ".join(capsys.readouterr().out.split())
+
+
+def test_a_long_replay_counts_against_the_read_limit(
+        redis_client: redis.Redis, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(replays, "REPLAY_MOVES_PER_READ", 2)
+    monkeypatch.setattr(replays, "CHECKPOINT_EVERY", 2)
+    app: Flask = create_app({"REDIS_URL": redis_url, "TESTING": True,
+                             **dict(NO_RATE_LIMITS, RATE_LIMIT_READS="7/minute")})
+    client = app.test_client()
+    games = [create(client, GAME), create(client, GAME)]
+    for created in games:
+        for version in range(6):  # moves are not reads
+            assert move(client, created, version % 2, version).status_code == 200
+    first, second = games
+    assert _at(client, first, 5, 0).status_code == 200  # 5 moves replayed: 1 + 2 reads
+    assert _at(client, first, 4, 0).status_code == 200  # a checkpoint: 1 read
+    assert _at(client, first, 3, 0).status_code == 200  # 1 move from a checkpoint: 1 read
+    assert _at(client, first, 6, 0).status_code == 200  # the current version: 1 read
+    # 6 reads so far: a plain read would be the 7th (allowed); a replay of 4 moves costs 2
+    # more.
+    problem(_at(client, second, 4, 0), 429, "rate-limited")
