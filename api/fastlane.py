@@ -13,7 +13,8 @@ is needed:
   English: other languages relabel the moves in `api.i18n.localize_response`), no
   If-None-Match (a 304);
 - for a move: a Bearer token and a JSON body with a Content-Length under the app's
-  MAX_CONTENT_LENGTH, loaded by `MoveRequestSchema` as flask-smorest would.
+  MAX_CONTENT_LENGTH and no Content-Encoding, loaded by `MoveRequestSchema` as
+  flask-smorest would.
 
 Anything unusual the lane meets before a move is stored (an unknown game, a wrong token, a
 stale version, an illegal move, a retry, a commit that found the game changed) has changed
@@ -163,11 +164,13 @@ class FastLane:
 
     def _move_body(self, environ: dict[str, Any]) -> dict[str, Any]:
         """The move request's body as MoveRequestSchema loads it; HandOn for anything but a
-        JSON body of known length within the limit. The body is put back for the app."""
+        JSON body of known length within the limit, without a Content-Encoding (the app
+        refuses one). The body is put back for the app."""
         content_type = environ.get("CONTENT_TYPE", "")
         length = environ.get("CONTENT_LENGTH", "")
         if (not _is_json(content_type.split(";", 1)[0].strip().lower())
-                or environ.get("HTTP_TRANSFER_ENCODING") is not None or not length.isdigit()
+                or environ.get("HTTP_TRANSFER_ENCODING") is not None
+                or environ.get("HTTP_CONTENT_ENCODING") is not None or not length.isdigit()
                 or not 0 < int(length) <= self.max_body):
             raise HandOn
         raw = environ["wsgi.input"].read(int(length))

@@ -56,8 +56,9 @@ blp = Blueprint("games", __name__, url_prefix="/v1",
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MAX_IDEMPOTENCY_KEY = 255
-# A version in a header: ASCII digits only (str.isdigit also accepts "²", which int() refuses).
-_VERSION_TEXT = re.compile(r"[0-9]{1,18}")
+# A version as this server writes it (ETag, SSE `id:`): no sign, no leading zero.
+_CANONICAL_VERSION = re.compile(r"0|[1-9][0-9]{0,17}")
+_QUOTED_VERSION = re.compile(r'"(0|[1-9][0-9]{0,17})"')
 SEAT_AUTH = [{"seatToken": []}]
 OPTIONAL_SEAT_AUTH = [{}, {"seatToken": []}]
 
@@ -369,13 +370,15 @@ def _expected_version(body: dict[str, Any], header: str | None) -> int:
     `header`'s; 422 when neither says or they disagree."""
     from_header: int | None = None
     if header is not None and header.strip() != "*":
+        # Exactly an ETag this server sent: "7", not 7, "07" or W/"7" (a lenient reading
+        # would let two spellings name one version, or a typo name another).
         text = header.strip()
-        if text.startswith('"') and text.endswith('"') and len(text) >= 2:
-            text = text[1:-1]
-        if not _VERSION_TEXT.fullmatch(text):
+        found = _QUOTED_VERSION.fullmatch(text)
+        if found is None:
             raise validation_error({"headers": {"If-Match": ['expected "<version>"']}},
-                                   "If-Match must be a strong ETag of a version")
-        from_header = int(text)
+                                   'If-Match must be a version as its ETag says it: "<version>",'
+                                   " quoted, with no leading zero")
+        from_header = int(found[1])
     if "version" in body:
         if from_header is not None and from_header != body["version"]:
             raise validation_error({"json": {"version": ["differs from If-Match"]}},
@@ -758,9 +761,16 @@ class GameEvents(MethodView):
         """A stream of the game's versions; resumable with Last-Event-ID; ends when over."""
         svc = services()
         _game_meta(svc, game_id)
-        last_id: int | None = None
-        raw = request.headers.get("Last-Event-ID", "").strip()
-        if _VERSION_TEXT.fullmatch(raw):
-            last_id = int(raw)
-        return follow(game_id, last_id)
+        return follow(game_id, _last_event_id(request.headers.get("Last-Event-ID")))
+
+
+def _last_event_id(header: str | None) -> int | None:
+    """The version a stream resumes after (None without a Last-Event-ID, or an empty one:
+    the SSE spec's reset); 400 for anything but a version this server sent."""
+    if header is None or not header.strip():
+        return None
+    if not _CANONICAL_VERSION.fullmatch(header.strip()):
+        raise Problem(400, "bad-request", "Bad request",
+                      "Last-Event-ID must be a version this stream sent (digits, as in `id:`)")
+    return int(header)
 

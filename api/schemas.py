@@ -30,6 +30,16 @@ class StrictInt(fields.Integer):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+class StrictBool(fields.Boolean):
+    """A JSON `true` or `false`, nothing else (marshmallow's Boolean also takes "yes", 1, 0
+    and "on", which a client may mean otherwise)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if type(value) is not bool:
+            raise self.make_error("invalid")
+        return value
+
+
 class SeatSpecSchema(ma.Schema):
     """How one seat is played: by a human (who gets a token) or by a named bot."""
 
@@ -37,7 +47,7 @@ class SeatSpecSchema(ma.Schema):
     bot = fields.String(validate=validate.Length(min=1, max=64),
                         metadata={"description": "bot name (see /v1/bots); kind 'bot' only"})
     params = fields.Dict(keys=fields.String(), metadata={"description": "the bot's parameters"})
-    claim = fields.Boolean(metadata={
+    claim = StrictBool(metadata={
         "description": "human seats: the calling player (Authorization: Bearer <player key>) "
                        "owns this seat"})
 
@@ -64,7 +74,7 @@ class CreateGameSchema(ma.Schema):
     seed = StrictInt(validate=validate.Range(min=0, max=MAX_SEED),
                      metadata={"description": "setup randomness, mixed with the server's own "
                                               "unless `unranked` (random when omitted)"})
-    unranked = fields.Boolean(load_default=False, metadata={
+    unranked = StrictBool(load_default=False, metadata={
         "description": "true: the deal is `seed` itself, fully reproducible (analysis, tests, "
                        "replays) and so known to whoever chose it; the game is marked "
                        "unranked"})
