@@ -5,6 +5,7 @@ Every request schema rejects unknown fields (marshmallow's default RAISE).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import marshmallow as ma
@@ -304,11 +305,35 @@ class BotsSchema(ma.Schema):
     bots = fields.List(fields.Nested(BotSchema), required=True)
 
 
+# What a display name may not hold: control characters (C0, DEL, C1) and the invisible
+# format characters that reorder or hide the text around them where the name is shown
+# (bidi embeddings, overrides, isolates and marks, zero-width characters, the BOM), and
+# lone surrogates. One pattern, documented as the field's `pattern` and applied as is.
+_NOT_IN_NAMES = (r"\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f"
+                 r"\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff")
+NAME_PATTERN = f"^[^{_NOT_IN_NAMES}]+$"
+
+
+class PrintableText(validate.Validator):
+    """Text of printable characters only (NAME_PATTERN, matched whole: a trailing newline
+    too is refused)."""
+
+    def __init__(self) -> None:
+        self.pattern = re.compile(NAME_PATTERN)
+
+    def __call__(self, value: str) -> str:
+        if self.pattern.fullmatch(value) is None:
+            raise ma.ValidationError("printable text only: no control characters, no "
+                                     "invisible or text-direction characters")
+        return value
+
+
 class NewPlayerSchema(ma.Schema):
     """A request for a new player."""
 
-    name = fields.String(validate=validate.Length(min=1, max=64), metadata={
-        "description": "a display name (optional)", "example": "Ada"})
+    name = fields.String(validate=[validate.Length(min=1, max=64), PrintableText()], metadata={
+        "description": "a display name (optional): printable text", "example": "Ada",
+        "pattern": NAME_PATTERN})
 
 
 class PlayerSchema(ma.Schema):

@@ -344,3 +344,24 @@ def test_an_empty_body_is_refused_where_one_is_required(client: FlaskClient,
         problem(_post(client, url, b"", content_type), 422, "validation-error")
     assert _stored_keys(redis_client) == []
     assert client.post("/v1/players", json={}).status_code == 201
+
+
+@pytest.mark.parametrize("name", ["Ada\u0000", "\u001b[31mred\u001b[0m", "a\u202eb",
+                                  "a\u2066b\u2069", "abc\n", "tab\there", "zero\u200bwidth",
+                                  "\ufeffbom", "\u0085", "", "x" * 65])
+def test_player_names_are_printable_text_of_bounded_length(client: FlaskClient,
+                                                            redis_client: redis.Redis,
+                                                            name: str) -> None:
+    body = problem(client.post("/v1/players", json={"name": name}), 422, "validation-error")
+    assert "name" in body["errors"]["json"]
+    assert _stored_keys(redis_client) == []
+
+
+@pytest.mark.parametrize("name", ["Ada", "Zoë Lovelace", "李小龙", "عائشة", "x" * 64,
+                                  "a-b_c.d (e)"])
+def test_printable_player_names_are_kept(client: FlaskClient, name: str) -> None:
+    response = client.post("/v1/players", json={"name": name})
+    assert response.status_code == 201, response.text
+    key = response.get_json()["key"]
+    me = client.get("/v1/players/me", headers={"Authorization": f"Bearer {key}"}).get_json()
+    assert me["name"] == name
