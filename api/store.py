@@ -14,6 +14,7 @@ Redis no longer holds.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import threading
@@ -79,6 +80,31 @@ local function expire_game(first, ttl_ms)
 end
 """
 
+# An idempotency record stands for a stored move only while the game's log holds that move's
+# entry: a game rolled back (a restored backup, a failover to a lagging replica) may hold an
+# older log than its records, and a retry must not be answered 200 for a move the game no
+# longer has. A record starts with {"log_index": N, "entry_sha1": "<sha1 of the entry as
+# pushed>"}: held(record, log) compares that entry with the log's. A record without them
+# (written before they were) is trusted as it was then.
+_HELD = """
+local function held(record, log_key)
+  local index, digest = string.match(record, '^{"log_index":(%d+),"entry_sha1":"(%x+)"')
+  if not index then return true end
+  local entry = redis.call('LINDEX', log_key, tonumber(index))
+  return entry ~= false and redis.sha1hex(entry) == digest
+end
+"""
+
+# KEYS: idempotency record, move log -> the record if the log still holds its move, else
+# false (and a record whose move is gone is deleted: the key is free again).
+_RECORD = _HELD + """
+local record = redis.call('GET', KEYS[1])
+if not record then return false end
+if held(record, KEYS[2]) then return record end
+redis.call('DEL', KEYS[1])
+return false
+"""
+
 # KEYS: state hash, move log, idempotency record (or dummy), bot turns zset, version channel,
 #       then the game's other keys to expire: meta, seats (also compared), forfeits
 # ARGV: expected version, new version, snapshot, to_act ("" when over), status, log entry,
@@ -92,10 +118,13 @@ end
 # The move is stored only if the game is exactly as the caller decided it on: same version,
 # same snapshot (epoch) and same seats (tokens, resignations). Else nothing is written and
 # the game comes back as it is now, so that the caller decides again without another read.
-_COMMIT = _EXPIRE + _READ_GAME + """
+_COMMIT = _EXPIRE + _READ_GAME + _HELD + """
 if ARGV[7] ~= '' then
   local record = redis.call('GET', KEYS[3])
-  if record then return {'replay', record} end
+  if record then
+    if held(record, KEYS[2]) then return {'replay', record} end
+    redis.call('DEL', KEYS[3])  -- its move is no longer in the log: this is a new request
+  end
 end
 local head = redis.call('HMGET', KEYS[1], 'version', 'epoch')
 local same = head[1] == ARGV[1] and (head[2] or '') == ARGV[17]
@@ -273,6 +302,7 @@ class Store:
         self._read = LeanScript(client, _READ, held)
         self._commit = LeanScript(client, _COMMIT, held)
         self._mark = client.register_script(_MARK)
+        self._record = client.register_script(_RECORD)
         self._meta: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._meta_size = meta_cache_size
         self._lock = threading.Lock()
@@ -338,8 +368,10 @@ class Store:
         return _read(raw[0], json.loads(raw[1]) if raw[1] else None)
 
     def record(self, game_id: str, idempotency: tuple[int, str]) -> dict[str, Any] | None:
-        """The first answer stored for an Idempotency-Key of a seat, if any."""
-        raw = self.client.get(keys.idempotency(game_id, *idempotency))
+        """The first answer stored for an Idempotency-Key of a seat, if any and if the game's
+        log still holds the move it answered (see `_HELD`)."""
+        raw = self._record(keys=[keys.idempotency(game_id, *idempotency),
+                                 keys.move_log(game_id)])
         return json.loads(raw) if raw else None
 
     def commit_move(self, game_id: str, expected: int, head: Head, snapshot: str | bytes,
@@ -358,13 +390,20 @@ class Store:
         record_key = (keys.idempotency(game_id, *idempotency) if idempotency
                       else keys.game_meta(game_id))
         decided_epoch, seats = decided_on
+        entry_text = json_text(entry)
+        record_text = b""
+        if record and idempotency:
+            # Named by the log entry it answers, first (see `_HELD`).
+            record_text = json_text({
+                "log_index": int(entry["index"]),
+                "entry_sha1": hashlib.sha1(entry_text, usedforsecurity=False).hexdigest(),
+                **record})
         outcome = self._commit(
             keys=[keys.game_state(game_id), keys.move_log(game_id), record_key,
                   keys.bot_turns(), keys.version_channel(game_id), keys.game_meta(game_id),
                   keys.game_seats(game_id), keys.game_forfeits(game_id)],
             args=[expected, head.version, snapshot, "" if head.to_act is None else head.to_act,
-                  head.status, json_text(entry),
-                  json_text(record) if record and idempotency else "",
+                  head.status, entry_text, record_text,
                   IDEMPOTENCY_TTL_SECONDS, game_id, "1" if bot_to_act else "0", time.time(),
                   epoch, head.updated_ms or int(time.time() * 1000),
                   self.retention.active_ttl_ms, self.retention.retain_finished_ms,
