@@ -303,15 +303,17 @@ class Store:
         self._commit = LeanScript(client, _COMMIT, held)
         self._mark = client.register_script(_MARK)
         self._record = client.register_script(_RECORD)
-        self._meta: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        # The metadata last parsed per game, with the text it was parsed from.
+        self._meta: OrderedDict[str, tuple[bytes, dict[str, Any]]] = OrderedDict()
         self._meta_size = meta_cache_size
         self._lock = threading.Lock()
 
     def create(self, game_id: str, meta: dict[str, Any], head: Head, snapshot: str,
                bot_to_act: bool, epoch: str) -> None:
         """Store a new game (metadata, version 0 snapshot) and its pending bot turn if any."""
+        raw_meta = json.dumps(meta, separators=(",", ":")).encode("utf-8")
         pipe = self.client.pipeline(transaction=True)
-        pipe.set(keys.game_meta(game_id), json.dumps(meta, separators=(",", ":")))
+        pipe.set(keys.game_meta(game_id), raw_meta)
         pipe.hset(keys.game_state(game_id), mapping={
             "version": head.version, "snapshot": snapshot, "epoch": epoch,
             "to_act": "" if head.to_act is None else head.to_act, "status": head.status,
@@ -323,25 +325,33 @@ class Store:
         if bot_to_act:
             pipe.zadd(keys.bot_turns(), {game_id: time.time()})
         pipe.execute()
-        self._remember_meta(game_id, meta)
+        self._remember_meta(game_id, raw_meta, meta)
 
     def meta(self, game_id: str) -> dict[str, Any] | None:
-        """A game's metadata (cached: it never changes), or None for an unknown game."""
-        with self._lock:
-            found = self._meta.get(game_id)
-            if found is not None:
-                self._meta.move_to_end(game_id)
-                return found
+        """A game's metadata as Redis holds it now, or None for an unknown game (never to be
+        changed by the caller).
+
+        Read at every call: the API writes it once, at creation, but Redis is the truth and
+        it may change behind this process (an operator's repair, a restored backup, a
+        tamper that `bgb verify` must see), so no request trusts what an earlier one read
+        (issue 27: a process served a changed game's old metadata until it restarted). Only
+        its parsing is remembered, while the stored text is the same."""
         raw = self.client.get(keys.game_meta(game_id))
         if raw is None:
             return None
+        with self._lock:
+            found = self._meta.get(game_id)
+            if found is not None and found[0] == raw:
+                self._meta.move_to_end(game_id)
+                return found[1]
         meta = json.loads(raw)
-        self._remember_meta(game_id, meta)
+        self._remember_meta(game_id, raw, meta)
         return meta
 
-    def _remember_meta(self, game_id: str, meta: dict[str, Any]) -> None:
+    def _remember_meta(self, game_id: str, raw: bytes, meta: dict[str, Any]) -> None:
         with self._lock:
-            self._meta[game_id] = meta
+            self._meta[game_id] = (raw, meta)
+            self._meta.move_to_end(game_id)
             while len(self._meta) > self._meta_size:
                 self._meta.popitem(last=False)
 

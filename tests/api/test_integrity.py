@@ -160,3 +160,32 @@ def test_a_replay_after_later_moves_still_answers_the_first_answer(
     again = move(client, created, 0, 0, **key)
     assert again.status_code == 200 and again.get_json() == first.get_json()
     assert again.headers.get("Idempotent-Replayed") == "true"
+
+
+def test_metadata_changed_behind_the_server_is_served_at_the_next_request(
+        app: Flask, redis_client: redis.Redis) -> None:
+    """Issue 27: a process served a game's old metadata (and so its old revealed seed) for
+    as long as it lived after `bgb:game:{ID}:meta` changed in Redis."""
+    client = app.test_client()
+    created = create(client, players=1)
+    assert move(client, created, 0, 0, "stop").status_code == 200  # over: the deal shows
+    url = f"/v1/games/{created.id}"
+    meta_key = keys.game_meta(created.id)
+    for query in ("", "?lang=pt-BR"):  # the fast lane's read, then the app's
+        first = client.get(url + query).get_json()
+        meta = json.loads(redis_client.get(meta_key))
+        seed = meta["deal"]["seed"] + 1
+        meta["deal"]["seed"] = seed
+        meta["rematch_of"] = f"changed{query and '-pt'}"
+        redis_client.set(meta_key, json.dumps(meta))
+        after = client.get(url + query).get_json()
+        assert first["deal"]["revealed"]["seed"] != seed
+        assert after["deal"]["revealed"]["seed"] == seed
+        assert after["rematch_of"] == meta["rematch_of"]
+    # A move too is decided on the metadata Redis holds: with it gone, the game is unknown
+    # (and nothing is stored).
+    game = create(client, players=2)
+    assert move(client, game, 0, 0).status_code == 200
+    redis_client.delete(keys.game_meta(game.id))
+    problem(move(client, game, 1, 1), 404, "not-found")
+    assert redis_client.llen(keys.move_log(game.id)) == 1
