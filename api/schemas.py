@@ -133,6 +133,24 @@ class CreatedGameSchema(ma.Schema):
     rematch_of = fields.String(metadata={"description": "a rematch: the game it follows"})
 
 
+class RematchSchema(CreatedGameSchema):
+    """The answer to a rematch: a creation answer holding only the caller's secrets."""
+
+    creator_token = fields.String(allow_none=True, required=True, metadata={
+        "description": "the new game's creator token, to a rematch asked with the creator "
+                       "token only; null otherwise (the original creator's token then "
+                       "aborts the new game too)"})
+
+
+class RematchTokenSchema(ma.Schema):
+    """A seat's token in a game's rematch, redeemed with its token of the old game."""
+
+    game = fields.String(required=True, metadata={"description": "the rematch's id"})
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True, metadata={
+        "description": "the seat's secret token in the rematch (shown only here)"})
+
+
 class GameQuerySchema(ma.Schema):
     """Long-poll parameters of a game read."""
 
