@@ -135,6 +135,12 @@ def record(client: Any, redis_client: Any, rec: Recorder | None = None) -> Examp
              _bearer(duel["seats"][0]["token"]))
     rec.call("post", f"{game}/abort", 200, f"/v1/games/{duel['id']}/abort",
              headers=_bearer(duel["creator_token"]))
+    # Its rematch, asked by seat 1: seat 0 redeems its own token in it.
+    rec.call("post", f"{game}/rematch", 201, f"/v1/games/{resigned['id']}/rematch",
+             headers=_bearer(resigned["seats"][1]["token"]))
+    rec.call("post", f"{game}/rematch/token", 200,
+             f"/v1/games/{resigned['id']}/rematch/token",
+             headers=_bearer(resigned["seats"][0]["token"]))
 
     # A webhook of the player: created, listed, tested, its deliveries, deleted.
     hooks = "/v1/players/me/webhooks"

@@ -57,8 +57,10 @@ blp = Blueprint("games", __name__, url_prefix="/v1",
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MAX_IDEMPOTENCY_KEY = 255
 # A version as this server writes it (ETag, SSE `id:`): no sign, no leading zero.
-_CANONICAL_VERSION = re.compile(r"0|[1-9][0-9]{0,17}")
-_QUOTED_VERSION = re.compile(r'"(0|[1-9][0-9]{0,17})"')
+# (Anchored: the same patterns are the OpenAPI document's, which JSON Schema reads unanchored.)
+_CANONICAL_VERSION = re.compile(r"^(0|[1-9][0-9]{0,17})$")
+_QUOTED_VERSION = re.compile(r'^"(0|[1-9][0-9]{0,17})"$')
+_IF_MATCH_PATTERN = r'^(\*|"(0|[1-9][0-9]{0,17})")$'  # "*": any version (the body's says)
 SEAT_AUTH = [{"seatToken": []}]
 OPTIONAL_SEAT_AUTH = [{}, {"seatToken": []}]
 
@@ -369,11 +371,10 @@ def _expected_version(body: dict[str, Any], header: str | None) -> int:
     """The version a move was chosen against: its body's `version`, or its If-Match
     `header`'s; 422 when neither says or they disagree."""
     from_header: int | None = None
-    if header is not None and header.strip() != "*":
+    if header is not None and header != "*":
         # Exactly an ETag this server sent: "7", not 7, "07" or W/"7" (a lenient reading
         # would let two spellings name one version, or a typo name another).
-        text = header.strip()
-        found = _QUOTED_VERSION.fullmatch(text)
+        found = _QUOTED_VERSION.fullmatch(header)
         if found is None:
             raise validation_error({"headers": {"If-Match": ['expected "<version>"']}},
                                    'If-Match must be a version as its ETag says it: "<version>",'
@@ -611,9 +612,11 @@ class Moves(MethodView):
     @blp.problem(422, "illegal-move (with `legal_moves`) or validation-error")
     @blp.unavailable()
     @blp.doc(security=SEAT_AUTH, parameters=[
-        {"in": "header", "name": "If-Match", "schema": {"type": "string"},
-         "description": 'the version as "<version>": required when the body has no '
-                        "`version` (both given: they must agree)"},
+        {"in": "header", "name": "If-Match",
+         "schema": {"type": "string", "pattern": _IF_MATCH_PATTERN},
+         "description": 'the version exactly as its ETag: "<version>", quoted, without a '
+                        "leading zero (else 422): required when the body has no `version` "
+                        "(both given: they must agree)"},
         {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"},
          "description": "a retry with the same key replays the first answer"}])
     def post(self, body: dict[str, Any], game_id: str) -> Response:
@@ -745,12 +748,15 @@ class GameEvents(MethodView):
     """New versions of one game as server-sent events."""
 
     @blp.doc(
-        parameters=[{"in": "header", "name": "Last-Event-ID", "schema": {"type": "string"},
-                     "description": "resume after this version"}],
+        parameters=[{"in": "header", "name": "Last-Event-ID",
+                     "schema": {"type": "string", "pattern": _CANONICAL_VERSION.pattern},
+                     "description": "resume after this version (an `id:` this stream sent; "
+                                    "anything else is 400)"}],
         responses={"200": {"description": "`id: <version>`, `event: version`, `data: "
                                           '{"version", "status", "to_act"}` per new version; '
                                           "comment heartbeats. Text: read it line by line.",
                            "content": {"text/event-stream": {"schema": SSE_EVENT_SCHEMA}}},
+                   "400": _problem_doc("a Last-Event-ID that is no version"),
                    "404": _problem_doc("no such game"),
                    "429": _problem_doc("too-many-streams: this client holds as many long "
                                        "polls and streams as it may (Retry-After)"),
@@ -765,11 +771,12 @@ class GameEvents(MethodView):
 
 
 def _last_event_id(header: str | None) -> int | None:
-    """The version a stream resumes after (None without a Last-Event-ID, or an empty one:
-    the SSE spec's reset); 400 for anything but a version this server sent."""
-    if header is None or not header.strip():
+    """The version a stream resumes after (None without a Last-Event-ID); 400 for anything
+    but a version this stream sent, exactly as its `id:` spelled it (the HTTP server has
+    stripped the header's surrounding whitespace)."""
+    if header is None:
         return None
-    if not _CANONICAL_VERSION.fullmatch(header.strip()):
+    if not _CANONICAL_VERSION.fullmatch(header):
         raise Problem(400, "bad-request", "Bad request",
                       "Last-Event-ID must be a version this stream sent (digits, as in `id:`)")
     return int(header)

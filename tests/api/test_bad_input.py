@@ -314,11 +314,11 @@ def test_if_match_is_an_exact_quoted_version(client: FlaskClient, redis_client: 
     assert "If-Match" in body["errors"]["headers"]
     assert snapshot(redis_client, created.id) == before
     response = client.post(f"/v1/games/{created.id}/moves", json={"move": {"type": "draw"}},
-                           headers={**created.auth(0), "If-Match": ' "0" '})
+                           headers={**created.auth(0), "If-Match": '"0"'})
     assert response.status_code == 200, response.text
 
 
-@pytest.mark.parametrize("last_id", ["abc", "-5", "+1", "01", "1.0", "0x1", "1 2",
+@pytest.mark.parametrize("last_id", ["abc", "-5", "+1", "01", "1.0", "0x1", "1 2", "",
                                      "99999999999999999999999"])
 def test_a_bad_last_event_id_is_400(client: FlaskClient, last_id: str) -> None:
     created = create(client)
@@ -327,7 +327,7 @@ def test_a_bad_last_event_id_is_400(client: FlaskClient, last_id: str) -> None:
     assert "Last-Event-ID" in body["detail"]
 
 
-@pytest.mark.parametrize("last_id", ["0", "1", " 1 ", ""])
+@pytest.mark.parametrize("last_id", ["0", "1", "17"])
 def test_a_good_last_event_id_opens_the_stream(client: FlaskClient, last_id: str) -> None:
     created = create(client)
     stream = client.get(f"/v1/games/{created.id}/events", headers={"Last-Event-ID": last_id},
