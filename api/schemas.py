@@ -375,8 +375,9 @@ class PlayerGamesQuerySchema(ma.Schema):
 
     status = fields.String(validate=validate.OneOf(["active", "finished", "aborted",
                                                     "abandoned"]))
-    my_turn = fields.Boolean(metadata={"description": "only games where one of the "
-                                                      "player's seats is to act"})
+    # A query's boolean as OpenAPI spells it, "true" or "false" (not "1", "yes" or "on").
+    my_turn = fields.Boolean(truthy={"true"}, falsy={"false"}, metadata={
+        "description": "only games where one of the player's seats is to act"})
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
     before = fields.Float(metadata={"description": "the `next` of the previous page"})
 

@@ -365,3 +365,14 @@ def test_printable_player_names_are_kept(client: FlaskClient, name: str) -> None
     key = response.get_json()["key"]
     me = client.get("/v1/players/me", headers={"Authorization": f"Bearer {key}"}).get_json()
     assert me["name"] == name
+
+
+@pytest.mark.parametrize("value", ["1", "0", "yes", "on", "True", "t", ""])
+def test_a_query_boolean_is_true_or_false(client: FlaskClient, value: str) -> None:
+    key = client.post("/v1/players", json={}).get_json()["key"]
+    auth = {"Authorization": f"Bearer {key}"}
+    problem(client.get("/v1/players/me/games", headers=auth, query_string={"my_turn": value}),
+            422, "validation-error")
+    for good in ("true", "false"):
+        answer = client.get("/v1/players/me/games", headers=auth, query_string={"my_turn": good})
+        assert answer.status_code == 200, answer.text
