@@ -119,10 +119,11 @@ class FastLane:
             raise HandOn
         svc = self.services
         try:
-            meta = games._game_meta(svc, game_id)
+            # The metadata from memory, checked by the read itself (else: handed on).
+            meta, digest = games._held_meta(svc, game_id)
             game = games._rules(meta)
             now, seat = games._read_as(svc, game, game_id, meta,
-                                       bearer_of(environ.get("HTTP_AUTHORIZATION")))
+                                       bearer_of(environ.get("HTTP_AUTHORIZATION")), digest)
             body = games._game_answer(svc, game, game_id, meta, now, seat, "")
         except redis.RedisError as error:
             return self._error(environ, start_response, error, started)
@@ -143,18 +144,20 @@ class FastLane:
                 raise HandOn
             asked = games.MoveAsked(token, body, environ.get("HTTP_IF_MATCH"),
                                     environ.get("HTTP_IDEMPOTENCY_KEY"))
-            meta = games._game_meta(svc, game_id)
+            # The metadata from memory, checked by the read or the commit (else handed on).
+            meta, digest = games._held_meta(svc, game_id)
             game = games._rules(meta)
-            now, _ = games._decided_on(svc, game, game_id)
+            now, _ = games._decided_on(svc, game, game_id, digest)
             decided = games._decide(svc, game, game_id, meta, asked, now)
         except redis.RedisError as error:
             return self._error(environ, start_response, error, started)
         except Exception:  # a refusal, a retry, or a fault: nothing stored, the view decides
             raise HandOn from None
         try:
-            commit = games._commit(svc, game_id, now, decided)
+            commit = games._commit(svc, game_id, now, decided, digest)
             if commit.outcome != "ok":
-                raise HandOn  # nothing stored: the game changed, or this is a retry
+                # nothing stored: the game or its metadata changed, or this is a retry
+                raise HandOn
             answer, headers = games._stored(svc, game, game_id, meta, now, decided)
         except HandOn:
             raise

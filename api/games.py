@@ -70,10 +70,25 @@ def _not_found(game_id: str) -> Problem:
 
 
 def _game_meta(svc: Services, game_id: str) -> dict[str, Any]:
-    meta = svc.store.meta(game_id) if GAME_ID.match(game_id) else None
+    """The game's metadata as Redis holds it now; 404 for an unknown game."""
+    meta = svc.store.current_meta(game_id) if GAME_ID.match(game_id) else None
     if meta is None:
         raise _not_found(game_id)
     return meta
+
+
+class MetaChanged(Exception):
+    """The metadata a request was answered with from this process's memory is no longer
+    what Redis holds (`Store.held_meta`): the request is answered again, reading it."""
+
+
+def _held_meta(svc: Services, game_id: str) -> tuple[dict[str, Any], str]:
+    """The game's metadata as this process last read it, and its digest for the script that
+    reads or writes the state to check (the fast lane's read and move: no read of its own)."""
+    held = svc.store.held_meta(game_id) if GAME_ID.match(game_id) else None
+    if held is None:
+        raise _not_found(game_id)
+    return held
 
 
 def _rules(meta: dict[str, Any]) -> core.Game:
@@ -93,20 +108,23 @@ def _caller_seat(svc: Services, game_id: str, meta: dict[str, Any]) -> int | Non
     return seat_of(token, game_id, meta, svc.bot_tokens, seat_states(svc.redis, game_id))
 
 
-def _state(svc: Services, game: core.Game, game_id: str) -> Cached:
+def _state(svc: Services, game: core.Game, game_id: str, meta_digest: str = "") -> Cached:
     """The game as Redis holds it now: its head, state (from this process's cache when
-    current) and seats' changes since creation, in one read."""
+    current) and seats' changes since creation, in one read. With `meta_digest` (of
+    `_held_meta`), MetaChanged unless Redis still holds that metadata."""
     cached = svc.cache.get(game_id)
     holds = (cached.version, cached.epoch) if cached else None
-    read = svc.store.read(game_id, holds)
+    read = svc.store.read(game_id, holds, meta_digest=meta_digest)
     if read is not None and svc.store.overdue(read.head):
         # Nobody moved for the abandon-after time: the game is over from now on (README,
         # retention). Marked on the first read that notices; a race marks it once.
         svc.store.mark(game_id, {"seat": None, "system": True, "move": {"type": "abandon"},
                                  "events": [{"type": "abandoned"}]}, new_epoch(), "abandoned")
-        read = svc.store.read(game_id, holds)
+        read = svc.store.read(game_id, holds, meta_digest=meta_digest)
     if read is None:
         raise _not_found(game_id)
+    if not read.meta_current:
+        raise MetaChanged(game_id)
     return _remember(svc, game, game_id, read, cached)
 
 
@@ -317,11 +335,12 @@ class GameResource(MethodView):
 
 
 def _read_as(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
-             token: str | None) -> tuple[Cached, int | None]:
+             token: str | None, meta_digest: str = "") -> tuple[Cached, int | None]:
     """The game as Redis holds it now and the seat `token` opens (None without a token; 401
     for a wrong one). One read brings the seats' changes with the state: the token is
-    checked against them without a read of its own."""
-    now = _state(svc, game, game_id)
+    checked against them without a read of its own (and `meta`, given its `meta_digest`,
+    is checked to be Redis's)."""
+    now = _state(svc, game, game_id, meta_digest)
     seat = None if token is None else seat_of(token, game_id, meta, svc.bot_tokens, now.seats)
     return now, seat
 
@@ -552,7 +571,8 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
                    new_epoch())
 
 
-def _decided_on(svc: Services, game: core.Game, game_id: str) -> tuple[Cached, bool]:
+def _decided_on(svc: Services, game: core.Game, game_id: str,
+                meta_digest: str = "") -> tuple[Cached, bool]:
     """The copy of the game a move is decided on first, and whether it is a fresh read.
 
     The game as this process last read or stored it, if it did (then the commit alone goes
@@ -562,17 +582,19 @@ def _decided_on(svc: Services, game: core.Game, game_id: str) -> tuple[Cached, b
     fresh read."""
     now = svc.cache.get(game_id)
     if now is None or now.head is None or svc.store.overdue(now.head):
-        return _state(svc, game, game_id), True
+        return _state(svc, game, game_id, meta_digest), True
     return now, False
 
 
-def _commit(svc: Services, game_id: str, now: Cached, decided: Decided) -> Commit:
-    """Store a move decided on `now`, if Redis still holds exactly that (one script)."""
+def _commit(svc: Services, game_id: str, now: Cached, decided: Decided,
+            meta_digest: str = "") -> Commit:
+    """Store a move decided on `now`, if Redis still holds exactly that (one script), and,
+    given `meta_digest`, the metadata it was decided with."""
     return svc.store.commit_move(
         game_id, now.version, decided.head, decided.snapshot, decided.entry,
         {"status": 200, "body": decided.answer, "fingerprint": decided.fingerprint},
         decided.idempotency, decided.bot is not None, decided.epoch,
-        (now.epoch, now.seats_seen), decided.claim)
+        (now.epoch, now.seats_seen), decided.claim, meta_digest)
 
 
 def _stored(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any], now: Cached,

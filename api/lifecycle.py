@@ -306,7 +306,7 @@ class RematchToken(MethodView):
                           "only a human seat's own token redeems its rematch token")
         found = svc.redis.hget(keys.game_state(game_id), "rematch")
         rematch = found.decode() if found and found != b"pending" else None
-        if rematch is None or svc.store.meta(rematch) is None:
+        if rematch is None or svc.store.current_meta(rematch) is None:
             raise Problem(404, "not-found", "Not found", "this game has no rematch")
         if not _mark_redeemed(svc.redis, game_id, seat):
             raise Problem(409, "conflict", "Conflict",

@@ -20,7 +20,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import redis
@@ -55,17 +55,28 @@ local function read_game(state_key, seats_key, cached_version, cached_epoch)
 end
 """
 
-# KEYS: state hash, idempotency record (or a dummy key in the same slot), seats hash
+# A process may answer from the metadata it read at an earlier request if the script that
+# reads (or writes) the game's state checks, in the same step, that Redis still holds that
+# metadata: meta_is(meta key, sha1 hex of the metadata's text; "" for no check).
+_META_IS = """
+local function meta_is(meta_key, digest)
+  if digest == '' then return true end
+  local meta = redis.call('GET', meta_key)
+  return meta ~= false and redis.sha1hex(meta) == digest
+end
+"""
+
+# KEYS: state hash, idempotency record (or a dummy key in the same slot), seats hash, meta
 # ARGV: version the caller has cached ("" for none), "1" to read the idempotency record,
-#       epoch the caller has cached
+#       epoch the caller has cached, sha1 of the metadata the caller holds ("" for none)
 # -> false for an unknown game, else {the game as read_game reads it, idempotency record or
-#    false}
-_READ = _READ_GAME + """
+#    false, 1 if the metadata is the caller's (or unchecked) else 0}
+_READ = _READ_GAME + _META_IS + """
 local game = read_game(KEYS[1], KEYS[3], ARGV[1], ARGV[3])
 if not game then return false end
 local record = false
 if ARGV[2] == '1' then record = redis.call('GET', KEYS[2]) end
-return {game, record}
+return {game, record, meta_is(KEYS[4], ARGV[4]) and 1 or 0}
 """
 
 # Every write sets the expiry of all of a game's keys (retention, README): while the game
@@ -112,13 +123,14 @@ return false
 #       the new epoch, now (ms, for 'updated'), expiry if active (ms), expiry if over (ms),
 #       the forfeit record of a bot's move played as a random one ("" for none), the epoch
 #       the move was decided on, the bot job that plays the next turn itself ("" for
-#       none), the number n of seats fields it saw, then those n (field, value) pairs of
-#       the seats hash
+#       none), the number n of seats fields it saw, the sha1 of the metadata it was decided
+#       with ("" for no check), then those n (field, value) pairs of the seats hash
 # -> {"ok"} | {"replay", record} | {"changed", the game as read_game reads it now}
 # The move is stored only if the game is exactly as the caller decided it on: same version,
-# same snapshot (epoch) and same seats (tokens, resignations). Else nothing is written and
-# the game comes back as it is now, so that the caller decides again without another read.
-_COMMIT = _EXPIRE + _READ_GAME + _HELD + """
+# same snapshot (epoch), same seats (tokens, resignations) and same metadata. Else nothing
+# is written and the game comes back as it is now, so that the caller decides again without
+# another read.
+_COMMIT = _EXPIRE + _READ_GAME + _HELD + _META_IS + """
 if ARGV[7] ~= '' then
   local record = redis.call('GET', KEYS[3])
   if record then
@@ -132,9 +144,10 @@ local fields = tonumber(ARGV[19])
 if same and redis.call('HLEN', KEYS[7]) ~= fields then same = false end
 local i = 0
 while same and i < fields do
-  if redis.call('HGET', KEYS[7], ARGV[20 + 2 * i]) ~= ARGV[21 + 2 * i] then same = false end
+  if redis.call('HGET', KEYS[7], ARGV[21 + 2 * i]) ~= ARGV[22 + 2 * i] then same = false end
   i = i + 1
 end
+if same and not meta_is(KEYS[6], ARGV[20]) then same = false end
 if not same then return {'changed', read_game(KEYS[1], KEYS[7], ARGV[1], ARGV[17])} end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'snapshot', ARGV[3], 'to_act', ARGV[4],
            'status', ARGV[5], 'epoch', ARGV[12], 'updated', ARGV[13])
@@ -239,6 +252,7 @@ class Read:
     epoch: str = ""
     seats: dict[int, dict[str, Any]] = field(default_factory=dict)
     seats_seen: SeatsSeen = ()
+    meta_current: bool = True  # False: Redis no longer holds the metadata the caller does
 
 
 @dataclass(frozen=True)
@@ -306,8 +320,8 @@ class Store:
         # Every request reads its game's metadata: on a held connection, as the read and the
         # commit (api.lean_script: about half the CPU of the client's GET).
         self._get = LeanScript(client, "return redis.call('GET', KEYS[1])", held)
-        # The metadata last parsed per game, with the text it was parsed from.
-        self._meta: OrderedDict[str, tuple[bytes, dict[str, Any]]] = OrderedDict()
+        # The metadata last parsed per game, with the text it was parsed from and its sha1.
+        self._meta: OrderedDict[str, tuple[bytes, dict[str, Any], str]] = OrderedDict()
         self._meta_size = meta_cache_size
         self._lock = threading.Lock()
 
@@ -330,15 +344,40 @@ class Store:
         pipe.execute()
         self._remember_meta(game_id, raw_meta, meta)
 
-    def meta(self, game_id: str) -> dict[str, Any] | None:
+    def current_meta(self, game_id: str) -> dict[str, Any] | None:
         """A game's metadata as Redis holds it now, or None for an unknown game (never to be
         changed by the caller).
 
         Read at every call: the API writes it once, at creation, but Redis is the truth and
         it may change behind this process (an operator's repair, a restored backup, a
         tamper that `bgb verify` must see), so no request trusts what an earlier one read
-        (issue 27: a process served a changed game's old metadata until it restarted). Only
-        its parsing is remembered, while the stored text is the same."""
+        unchecked (issue 27: a process served a changed game's old metadata until it
+        restarted). Only its parsing is remembered, while the stored text is the same."""
+        found = self._fetch_meta(game_id)
+        return None if found is None else found[0]
+
+    def meta(self, game_id: str) -> dict[str, Any] | None:
+        """A game's metadata as this process last read it (read now if it has none), or
+        None for an unknown game: only for what a request may take from an earlier one
+        unchecked, the game's name and its number of seats (labels, the rate limits' bot
+        check); everything else reads `current_meta`, or `held_meta` checked by a script."""
+        held = self.held_meta(game_id)
+        return None if held is None else held[0]
+
+    def held_meta(self, game_id: str) -> tuple[dict[str, Any], str] | None:
+        """The metadata this process last read of a game (read now if it has none) and its
+        digest, or None for an unknown game: to be trusted only once the script reading or
+        writing the game's state has checked the digest (`read`, `commit_move`); else
+        `current_meta` reads it again."""
+        with self._lock:
+            found = self._meta.get(game_id)
+            if found is not None:
+                self._meta.move_to_end(game_id)
+                return found[1], found[2]
+        return self._fetch_meta(game_id)
+
+    def _fetch_meta(self, game_id: str) -> tuple[dict[str, Any], str] | None:
+        """A game's metadata as Redis holds it now and its digest (None: unknown game)."""
         raw = self._get(keys=[keys.game_meta(game_id)], args=[])
         if raw is None:
             return None
@@ -346,17 +385,19 @@ class Store:
             found = self._meta.get(game_id)
             if found is not None and found[0] == raw:
                 self._meta.move_to_end(game_id)
-                return found[1]
+                return found[1], found[2]
         meta = json.loads(raw)
-        self._remember_meta(game_id, raw, meta)
-        return meta
+        return meta, self._remember_meta(game_id, raw, meta)
 
-    def _remember_meta(self, game_id: str, raw: bytes, meta: dict[str, Any]) -> None:
+    def _remember_meta(self, game_id: str, raw: bytes, meta: dict[str, Any]) -> str:
+        """Remember a game's metadata parsed from `raw`; its digest (as the scripts' sha1)."""
+        digest = hashlib.sha1(raw, usedforsecurity=False).hexdigest()
         with self._lock:
-            self._meta[game_id] = (raw, meta)
+            self._meta[game_id] = (raw, meta, digest)
             self._meta.move_to_end(game_id)
             while len(self._meta) > self._meta_size:
                 self._meta.popitem(last=False)
+        return digest
 
     def head(self, game_id: str) -> Head | None:
         """A game's version, seat to act and status, or None for an unknown game."""
@@ -367,18 +408,22 @@ class Store:
         return _head(version, to_act, status, updated)
 
     def read(self, game_id: str, cached: tuple[int, str] | None = None,
-             idempotency: tuple[int, str] | None = None) -> Read | None:
+             idempotency: tuple[int, str] | None = None, meta_digest: str = "",
+             ) -> Read | None:
         """The head, the snapshot unless `cached` (version, epoch) is current, and the
-        idempotency record of (seat, key) if given; None for an unknown game."""
+        idempotency record of (seat, key) if given; None for an unknown game. With
+        `meta_digest` (of `held_meta`), the Read says whether Redis holds that metadata."""
         record_key = (keys.idempotency(game_id, *idempotency) if idempotency
                       else keys.game_meta(game_id))
-        raw = self._read(keys=[keys.game_state(game_id), record_key, keys.game_seats(game_id)],
+        raw = self._read(keys=[keys.game_state(game_id), record_key, keys.game_seats(game_id),
+                               keys.game_meta(game_id)],
                          args=["" if cached is None else cached[0],
                                "1" if idempotency else "0",
-                               "" if cached is None else cached[1]])
+                               "" if cached is None else cached[1], meta_digest])
         if not raw:
             return None
-        return _read(raw[0], json.loads(raw[1]) if raw[1] else None)
+        read = _read(raw[0], json.loads(raw[1]) if raw[1] else None)
+        return read if raw[2] else replace(read, meta_current=False)
 
     def record(self, game_id: str, idempotency: tuple[int, str]) -> dict[str, Any] | None:
         """The first answer stored for an Idempotency-Key of a seat, if any and if the game's
@@ -391,7 +436,7 @@ class Store:
                     entry: dict[str, Any], record: dict[str, Any] | None,
                     idempotency: tuple[int, str] | None, bot_to_act: bool,
                     epoch: str, decided_on: tuple[str, SeatsSeen] = ("", ()),
-                    bot_job: str | None = None) -> Commit:
+                    bot_job: str | None = None, meta_digest: str = "") -> Commit:
         """Store a move if the game is still as it was decided on: at version `expected`,
         with the snapshot of epoch `decided_on[0]` and the seats `decided_on[1]` (one atomic
         script). `epoch` is the new snapshot's write epoch; `head.updated_ms`, when set, the
@@ -399,7 +444,8 @@ class Store:
         recorded in the game's forfeits, in the same script. `bot_job`, when set, is the
         bot worker's job that plays the next bot turn itself: the state's `bot_job` names it
         until the next write, for the sweeper (which then leaves the turn to that job while
-        it lives)."""
+        it lives). `meta_digest`, when set, is the `held_meta` digest of the metadata the
+        move was decided with: the move is stored only if Redis still holds it."""
         record_key = (keys.idempotency(game_id, *idempotency) if idempotency
                       else keys.game_meta(game_id))
         decided_epoch, seats = decided_on
@@ -422,7 +468,7 @@ class Store:
                   self.retention.active_ttl_ms, self.retention.retain_finished_ms,
                   json.dumps(entry["forfeit"], separators=(",", ":"))
                   if entry.get("forfeit") else "",
-                  decided_epoch, bot_job or "", len(seats),
+                  decided_epoch, bot_job or "", len(seats), meta_digest,
                   *(part for pair in seats for part in pair)])
         kind = _text(outcome[0])
         if kind == "ok":

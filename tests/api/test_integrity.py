@@ -3,6 +3,7 @@ process's cache, and a move matches a legal move by JSON type as well as value (
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -182,8 +183,22 @@ def test_metadata_changed_behind_the_server_is_served_at_the_next_request(
         assert first["deal"]["revealed"]["seed"] != seed
         assert after["deal"]["revealed"]["seed"] == seed
         assert after["rematch_of"] == meta["rematch_of"]
-    # A move too is decided on the metadata Redis holds: with it gone, the game is unknown
-    # (and nothing is stored).
+    # A move too is decided on the metadata Redis holds (the fast lane's from memory, checked
+    # by its commit): a seat's token replaced in it opens the seat, the old one no longer.
+    game = create(client, players=2)
+    assert move(client, game, 0, 0).status_code == 200
+    assert client.get(f"/v1/games/{game.id}", headers=game.auth(1)).status_code == 200
+    meta_key = keys.game_meta(game.id)
+    meta = json.loads(redis_client.get(meta_key))
+    meta["seats"][1]["token_sha256"] = hashlib.sha256(b"replaced").hexdigest()
+    redis_client.set(meta_key, json.dumps(meta))
+    problem(client.get(f"/v1/games/{game.id}", headers=game.auth(1)), 401, "unauthorized")
+    problem(move(client, game, 1, 1), 401, "unauthorized")
+    assert redis_client.llen(keys.move_log(game.id)) == 1
+    replaced = {"Authorization": "Bearer replaced"}
+    assert client.post(f"/v1/games/{game.id}/moves", headers=replaced,
+                       json={"move": {"type": "draw"}, "version": 1}).status_code == 200
+    # With it gone, the game is unknown (and nothing is stored).
     game = create(client, players=2)
     assert move(client, game, 0, 0).status_code == 200
     redis_client.delete(keys.game_meta(game.id))
