@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import flask
@@ -20,6 +21,8 @@ def _reject_constant(name: str) -> Any:
 
 
 MAX_DEPTH = 32
+# The end of a member's name: its closing quote, blanks, the colon.
+_NAME_END = re.compile(rb'"[ \t\n\r]*:')
 
 
 def _shape(document: Any, limit: int) -> tuple[bool, bool, int]:
@@ -75,11 +78,14 @@ def _loaded(raw: bytes) -> tuple[Any, bool]:
         pass
     else:
         too_deep, has_float, members = _shape(document, MAX_DEPTH)
-        # orjson keeps the last of a member named twice, silently. Every member of the text
-        # is followed by its own colon, so a text with no more colons than the document has
-        # members names none twice; one with more (a colon in a string, such as a move's
-        # label, or a name given twice) is read again, checking the names.
-        if not too_deep and not has_float and raw.count(b":") <= members:
+        # orjson keeps the last of a member named twice, silently. Every member name of the
+        # text ends with a quote and a colon (blanks between), so a text with no more colons
+        # (0.3 us a move), or else no more of those ends (1.8 us: a move's label may hold a
+        # colon), than the document has members names none twice; one with more (a name
+        # given twice, or an escaped quote before a colon inside a string) is read again by
+        # json (13 us), checking the names.
+        if not too_deep and not has_float and (
+                raw.count(b":") <= members or len(_NAME_END.findall(raw)) <= members):
             return document, False
     try:
         document = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant,

@@ -317,7 +317,9 @@ def test_a_plain_move_body_loads_as_the_schema_loads_it(document: Any) -> None:
     b'[1,]', b'"\x01"', b' {"a": "\xc3\xa9"} ', b'1 2', b'', b'[' * 33 + b']' * 33,
     b'[' * 32 + b'1.5' + b']' * 32, b'[' * 2000 + b']' * 2000, b'{"a": [{"b": 2**3}]}',
     b'{"a": "x:y", "a": 1}', b'{"a:": 1, "b": {"c": "::"}}', b'[{"a": 1}, {"a": 2}]',
-    b'{"a": {"a": {"a": 1}}}', b'{"a": {"b": 1, "b": 1}}', b'{"": 1, "": 2}'])
+    b'{"a": {"a": {"a": 1}}}', b'{"a": {"b": 1, "b": 1}}', b'{"": 1, "": 2}',
+    b'{"a": "x\\": y"}', b'{"a": "x\\": y", "a": 1}', b'{"a" :1, "a"\n :2}',
+    b'{"a": "b:c", "d": {"e": "f:g"}}', b'{"a": "b:c", "d": {"e": "f:g", "e": 0}}'])
 def test_json_bodies_are_read_as_the_standard_library_reads_them(raw: bytes) -> None:
     """orjson reads bodies where it gives the standard library's document, else json; a
     member named twice is refused."""
