@@ -139,6 +139,12 @@ def record(client: Any, redis_client: Any, rec: Recorder | None = None) -> Examp
     # Records: the aborted game's (a short one), none yet for the rematch in play.
     rec.call("get", f"{game}/record", 200, f"/v1/games/{duel['id']}/record")
     rec.call("get", f"{game}/record", 409, f"/v1/games/{rematch['id']}/record")
+    # Its rematch, asked by seat 1: seat 0 redeems its own token in it.
+    rec.call("post", f"{game}/rematch", 201, f"/v1/games/{resigned['id']}/rematch",
+             headers=_bearer(resigned["seats"][1]["token"]))
+    rec.call("post", f"{game}/rematch/token", 200,
+             f"/v1/games/{resigned['id']}/rematch/token",
+             headers=_bearer(resigned["seats"][0]["token"]))
 
     # A webhook of the player: created, listed, tested, its deliveries, deleted.
     hooks = "/v1/players/me/webhooks"

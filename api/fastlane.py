@@ -13,7 +13,8 @@ is needed:
   English: other languages relabel the moves in `api.i18n.localize_response`), no
   If-None-Match (a 304);
 - for a move: a Bearer token and a JSON body with a Content-Length under the app's
-  MAX_CONTENT_LENGTH, loaded by `MoveRequestSchema` as flask-smorest would.
+  MAX_CONTENT_LENGTH and no Content-Encoding, loaded by `MoveRequestSchema` as
+  flask-smorest would.
 
 Anything unusual the lane meets before a move is stored (an unknown game, a wrong token, a
 stale version, an illegal move, a retry, a commit that found the game changed) has changed
@@ -118,10 +119,11 @@ class FastLane:
             raise HandOn
         svc = self.services
         try:
-            meta = games._game_meta(svc, game_id)
+            # The metadata from memory, checked by the read itself (else: handed on).
+            meta, digest = games._held_meta(svc, game_id)
             game = games._rules(meta)
             now, seat = games._read_as(svc, game, game_id, meta,
-                                       bearer_of(environ.get("HTTP_AUTHORIZATION")))
+                                       bearer_of(environ.get("HTTP_AUTHORIZATION")), digest)
             body = games._game_answer(svc, game, game_id, meta, now, seat, "")
         except redis.RedisError as error:
             return self._error(environ, start_response, error, started)
@@ -142,18 +144,20 @@ class FastLane:
                 raise HandOn
             asked = games.MoveAsked(token, body, environ.get("HTTP_IF_MATCH"),
                                     environ.get("HTTP_IDEMPOTENCY_KEY"))
-            meta = games._game_meta(svc, game_id)
+            # The metadata from memory, checked by the read or the commit (else handed on).
+            meta, digest = games._held_meta(svc, game_id)
             game = games._rules(meta)
-            now, _ = games._decided_on(svc, game, game_id)
+            now, _ = games._decided_on(svc, game, game_id, digest)
             decided = games._decide(svc, game, game_id, meta, asked, now)
         except redis.RedisError as error:
             return self._error(environ, start_response, error, started)
         except Exception:  # a refusal, a retry, or a fault: nothing stored, the view decides
             raise HandOn from None
         try:
-            commit = games._commit(svc, game_id, now, decided)
+            commit = games._commit(svc, game_id, now, decided, digest)
             if commit.outcome != "ok":
-                raise HandOn  # nothing stored: the game changed, or this is a retry
+                # nothing stored: the game or its metadata changed, or this is a retry
+                raise HandOn
             answer, headers = games._stored(svc, game, game_id, meta, now, decided)
         except HandOn:
             raise
@@ -163,11 +167,13 @@ class FastLane:
 
     def _move_body(self, environ: dict[str, Any]) -> dict[str, Any]:
         """The move request's body as MoveRequestSchema loads it; HandOn for anything but a
-        JSON body of known length within the limit. The body is put back for the app."""
+        JSON body of known length within the limit, without a Content-Encoding (the app
+        refuses one). The body is put back for the app."""
         content_type = environ.get("CONTENT_TYPE", "")
         length = environ.get("CONTENT_LENGTH", "")
         if (not _is_json(content_type.split(";", 1)[0].strip().lower())
-                or environ.get("HTTP_TRANSFER_ENCODING") is not None or not length.isdigit()
+                or environ.get("HTTP_TRANSFER_ENCODING") is not None
+                or environ.get("HTTP_CONTENT_ENCODING") is not None or not length.isdigit()
                 or not 0 < int(length) <= self.max_body):
             raise HandOn
         raw = environ["wsgi.input"].read(int(length))

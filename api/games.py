@@ -56,8 +56,11 @@ blp = Blueprint("games", __name__, url_prefix="/v1",
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MAX_IDEMPOTENCY_KEY = 255
-# A version in a header: ASCII digits only (str.isdigit also accepts "²", which int() refuses).
-_VERSION_TEXT = re.compile(r"[0-9]{1,18}")
+# A version as this server writes it (ETag, SSE `id:`): no sign, no leading zero.
+# (Anchored: the same patterns are the OpenAPI document's, which JSON Schema reads unanchored.)
+_CANONICAL_VERSION = re.compile(r"^(0|[1-9][0-9]{0,17})$")
+_QUOTED_VERSION = re.compile(r'^"(0|[1-9][0-9]{0,17})"$')
+_IF_MATCH_PATTERN = r'^(\*|"(0|[1-9][0-9]{0,17})")$'  # "*": any version (the body's says)
 SEAT_AUTH = [{"seatToken": []}]
 OPTIONAL_SEAT_AUTH = [{}, {"seatToken": []}]
 
@@ -67,10 +70,25 @@ def _not_found(game_id: str) -> Problem:
 
 
 def _game_meta(svc: Services, game_id: str) -> dict[str, Any]:
-    meta = svc.store.meta(game_id) if GAME_ID.match(game_id) else None
+    """The game's metadata as Redis holds it now; 404 for an unknown game."""
+    meta = svc.store.current_meta(game_id) if GAME_ID.match(game_id) else None
     if meta is None:
         raise _not_found(game_id)
     return meta
+
+
+class MetaChanged(Exception):
+    """The metadata a request was answered with from this process's memory is no longer
+    what Redis holds (`Store.held_meta`): the request is answered again, reading it."""
+
+
+def _held_meta(svc: Services, game_id: str) -> tuple[dict[str, Any], str]:
+    """The game's metadata as this process last read it, and its digest for the script that
+    reads or writes the state to check (the fast lane's read and move: no read of its own)."""
+    held = svc.store.held_meta(game_id) if GAME_ID.match(game_id) else None
+    if held is None:
+        raise _not_found(game_id)
+    return held
 
 
 def _rules(meta: dict[str, Any]) -> core.Game:
@@ -90,20 +108,23 @@ def _caller_seat(svc: Services, game_id: str, meta: dict[str, Any]) -> int | Non
     return seat_of(token, game_id, meta, svc.bot_tokens, seat_states(svc.redis, game_id))
 
 
-def _state(svc: Services, game: core.Game, game_id: str) -> Cached:
+def _state(svc: Services, game: core.Game, game_id: str, meta_digest: str = "") -> Cached:
     """The game as Redis holds it now: its head, state (from this process's cache when
-    current) and seats' changes since creation, in one read."""
+    current) and seats' changes since creation, in one read. With `meta_digest` (of
+    `_held_meta`), MetaChanged unless Redis still holds that metadata."""
     cached = svc.cache.get(game_id)
     holds = (cached.version, cached.epoch) if cached else None
-    read = svc.store.read(game_id, holds)
+    read = svc.store.read(game_id, holds, meta_digest=meta_digest)
     if read is not None and svc.store.overdue(read.head):
         # Nobody moved for the abandon-after time: the game is over from now on (README,
         # retention). Marked on the first read that notices; a race marks it once.
         svc.store.mark(game_id, {"seat": None, "system": True, "move": {"type": "abandon"},
                                  "events": [{"type": "abandoned"}]}, new_epoch(), "abandoned")
-        read = svc.store.read(game_id, holds)
+        read = svc.store.read(game_id, holds, meta_digest=meta_digest)
     if read is None:
         raise _not_found(game_id)
+    if not read.meta_current:
+        raise MetaChanged(game_id)
     return _remember(svc, game, game_id, read, cached)
 
 
@@ -323,11 +344,12 @@ class GameResource(MethodView):
 
 
 def _read_as(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
-             token: str | None) -> tuple[Cached, int | None]:
+             token: str | None, meta_digest: str = "") -> tuple[Cached, int | None]:
     """The game as Redis holds it now and the seat `token` opens (None without a token; 401
     for a wrong one). One read brings the seats' changes with the state: the token is
-    checked against them without a read of its own."""
-    now = _state(svc, game, game_id)
+    checked against them without a read of its own (and `meta`, given its `meta_digest`,
+    is checked to be Redis's)."""
+    now = _state(svc, game, game_id, meta_digest)
     seat = None if token is None else seat_of(token, game_id, meta, svc.bot_tokens, now.seats)
     return now, seat
 
@@ -377,14 +399,15 @@ def _expected_version(body: dict[str, Any], header: str | None) -> int:
     """The version a move was chosen against: its body's `version`, or its If-Match
     `header`'s; 422 when neither says or they disagree."""
     from_header: int | None = None
-    if header is not None and header.strip() != "*":
-        text = header.strip()
-        if text.startswith('"') and text.endswith('"') and len(text) >= 2:
-            text = text[1:-1]
-        if not _VERSION_TEXT.fullmatch(text):
+    if header is not None and header != "*":
+        # Exactly an ETag this server sent: "7", not 7, "07" or W/"7" (a lenient reading
+        # would let two spellings name one version, or a typo name another).
+        found = _QUOTED_VERSION.fullmatch(header)
+        if found is None:
             raise validation_error({"headers": {"If-Match": ['expected "<version>"']}},
-                                   "If-Match must be a strong ETag of a version")
-        from_header = int(text)
+                                   'If-Match must be a version as its ETag says it: "<version>",'
+                                   " quoted, with no leading zero")
+        from_header = int(found[1])
     if "version" in body:
         if from_header is not None and from_header != body["version"]:
             raise validation_error({"json": {"version": ["differs from If-Match"]}},
@@ -559,7 +582,8 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
                    new_epoch())
 
 
-def _decided_on(svc: Services, game: core.Game, game_id: str) -> tuple[Cached, bool]:
+def _decided_on(svc: Services, game: core.Game, game_id: str,
+                meta_digest: str = "") -> tuple[Cached, bool]:
     """The copy of the game a move is decided on first, and whether it is a fresh read.
 
     The game as this process last read or stored it, if it did (then the commit alone goes
@@ -569,17 +593,19 @@ def _decided_on(svc: Services, game: core.Game, game_id: str) -> tuple[Cached, b
     fresh read."""
     now = svc.cache.get(game_id)
     if now is None or now.head is None or svc.store.overdue(now.head):
-        return _state(svc, game, game_id), True
+        return _state(svc, game, game_id, meta_digest), True
     return now, False
 
 
-def _commit(svc: Services, game_id: str, now: Cached, decided: Decided) -> Commit:
-    """Store a move decided on `now`, if Redis still holds exactly that (one script)."""
+def _commit(svc: Services, game_id: str, now: Cached, decided: Decided,
+            meta_digest: str = "") -> Commit:
+    """Store a move decided on `now`, if Redis still holds exactly that (one script), and,
+    given `meta_digest`, the metadata it was decided with."""
     return svc.store.commit_move(
         game_id, now.version, decided.head, decided.snapshot, decided.entry,
         {"status": 200, "body": decided.answer, "fingerprint": decided.fingerprint},
         decided.idempotency, decided.bot is not None, decided.epoch,
-        (now.epoch, now.seats_seen), decided.claim)
+        (now.epoch, now.seats_seen), decided.claim, meta_digest)
 
 
 def _stored(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any], now: Cached,
@@ -619,9 +645,11 @@ class Moves(MethodView):
     @blp.problem(422, "illegal-move (with `legal_moves`) or validation-error")
     @blp.unavailable()
     @blp.doc(security=SEAT_AUTH, parameters=[
-        {"in": "header", "name": "If-Match", "schema": {"type": "string"},
-         "description": 'the version as "<version>": required when the body has no '
-                        "`version` (both given: they must agree)"},
+        {"in": "header", "name": "If-Match",
+         "schema": {"type": "string", "pattern": _IF_MATCH_PATTERN},
+         "description": 'the version exactly as its ETag: "<version>", quoted, without a '
+                        "leading zero (else 422): required when the body has no `version` "
+                        "(both given: they must agree)"},
         {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"},
          "description": "a retry with the same key replays the first answer"}])
     def post(self, body: dict[str, Any], game_id: str) -> Response:
@@ -753,12 +781,15 @@ class GameEvents(MethodView):
     """New versions of one game as server-sent events."""
 
     @blp.doc(
-        parameters=[{"in": "header", "name": "Last-Event-ID", "schema": {"type": "string"},
-                     "description": "resume after this version"}],
+        parameters=[{"in": "header", "name": "Last-Event-ID",
+                     "schema": {"type": "string", "pattern": _CANONICAL_VERSION.pattern},
+                     "description": "resume after this version (an `id:` this stream sent; "
+                                    "anything else is 400)"}],
         responses={"200": {"description": "`id: <version>`, `event: version`, `data: "
                                           '{"version", "status", "to_act"}` per new version; '
                                           "comment heartbeats. Text: read it line by line.",
                            "content": {"text/event-stream": {"schema": SSE_EVENT_SCHEMA}}},
+                   "400": _problem_doc("a Last-Event-ID that is no version"),
                    "404": _problem_doc("no such game"),
                    "429": _problem_doc("too-many-streams: this client holds as many long "
                                        "polls and streams as it may (Retry-After)"),
@@ -769,9 +800,17 @@ class GameEvents(MethodView):
         """A stream of the game's versions; resumable with Last-Event-ID; ends when over."""
         svc = services()
         _game_meta(svc, game_id)
-        last_id: int | None = None
-        raw = request.headers.get("Last-Event-ID", "").strip()
-        if _VERSION_TEXT.fullmatch(raw):
-            last_id = int(raw)
-        return follow(game_id, last_id)
+        return follow(game_id, _last_event_id(request.headers.get("Last-Event-ID")))
+
+
+def _last_event_id(header: str | None) -> int | None:
+    """The version a stream resumes after (None without a Last-Event-ID); 400 for anything
+    but a version this stream sent, exactly as its `id:` spelled it (the HTTP server has
+    stripped the header's surrounding whitespace)."""
+    if header is None:
+        return None
+    if not _CANONICAL_VERSION.fullmatch(header):
+        raise Problem(400, "bad-request", "Bad request",
+                      "Last-Event-ID must be a version this stream sent (digits, as in `id:`)")
+    return int(header)
 

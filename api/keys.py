@@ -12,7 +12,11 @@ What each key holds:
   for that turn; the sweeper checks that job's liveness instead)}.
 - `move_log(id)`: list of JSON {"index", "version", "seat", "move", "events"}; entry i has
   index i and version i + 1 (version 0 is the initial setup).
-- `idempotency(id, seat, key)`: JSON {"status", "body"} of the first answer, with a TTL.
+- `idempotency(id, seat, key)`: JSON {"log_index", "entry_sha1", "status", "body",
+  "fingerprint"} of the first answer, with a TTL; it stands only while the log's entry at
+  log_index is the one hashed (api.store).
+- `rematch_redeemed(id)`: hash, seat number -> "1", the old seats that have had their
+  rematch's token (the rematch answer gives only the caller's).
 - `version_channel(id)`: pub/sub channel; each stored move publishes its new version there.
 - `game_analysis(id)`: JSON of the game's analysis (request, progress, results), with the
   game's own expiry (api.analysis, ai_worker.analysis).
@@ -53,6 +57,12 @@ def idempotency(game_id: str, seat: int, key: str) -> str:
     # Hashed so that an arbitrary client-chosen header never shapes the key name.
     digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
     return f"{PREFIX}:game:{{{game_id}}}:idem:{seat}:{digest}"
+
+
+def rematch_redeemed(game_id: str) -> str:
+    """The hash of a finished game's seats (field: seat number; "creator") that have had
+    their rematch's token: each redeems it once (api.lifecycle)."""
+    return f"{PREFIX}:game:{{{game_id}}}:rematch-redeemed"
 
 
 def version_channel(game_id: str) -> str:

@@ -7,6 +7,7 @@ import json
 import secrets
 from typing import Any
 
+import redis
 from flask import Response
 from flask.views import MethodView
 
@@ -22,7 +23,8 @@ from api.problems import Problem, validation_error
 from api.schemas import (
     ClaimedSchema,
     ClaimSchema,
-    CreatedGameSchema,
+    RematchSchema,
+    RematchTokenSchema,
     ResignedSchema,
     ResignSchema,
     SeatTokenSchema,
@@ -196,7 +198,7 @@ class Resign(MethodView):
 class Rematch(MethodView):
     """The same game again."""
 
-    @blp.response(201, CreatedGameSchema)
+    @blp.response(201, RematchSchema)
     @blp.problem(401, "no token of this game (a seat's, or the creator's)")
     @blp.problem(404, "no such game")
     @blp.problem(409, "game-active (not over yet), or rematch-exists (with its id)")
@@ -205,8 +207,12 @@ class Rematch(MethodView):
     def post(self, game_id: str) -> Response:
         """A new game with the same options and seat kinds (bots with their parameters),
         players keeping their seats, and a new deal; the two games name each other
-        (`rematch_of`, `rematch`). Once per game. The answer is a creation answer: it holds
-        the human seats' new tokens."""
+        (`rematch_of`, `rematch`). Once per game. The answer is a creation answer holding
+        only the caller's secrets: its own seat's new token (asked with a seat token), or
+        the new creator token (asked with the creator token). Every other human seat gets
+        its new token from its own old token, once (`POST …/rematch/token`); a claimed seat
+        is in its player's games at once (and its webhooks), and the player can also take
+        a new token there (`…/seats/{seat}/token`)."""
         svc = services()
         meta = _meta(game_id)
         token = bearer_token()
@@ -214,8 +220,9 @@ class Rematch(MethodView):
             raise unauthorized("a rematch needs a seat token or the creator token")
         states = seat_states(svc.redis, game_id)
         creator = meta.get("creator_sha256")
-        if not (creator and secrets.compare_digest(creator, token_hash(token))):
-            seat_of(token, game_id, meta, svc.bot_tokens, states)  # 401 if no seat's
+        by_creator = bool(creator and secrets.compare_digest(creator, token_hash(token)))
+        # 401 if no seat's either
+        caller = None if by_creator else seat_of(token, game_id, meta, svc.bot_tokens, states)
         head = _head(game_id)
         if head.status not in OVER:
             raise Problem(409, "game-active", "Game active",
@@ -233,12 +240,19 @@ class Rematch(MethodView):
         deal = make_deal(None, False, server_nonce=secrets.token_hex(32),
                          salt=secrets.token_hex(16),
                          fallback_seed=secrets.randbelow(2**SEED_BITS))
+        extra: dict[str, Any] = {"rematch_of": game_id}
+        if not by_creator and creator:
+            # The new creator token is the original creator's only: its old one aborts the
+            # rematch, and no one else is handed a way to.
+            extra["creator_sha256"] = creator
         try:
-            created = start_game(svc, game, meta["options"], specs, deal,
-                                 {"rematch_of": game_id})
+            created = start_game(svc, game, meta["options"], specs, deal, extra)
         except Exception:
             svc.redis.hdel(state_key, "rematch")
             raise
+        if caller is not None:
+            # The caller's seat has its token in this answer: its old token redeems nothing.
+            _mark_redeemed(svc.redis, game_id, caller)
         svc.redis.hset(state_key, "rematch", created["id"])
         new_meta = svc.store.meta(created["id"]) or {}
         for seat, changes in states.items():
@@ -247,4 +261,58 @@ class Rematch(MethodView):
                          float(new_meta.get("created", 0)))
         notify_players(svc, created["id"], new_meta, seat_states(svc.redis, created["id"]),
                        None, Head(0, created["to_act"], created["status"]))
-        return _json(dict(created, rematch_of=game_id), 201)
+        seats = [spec if spec["seat"] == caller else
+                 {name: value for name, value in spec.items() if name != "token"}
+                 for spec in created["seats"]]
+        return _json(dict(created, seats=seats, rematch_of=game_id,
+                          creator_token=created["creator_token"] if by_creator else None), 201)
+
+
+def _mark_redeemed(client: redis.Redis, game_id: str, seat: int) -> bool:
+    """Mark `seat` of the finished game `game_id` as having had its rematch's token; whether
+    it had not yet. The mark expires with the game's other keys."""
+    key = keys.rematch_redeemed(game_id)
+    first = bool(client.hsetnx(key, str(seat), "1"))
+    ttl = client.pttl(keys.game_state(game_id))
+    if first and ttl > 0:
+        client.pexpire(key, ttl)
+    return first
+
+
+@blp.route("/games/<game_id>/rematch/token")
+class RematchToken(MethodView):
+    """A seat's token in the game's rematch, for the seat's token of this game."""
+
+    @blp.response(200, RematchTokenSchema, example={
+        "game": "Qm4b8Kd2Yp6Vn1Rs", "seat": 1, "token": "t7Jx0Qm4b8Kd2Yp6Vn1Rs5Wc9Hz3Lg7Fa2Ue"})
+    @blp.problem(401, "no token of a seat of this game")
+    @blp.problem(403, "not a human seat's token (a bot's)")
+    @blp.problem(404, "no such game, or it has no rematch (yet)")
+    @blp.problem(409, "conflict: this seat already had its rematch token")
+    @blp.unavailable()
+    @blp.doc(security=SEAT_AUTH)
+    def post(self, game_id: str) -> Response:
+        """The caller's seat's token in this game's rematch (Bearer: the seat's token of
+        this game), once per seat: how the seats the rematch answer does not give a token
+        to (all but its asker's) get theirs. The seat's token is a new one; any token
+        the seat had in the rematch stops working."""
+        svc = services()
+        meta = _meta(game_id)
+        token = bearer_token()
+        if token is None:
+            raise unauthorized("redeeming a rematch token needs this game's seat token")
+        seat = seat_of(token, game_id, meta, svc.bot_tokens, seat_states(svc.redis, game_id))
+        if meta["seats"][seat]["kind"] != "human" or \
+                svc.bot_tokens.seat_of(token, game_id, [seat]) is not None:
+            raise Problem(403, "forbidden", "Forbidden",
+                          "only a human seat's own token redeems its rematch token")
+        found = svc.redis.hget(keys.game_state(game_id), "rematch")
+        rematch = found.decode() if found and found != b"pending" else None
+        if rematch is None or svc.store.current_meta(rematch) is None:
+            raise Problem(404, "not-found", "Not found", "this game has no rematch")
+        if not _mark_redeemed(svc.redis, game_id, seat):
+            raise Problem(409, "conflict", "Conflict",
+                          f"seat {seat} already had its token in the rematch {rematch}")
+        new_token, digest = new_human_token()
+        update_seat(svc.redis, rematch, seat, token_sha256=digest)
+        return _json({"game": rematch, "seat": seat, "token": new_token})

@@ -75,6 +75,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("post", "/v1/games/{game_id}/seats/{seat}/token"): "newSeatToken",
     ("post", "/v1/games/{game_id}/resign"): "resignGame",
     ("post", "/v1/games/{game_id}/rematch"): "rematchGame",
+    ("post", "/v1/games/{game_id}/rematch/token"): "redeemRematchToken",
     ("post", "/v1/games/{game_id}/analysis"): "requestAnalysis",
     ("get", "/v1/games/{game_id}/analysis"): "getAnalysis",
     ("get", "/v1/games/{game_id}/record"): "getGameRecord",
@@ -1026,6 +1027,11 @@ def typed(spec: Schema) -> Schema:
         components["CreateGame"]["properties"]["options"]["description"] = (
             "the game's options, each game's in its <Game>Options schema (e.g. "
             "DarwinsJourneyOptions); see also /v1/games-catalog")
+    # The games this server plays: any other name is refused (422), so the document says so.
+    for name in ("CreateGame", "CreateTournament"):
+        game_field = components.get(name, {}).get("properties", {}).get("game")
+        if game_field is not None:
+            game_field["enum"] = list(core.game_names())
     typed_games = [game for game in games if has_json_schemas(game)]
     example = next((found for found in map(game_example, typed_games) if found), None)
     shared.setdefault("parameters", {}).update(copy.deepcopy(LANGUAGE_PARAMETERS))

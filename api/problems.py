@@ -120,7 +120,8 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         "Ask again once the game is over."),
     "rematch-exists": ProblemType(
         "Rematch exists", 409, "The game already has a rematch; `rematch` is its id.",
-        "Join that game instead of creating another."),
+        "Join that game instead of creating another: redeem your seat's token in it with "
+        "your token of this game (`POST /v1/games/{id}/rematch/token`), once."),
     "seat-claimed": ProblemType(
         "Seat claimed", 409, "Another player already owns this seat.",
         "Do not retry; the seat belongs to someone else."),

@@ -5,6 +5,7 @@ Every request schema rejects unknown fields (marshmallow's default RAISE).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import marshmallow as ma
@@ -30,6 +31,16 @@ class StrictInt(fields.Integer):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+class StrictBool(fields.Boolean):
+    """A JSON `true` or `false`, nothing else (marshmallow's Boolean also takes "yes", 1, 0
+    and "on", which a client may mean otherwise)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if type(value) is not bool:
+            raise self.make_error("invalid")
+        return value
+
+
 class SeatSpecSchema(ma.Schema):
     """How one seat is played: by a human (who gets a token) or by a named bot."""
 
@@ -37,7 +48,7 @@ class SeatSpecSchema(ma.Schema):
     bot = fields.String(validate=validate.Length(min=1, max=64),
                         metadata={"description": "bot name (see /v1/bots); kind 'bot' only"})
     params = fields.Dict(keys=fields.String(), metadata={"description": "the bot's parameters"})
-    claim = fields.Boolean(metadata={
+    claim = StrictBool(metadata={
         "description": "human seats: the calling player (Authorization: Bearer <player key>) "
                        "owns this seat"})
 
@@ -64,7 +75,7 @@ class CreateGameSchema(ma.Schema):
     seed = StrictInt(validate=validate.Range(min=0, max=MAX_SEED),
                      metadata={"description": "setup randomness, mixed with the server's own "
                                               "unless `unranked` (random when omitted)"})
-    unranked = fields.Boolean(load_default=False, metadata={
+    unranked = StrictBool(load_default=False, metadata={
         "description": "true: the deal is `seed` itself, fully reproducible (analysis, tests, "
                        "replays) and so known to whoever chose it; the game is marked "
                        "unranked"})
@@ -120,6 +131,24 @@ class CreatedGameSchema(ma.Schema):
         "description": "the creator's secret token (shown only here): it aborts the game"})
     deal = fields.Nested(DealSchema, required=True)
     rematch_of = fields.String(metadata={"description": "a rematch: the game it follows"})
+
+
+class RematchSchema(CreatedGameSchema):
+    """The answer to a rematch: a creation answer holding only the caller's secrets."""
+
+    creator_token = fields.String(allow_none=True, required=True, metadata={
+        "description": "the new game's creator token, to a rematch asked with the creator "
+                       "token only; null otherwise (the original creator's token then "
+                       "aborts the new game too)"})
+
+
+class RematchTokenSchema(ma.Schema):
+    """A seat's token in a game's rematch, redeemed with its token of the old game."""
+
+    game = fields.String(required=True, metadata={"description": "the rematch's id"})
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True, metadata={
+        "description": "the seat's secret token in the rematch (shown only here)"})
 
 
 class GameQuerySchema(ma.Schema):
@@ -315,11 +344,35 @@ class BotsSchema(ma.Schema):
     bots = fields.List(fields.Nested(BotSchema), required=True)
 
 
+# What a display name may not hold: control characters (C0, DEL, C1) and the invisible
+# format characters that reorder or hide the text around them where the name is shown
+# (bidi embeddings, overrides, isolates and marks, zero-width characters, the BOM), and
+# lone surrogates. One pattern, documented as the field's `pattern` and applied as is.
+_NOT_IN_NAMES = (r"\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f"
+                 r"\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff")
+NAME_PATTERN = f"^[^{_NOT_IN_NAMES}]+$"
+
+
+class PrintableText(validate.Validator):
+    """Text of printable characters only (NAME_PATTERN, matched whole: a trailing newline
+    too is refused)."""
+
+    def __init__(self) -> None:
+        self.pattern = re.compile(NAME_PATTERN)
+
+    def __call__(self, value: str) -> str:
+        if self.pattern.fullmatch(value) is None:
+            raise ma.ValidationError("printable text only: no control characters, no "
+                                     "invisible or text-direction characters")
+        return value
+
+
 class NewPlayerSchema(ma.Schema):
     """A request for a new player."""
 
-    name = fields.String(validate=validate.Length(min=1, max=64), metadata={
-        "description": "a display name (optional)", "example": "Ada"})
+    name = fields.String(validate=[validate.Length(min=1, max=64), PrintableText()], metadata={
+        "description": "a display name (optional): printable text", "example": "Ada",
+        "pattern": NAME_PATTERN})
 
 
 class PlayerSchema(ma.Schema):
@@ -343,8 +396,9 @@ class PlayerGamesQuerySchema(ma.Schema):
 
     status = fields.String(validate=validate.OneOf(["active", "finished", "aborted",
                                                     "abandoned"]))
-    my_turn = fields.Boolean(metadata={"description": "only games where one of the "
-                                                      "player's seats is to act"})
+    # A query's boolean as OpenAPI spells it, "true" or "false" (not "1", "yes" or "on").
+    my_turn = fields.Boolean(truthy={"true"}, falsy={"false"}, metadata={
+        "description": "only games where one of the player's seats is to act"})
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
     before = fields.Float(metadata={"description": "the `next` of the previous page"})
 

@@ -14,12 +14,13 @@ Redis no longer holds.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import redis
@@ -54,17 +55,28 @@ local function read_game(state_key, seats_key, cached_version, cached_epoch)
 end
 """
 
-# KEYS: state hash, idempotency record (or a dummy key in the same slot), seats hash
+# A process may answer from the metadata it read at an earlier request if the script that
+# reads (or writes) the game's state checks, in the same step, that Redis still holds that
+# metadata: meta_is(meta key, sha1 hex of the metadata's text; "" for no check).
+_META_IS = """
+local function meta_is(meta_key, digest)
+  if digest == '' then return true end
+  local meta = redis.call('GET', meta_key)
+  return meta ~= false and redis.sha1hex(meta) == digest
+end
+"""
+
+# KEYS: state hash, idempotency record (or a dummy key in the same slot), seats hash, meta
 # ARGV: version the caller has cached ("" for none), "1" to read the idempotency record,
-#       epoch the caller has cached
+#       epoch the caller has cached, sha1 of the metadata the caller holds ("" for none)
 # -> false for an unknown game, else {the game as read_game reads it, idempotency record or
-#    false}
-_READ = _READ_GAME + """
+#    false, 1 if the metadata is the caller's (or unchecked) else 0}
+_READ = _READ_GAME + _META_IS + """
 local game = read_game(KEYS[1], KEYS[3], ARGV[1], ARGV[3])
 if not game then return false end
 local record = false
 if ARGV[2] == '1' then record = redis.call('GET', KEYS[2]) end
-return {game, record}
+return {game, record, meta_is(KEYS[4], ARGV[4]) and 1 or 0}
 """
 
 # Every write sets the expiry of all of a game's keys (retention, README): while the game
@@ -79,6 +91,31 @@ local function expire_game(first, ttl_ms)
 end
 """
 
+# An idempotency record stands for a stored move only while the game's log holds that move's
+# entry: a game rolled back (a restored backup, a failover to a lagging replica) may hold an
+# older log than its records, and a retry must not be answered 200 for a move the game no
+# longer has. A record starts with {"log_index": N, "entry_sha1": "<sha1 of the entry as
+# pushed>"}: held(record, log) compares that entry with the log's. A record without them
+# (written before they were) is trusted as it was then.
+_HELD = """
+local function held(record, log_key)
+  local index, digest = string.match(record, '^{"log_index":(%d+),"entry_sha1":"(%x+)"')
+  if not index then return true end
+  local entry = redis.call('LINDEX', log_key, tonumber(index))
+  return entry ~= false and redis.sha1hex(entry) == digest
+end
+"""
+
+# KEYS: idempotency record, move log -> the record if the log still holds its move, else
+# false (and a record whose move is gone is deleted: the key is free again).
+_RECORD = _HELD + """
+local record = redis.call('GET', KEYS[1])
+if not record then return false end
+if held(record, KEYS[2]) then return record end
+redis.call('DEL', KEYS[1])
+return false
+"""
+
 # KEYS: state hash, move log, idempotency record (or dummy), bot turns zset, version channel,
 #       then the game's other keys to expire: meta, seats (also compared), forfeits
 # ARGV: expected version, new version, snapshot, to_act ("" when over), status, log entry,
@@ -86,16 +123,20 @@ end
 #       the new epoch, now (ms, for 'updated'), expiry if active (ms), expiry if over (ms),
 #       the forfeit record of a bot's move played as a random one ("" for none), the epoch
 #       the move was decided on, the bot job that plays the next turn itself ("" for
-#       none), the number n of seats fields it saw, then those n (field, value) pairs of
-#       the seats hash
+#       none), the number n of seats fields it saw, the sha1 of the metadata it was decided
+#       with ("" for no check), then those n (field, value) pairs of the seats hash
 # -> {"ok"} | {"replay", record} | {"changed", the game as read_game reads it now}
 # The move is stored only if the game is exactly as the caller decided it on: same version,
-# same snapshot (epoch) and same seats (tokens, resignations). Else nothing is written and
-# the game comes back as it is now, so that the caller decides again without another read.
-_COMMIT = _EXPIRE + _READ_GAME + """
+# same snapshot (epoch), same seats (tokens, resignations) and same metadata. Else nothing
+# is written and the game comes back as it is now, so that the caller decides again without
+# another read.
+_COMMIT = _EXPIRE + _READ_GAME + _HELD + _META_IS + """
 if ARGV[7] ~= '' then
   local record = redis.call('GET', KEYS[3])
-  if record then return {'replay', record} end
+  if record then
+    if held(record, KEYS[2]) then return {'replay', record} end
+    redis.call('DEL', KEYS[3])  -- its move is no longer in the log: this is a new request
+  end
 end
 local head = redis.call('HMGET', KEYS[1], 'version', 'epoch')
 local same = head[1] == ARGV[1] and (head[2] or '') == ARGV[17]
@@ -103,9 +144,10 @@ local fields = tonumber(ARGV[19])
 if same and redis.call('HLEN', KEYS[7]) ~= fields then same = false end
 local i = 0
 while same and i < fields do
-  if redis.call('HGET', KEYS[7], ARGV[20 + 2 * i]) ~= ARGV[21 + 2 * i] then same = false end
+  if redis.call('HGET', KEYS[7], ARGV[21 + 2 * i]) ~= ARGV[22 + 2 * i] then same = false end
   i = i + 1
 end
+if same and not meta_is(KEYS[6], ARGV[20]) then same = false end
 if not same then return {'changed', read_game(KEYS[1], KEYS[7], ARGV[1], ARGV[17])} end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'snapshot', ARGV[3], 'to_act', ARGV[4],
            'status', ARGV[5], 'epoch', ARGV[12], 'updated', ARGV[13])
@@ -210,6 +252,7 @@ class Read:
     epoch: str = ""
     seats: dict[int, dict[str, Any]] = field(default_factory=dict)
     seats_seen: SeatsSeen = ()
+    meta_current: bool = True  # False: Redis no longer holds the metadata the caller does
 
 
 @dataclass(frozen=True)
@@ -273,15 +316,21 @@ class Store:
         self._read = LeanScript(client, _READ, held)
         self._commit = LeanScript(client, _COMMIT, held)
         self._mark = client.register_script(_MARK)
-        self._meta: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._record = client.register_script(_RECORD)
+        # Every request reads its game's metadata: on a held connection, as the read and the
+        # commit (api.lean_script: about half the CPU of the client's GET).
+        self._get = LeanScript(client, "return redis.call('GET', KEYS[1])", held)
+        # The metadata last parsed per game, with the text it was parsed from and its sha1.
+        self._meta: OrderedDict[str, tuple[bytes, dict[str, Any], str]] = OrderedDict()
         self._meta_size = meta_cache_size
         self._lock = threading.Lock()
 
     def create(self, game_id: str, meta: dict[str, Any], head: Head, snapshot: str,
                bot_to_act: bool, epoch: str) -> None:
         """Store a new game (metadata, version 0 snapshot) and its pending bot turn if any."""
+        raw_meta = json.dumps(meta, separators=(",", ":")).encode("utf-8")
         pipe = self.client.pipeline(transaction=True)
-        pipe.set(keys.game_meta(game_id), json.dumps(meta, separators=(",", ":")))
+        pipe.set(keys.game_meta(game_id), raw_meta)
         pipe.hset(keys.game_state(game_id), mapping={
             "version": head.version, "snapshot": snapshot, "epoch": epoch,
             "to_act": "" if head.to_act is None else head.to_act, "status": head.status,
@@ -293,27 +342,62 @@ class Store:
         if bot_to_act:
             pipe.zadd(keys.bot_turns(), {game_id: time.time()})
         pipe.execute()
-        self._remember_meta(game_id, meta)
+        self._remember_meta(game_id, raw_meta, meta)
+
+    def current_meta(self, game_id: str) -> dict[str, Any] | None:
+        """A game's metadata as Redis holds it now, or None for an unknown game (never to be
+        changed by the caller).
+
+        Read at every call: the API writes it once, at creation, but Redis is the truth and
+        it may change behind this process (an operator's repair, a restored backup, a
+        tamper that `bgb verify` must see), so no request trusts what an earlier one read
+        unchecked (issue 27: a process served a changed game's old metadata until it
+        restarted). Only its parsing is remembered, while the stored text is the same."""
+        found = self._fetch_meta(game_id)
+        return None if found is None else found[0]
 
     def meta(self, game_id: str) -> dict[str, Any] | None:
-        """A game's metadata (cached: it never changes), or None for an unknown game."""
+        """A game's metadata as this process last read it (read now if it has none), or
+        None for an unknown game: only for what a request may take from an earlier one
+        unchecked, the game's name and its number of seats (labels, the rate limits' bot
+        check); everything else reads `current_meta`, or `held_meta` checked by a script."""
+        held = self.held_meta(game_id)
+        return None if held is None else held[0]
+
+    def held_meta(self, game_id: str) -> tuple[dict[str, Any], str] | None:
+        """The metadata this process last read of a game (read now if it has none) and its
+        digest, or None for an unknown game: to be trusted only once the script reading or
+        writing the game's state has checked the digest (`read`, `commit_move`); else
+        `current_meta` reads it again."""
         with self._lock:
             found = self._meta.get(game_id)
             if found is not None:
                 self._meta.move_to_end(game_id)
-                return found
-        raw = self.client.get(keys.game_meta(game_id))
+                return found[1], found[2]
+        return self._fetch_meta(game_id)
+
+    def _fetch_meta(self, game_id: str) -> tuple[dict[str, Any], str] | None:
+        """A game's metadata as Redis holds it now and its digest (None: unknown game)."""
+        raw = self._get(keys=[keys.game_meta(game_id)], args=[])
         if raw is None:
             return None
-        meta = json.loads(raw)
-        self._remember_meta(game_id, meta)
-        return meta
-
-    def _remember_meta(self, game_id: str, meta: dict[str, Any]) -> None:
         with self._lock:
-            self._meta[game_id] = meta
+            found = self._meta.get(game_id)
+            if found is not None and found[0] == raw:
+                self._meta.move_to_end(game_id)
+                return found[1], found[2]
+        meta = json.loads(raw)
+        return meta, self._remember_meta(game_id, raw, meta)
+
+    def _remember_meta(self, game_id: str, raw: bytes, meta: dict[str, Any]) -> str:
+        """Remember a game's metadata parsed from `raw`; its digest (as the scripts' sha1)."""
+        digest = hashlib.sha1(raw, usedforsecurity=False).hexdigest()
+        with self._lock:
+            self._meta[game_id] = (raw, meta, digest)
+            self._meta.move_to_end(game_id)
             while len(self._meta) > self._meta_size:
                 self._meta.popitem(last=False)
+        return digest
 
     def head(self, game_id: str) -> Head | None:
         """A game's version, seat to act and status, or None for an unknown game."""
@@ -324,29 +408,35 @@ class Store:
         return _head(version, to_act, status, updated)
 
     def read(self, game_id: str, cached: tuple[int, str] | None = None,
-             idempotency: tuple[int, str] | None = None) -> Read | None:
+             idempotency: tuple[int, str] | None = None, meta_digest: str = "",
+             ) -> Read | None:
         """The head, the snapshot unless `cached` (version, epoch) is current, and the
-        idempotency record of (seat, key) if given; None for an unknown game."""
+        idempotency record of (seat, key) if given; None for an unknown game. With
+        `meta_digest` (of `held_meta`), the Read says whether Redis holds that metadata."""
         record_key = (keys.idempotency(game_id, *idempotency) if idempotency
                       else keys.game_meta(game_id))
-        raw = self._read(keys=[keys.game_state(game_id), record_key, keys.game_seats(game_id)],
+        raw = self._read(keys=[keys.game_state(game_id), record_key, keys.game_seats(game_id),
+                               keys.game_meta(game_id)],
                          args=["" if cached is None else cached[0],
                                "1" if idempotency else "0",
-                               "" if cached is None else cached[1]])
+                               "" if cached is None else cached[1], meta_digest])
         if not raw:
             return None
-        return _read(raw[0], json.loads(raw[1]) if raw[1] else None)
+        read = _read(raw[0], json.loads(raw[1]) if raw[1] else None)
+        return read if raw[2] else replace(read, meta_current=False)
 
     def record(self, game_id: str, idempotency: tuple[int, str]) -> dict[str, Any] | None:
-        """The first answer stored for an Idempotency-Key of a seat, if any."""
-        raw = self.client.get(keys.idempotency(game_id, *idempotency))
+        """The first answer stored for an Idempotency-Key of a seat, if any and if the game's
+        log still holds the move it answered (see `_HELD`)."""
+        raw = self._record(keys=[keys.idempotency(game_id, *idempotency),
+                                 keys.move_log(game_id)])
         return json.loads(raw) if raw else None
 
     def commit_move(self, game_id: str, expected: int, head: Head, snapshot: str | bytes,
                     entry: dict[str, Any], record: dict[str, Any] | None,
                     idempotency: tuple[int, str] | None, bot_to_act: bool,
                     epoch: str, decided_on: tuple[str, SeatsSeen] = ("", ()),
-                    bot_job: str | None = None) -> Commit:
+                    bot_job: str | None = None, meta_digest: str = "") -> Commit:
         """Store a move if the game is still as it was decided on: at version `expected`,
         with the snapshot of epoch `decided_on[0]` and the seats `decided_on[1]` (one atomic
         script). `epoch` is the new snapshot's write epoch; `head.updated_ms`, when set, the
@@ -354,23 +444,31 @@ class Store:
         recorded in the game's forfeits, in the same script. `bot_job`, when set, is the
         bot worker's job that plays the next bot turn itself: the state's `bot_job` names it
         until the next write, for the sweeper (which then leaves the turn to that job while
-        it lives)."""
+        it lives). `meta_digest`, when set, is the `held_meta` digest of the metadata the
+        move was decided with: the move is stored only if Redis still holds it."""
         record_key = (keys.idempotency(game_id, *idempotency) if idempotency
                       else keys.game_meta(game_id))
         decided_epoch, seats = decided_on
+        entry_text = json_text(entry)
+        record_text = b""
+        if record and idempotency:
+            # Named by the log entry it answers, first (see `_HELD`).
+            record_text = json_text({
+                "log_index": int(entry["index"]),
+                "entry_sha1": hashlib.sha1(entry_text, usedforsecurity=False).hexdigest(),
+                **record})
         outcome = self._commit(
             keys=[keys.game_state(game_id), keys.move_log(game_id), record_key,
                   keys.bot_turns(), keys.version_channel(game_id), keys.game_meta(game_id),
                   keys.game_seats(game_id), keys.game_forfeits(game_id)],
             args=[expected, head.version, snapshot, "" if head.to_act is None else head.to_act,
-                  head.status, json_text(entry),
-                  json_text(record) if record and idempotency else "",
+                  head.status, entry_text, record_text,
                   IDEMPOTENCY_TTL_SECONDS, game_id, "1" if bot_to_act else "0", time.time(),
                   epoch, head.updated_ms or int(time.time() * 1000),
                   self.retention.active_ttl_ms, self.retention.retain_finished_ms,
                   json.dumps(entry["forfeit"], separators=(",", ":"))
                   if entry.get("forfeit") else "",
-                  decided_epoch, bot_job or "", len(seats),
+                  decided_epoch, bot_job or "", len(seats), meta_digest,
                   *(part for pair in seats for part in pair)])
         kind = _text(outcome[0])
         if kind == "ok":

@@ -869,7 +869,7 @@ def resign(args: argparse.Namespace, console: Console) -> int:
 
 
 def rematch(args: argparse.Namespace, console: Console) -> int:
-    """Start a rematch and print its creation answer (the new seats' tokens)."""
+    """Start a rematch and print its creation answer (the caller's new token only)."""
     console.print_json(data=Client(args.url).rematch(args.game_id, args.token))
     return 0
 

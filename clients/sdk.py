@@ -309,8 +309,16 @@ class Client:
                                   json_body=body, safe=False).json())
 
     def rematch(self, game_id: str, token: str) -> Json:
-        """A new game like this finished one (a creation answer, with its seats' tokens)."""
+        """A new game like this finished one: a creation answer holding only the caller's
+        secrets (its own seat's new token, or the new creator token when `token` is the
+        creator's); the other seats redeem theirs with `rematch_token`."""
         return dict(self._request("POST", f"/games/{game_id}/rematch", token=token,
+                                  safe=False).json())
+
+    def rematch_token(self, game_id: str, token: str) -> Json:
+        """{"game", "seat", "token"}: the seat's token in the rematch of `game_id`, for the
+        seat's `token` of that game (once per seat)."""
+        return dict(self._request("POST", f"/games/{game_id}/rematch/token", token=token,
                                   safe=False).json())
 
     # -- analysis ---------------------------------------------------------------------------

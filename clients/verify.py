@@ -120,9 +120,17 @@ def _verify(record: dict[str, Any], report: Verification) -> None:
     try:
         game = core.get_game(record["game"])
     except core.UnknownGame:
-        report.faults.append(f"this installation has no rules for {record['game']!r}")
+        # A game this server plays but this bgb has no rules for (a newer server's game, a
+        # test server's toy game): the deal is checked, the replay cannot be.
+        report.faults.append(f"this bgb has no rules for {record['game']!r} (it knows "
+                             f"{', '.join(core.game_names())}): the moves cannot be "
+                             "replayed here; verify with a bgb that has them")
         return
-    state = game.new_game(record["options"], int(revealed["seed"]))
+    try:
+        state = game.new_game(record["options"], int(revealed["seed"]))
+    except (core.InvalidOptions, TypeError, ValueError, KeyError) as exc:
+        report.faults.append(f"the game's options do not start a game of {game.name}: {exc}")
+        return
     replayed = 0
     for position, entry in enumerate(record["moves"]):
         if entry.get("index") != position:

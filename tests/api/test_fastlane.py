@@ -315,18 +315,30 @@ def test_a_plain_move_body_loads_as_the_schema_loads_it(document: Any) -> None:
     b'"\\ud800"', b'"\\ud83d\\ude00"', b'"\xed\xa0\x80"', b'{"a": 1, "b": 2, "a": 3}',
     b'[1.5, 0.1, -0.0, 1E-400, 9007199254740993.0]', b'NaN', b'[Infinity]', b'\xef\xbb\xbf{}',
     b'[1,]', b'"\x01"', b' {"a": "\xc3\xa9"} ', b'1 2', b'', b'[' * 33 + b']' * 33,
-    b'[' * 32 + b'1.5' + b']' * 32, b'[' * 2000 + b']' * 2000, b'{"a": [{"b": 2**3}]}'])
+    b'[' * 32 + b'1.5' + b']' * 32, b'[' * 2000 + b']' * 2000, b'{"a": [{"b": 2**3}]}',
+    b'{"a": "x:y", "a": 1}', b'{"a:": 1, "b": {"c": "::"}}', b'[{"a": 1}, {"a": 2}]',
+    b'{"a": {"a": {"a": 1}}}', b'{"a": {"b": 1, "b": 1}}', b'{"": 1, "": 2}',
+    b'{"a": "x\\": y"}', b'{"a": "x\\": y", "a": 1}', b'{"a" :1, "a"\n :2}',
+    b'{"a": "b:c", "d": {"e": "f:g"}}', b'{"a": "b:c", "d": {"e": "f:g", "e": 0}}'])
 def test_json_bodies_are_read_as_the_standard_library_reads_them(raw: bytes) -> None:
-    """orjson reads bodies where it gives the standard library's document, else json."""
+    """orjson reads bodies where it gives the standard library's document, else json; a
+    member named twice is refused."""
     from api.parsing import MAX_DEPTH, Problem, parse_json_body
 
     def rejected(name: str) -> Any:
         raise ValueError(name)
 
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        if len({name for name, _ in pairs}) != len(pairs):
+            raise ValueError("given twice")
+        return dict(pairs)
+
     try:
-        expected: Any = json.loads(raw.decode("utf-8"), parse_constant=rejected)
+        expected: Any = json.loads(raw.decode("utf-8"), parse_constant=rejected,
+                                   object_pairs_hook=unique)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-        expected = f"not valid JSON ({type(exc).__name__})"
+        expected = ("given twice" if "given twice" in str(exc)
+                    else f"not valid JSON ({type(exc).__name__})")
     else:
         if raw.startswith(b"[" * (MAX_DEPTH + 1)):
             expected = f"nests deeper than {MAX_DEPTH} levels"

@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api import create_app, keys
-from tests.api.conftest import NO_RATE_LIMITS, create, move, problem
+from tests.api.conftest import NO_RATE_LIMITS, Created, create, move, problem
 
 
 def _player(client: FlaskClient, name: str = "Ada") -> tuple[str, dict[str, str]]:
@@ -171,6 +171,101 @@ def test_a_rematch_keeps_options_seats_and_players(client: FlaskClient) -> None:
     assert second["id"] in [g["id"] for g in _games(client, auth)["games"]]
     again = client.post(url, headers={"Authorization": f"Bearer {first['creator_token']}"})
     assert problem(again, 409, "rematch-exists")["rematch"] == second["id"]
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _finished_pair(client: FlaskClient, players: int = 2) -> Created:
+    """An anonymous game of human seats, over (seat 0 resigned a two-seat game, or the
+    creator aborted a larger one)."""
+    created = create(client, players=players)
+    if players == 2:
+        assert _resign(client, created.id, created.tokens[0]).status_code == 200
+    else:
+        assert client.post(f"/v1/games/{created.id}/abort",
+                           headers=_bearer(created.body["creator_token"])).status_code == 200
+    return created
+
+
+def _seat_read(client: FlaskClient, game_id: str, token: str) -> int | None:
+    answer = client.get(f"/v1/games/{game_id}", headers=_bearer(token))
+    assert answer.status_code == 200, answer.get_json()
+    return answer.get_json()["seat"]
+
+
+def test_a_rematch_answer_holds_only_the_callers_token(client: FlaskClient) -> None:
+    """Issue 27: seat 0 asking for the rematch of an anonymous game was handed seat 1's
+    token and the new creator token."""
+    old = _finished_pair(client, players=3)
+    answer = client.post(f"/v1/games/{old.id}/rematch", headers=_bearer(old.tokens[0]))
+    assert answer.status_code == 201, answer.get_json()
+    new = answer.get_json()
+    assert new["creator_token"] is None
+    assert [("token" in seat) for seat in new["seats"]] == [True, False, False]
+    mine = new["seats"][0]["token"]
+    assert _seat_read(client, new["id"], mine) == 0
+    assert old.tokens[1] not in answer.text and old.tokens[2] not in answer.text
+    # The other seats redeem theirs with their old tokens, once each.
+    redeem = f"/v1/games/{old.id}/rematch/token"
+    for seat in (1, 2):
+        got = client.post(redeem, headers=_bearer(old.tokens[seat]))
+        assert got.status_code == 200, got.get_json()
+        body = got.get_json()
+        assert body["game"] == new["id"] and body["seat"] == seat
+        assert _seat_read(client, new["id"], body["token"]) == seat
+        problem(client.post(redeem, headers=_bearer(old.tokens[seat])), 409, "conflict")
+    # The asker had its token in the answer: its old token redeems nothing (it would
+    # replace the token it holds).
+    problem(client.post(redeem, headers=_bearer(old.tokens[0])), 409, "conflict")
+    assert _seat_read(client, new["id"], mine) == 0
+    # The creator token was not handed out: the original creator's aborts the rematch.
+    creator = _bearer(old.body["creator_token"])
+    assert client.post(f"/v1/games/{new['id']}/abort", headers=creator).status_code == 200
+
+
+def test_a_rematch_asked_by_the_creator_gives_the_creator_token_only(
+        client: FlaskClient) -> None:
+    old = _finished_pair(client)
+    creator = _bearer(old.body["creator_token"])
+    redeem = f"/v1/games/{old.id}/rematch/token"
+    problem(client.post(redeem, headers=_bearer(old.tokens[1])), 404, "not-found")
+    answer = client.post(f"/v1/games/{old.id}/rematch", headers=creator)
+    assert answer.status_code == 201, answer.get_json()
+    new = answer.get_json()
+    assert isinstance(new["creator_token"], str)
+    assert new["creator_token"] != old.body["creator_token"]
+    assert all("token" not in seat for seat in new["seats"])
+    tokens = {}
+    for seat in (0, 1):
+        body = client.post(redeem, headers=_bearer(old.tokens[seat])).get_json()
+        tokens[seat] = body["token"]
+        assert _seat_read(client, new["id"], body["token"]) == seat
+    # Nor does anything but a seat's own token redeem: the creator's, a wrong one, none.
+    problem(client.post(redeem, headers=creator), 401, "unauthorized")
+    problem(client.post(redeem, headers=_bearer("nope")), 401, "unauthorized")
+    problem(client.post(redeem), 401, "unauthorized")
+    problem(client.post(f"/v1/games/{new['id']}/abort", headers=creator), 401, "unauthorized")
+    assert client.post(f"/v1/games/{new['id']}/abort",
+                       headers=_bearer(new["creator_token"])).status_code == 200
+
+
+def test_a_claimed_seat_finds_its_rematch_in_its_players_games(client: FlaskClient) -> None:
+    player_id, auth = _player(client)
+    first = client.post("/v1/games", json={"game": "toy-pontoon", "options": {"players": 2}})
+    old = first.get_json()
+    tokens = {s["seat"]: s["token"] for s in old["seats"]}
+    claim = client.post(f"/v1/games/{old['id']}/seats/1/claim", headers=auth,
+                        json={"token": tokens[1]})
+    assert claim.status_code == 200
+    assert _resign(client, old["id"], tokens[0]).status_code == 200
+    new = client.post(f"/v1/games/{old['id']}/rematch", headers=_bearer(tokens[0])).get_json()
+    assert "token" not in new["seats"][1]
+    assert new["id"] in [g["id"] for g in _games(client, auth)["games"]]
+    rotated = client.post(f"/v1/games/{new['id']}/seats/1/token", headers=auth)
+    assert rotated.status_code == 200
+    assert _seat_read(client, new["id"], rotated.get_json()["token"]) == 1
 
 
 @pytest.fixture

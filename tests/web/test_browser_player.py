@@ -121,6 +121,29 @@ def test_resign_then_rematch_then_a_new_game(context: Any, stack: Stack, shots: 
     assert errors == []
 
 
+def test_each_seat_opens_its_own_seat_in_the_rematch(context: Any, stack: Stack) -> None:
+    """The rematch answer holds the asker's token only (issue 27): the other seat's page
+    joins the same rematch with its own token, redeemed once."""
+    created = stack.client.create_game("toy-pontoon", {"players": 2}, None)
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    stack.client.resign(created["id"], tokens[0])
+    pages = []
+    for seat in (0, 1):
+        page = context.new_page()
+        page.goto(f"{stack.api_url}/play/games/{created['id']}#token={tokens[seat]}")
+        page.wait_for_selector("#rematch")
+        pages.append((page, watch_errors(page)))
+    rematches = []
+    for seat, (page, errors) in enumerate(pages):
+        page.click("#rematch")
+        page.wait_for_url(lambda url: created["id"] not in url and "#token=" in url)
+        token = page.url.split("#token=")[1]
+        rematches.append(page.url.split("/games/")[1].split("?")[0].split("#")[0])
+        assert stack.client.get_game(rematches[-1], token)["seat"] == seat
+        assert errors == []
+    assert rematches[0] == rematches[1]
+
+
 @pytest.mark.parametrize(("game", "options", "seats"), GAMES, ids=[g[0] for g in GAMES])
 def test_nothing_clipped_or_too_wide_at_360_px(browser: Any, stack: Stack, shots: Shots,
                                                game: str, options: dict[str, Any],

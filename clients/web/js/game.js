@@ -348,7 +348,6 @@ class GamePage {
         t("game.rematch")));
     }
     parts.push(h("a", { href: withLanguage("/play/"), class: "button", id: "new-game" }, t("game.new_game")));
-    if (this.rematchLinks) parts.push(this.rematchLinks);
     replace(this.actions, h("h2", {}, t("game.actions")), h("div", { class: "action-buttons" }, parts));
   }
 
@@ -361,7 +360,8 @@ class GamePage {
     await this.refresh().catch((error) => this.explain(error));
   }
 
-  /** The same game again: this seat's new link opens it; the other players' links to hand out. */
+  /** The same game again: this seat's new link opens it. If another seat asked first, this
+   * seat takes its own token in that rematch (redeemed once with its token here). */
   async rematch() {
     let game;
     try {
@@ -369,20 +369,27 @@ class GamePage {
     } catch (error) {
       const existing = error instanceof ApiError && error.problem.rematch;
       if (!existing) { this.explain(error); return; }
-      location.assign(withLanguage(`/play/games/${existing}`));
+      location.assign(await this.rematchLink(existing));
       return;
     }
-    const link = (seat) => withLanguage(`/play/games/${game.id}`) +
-      (seat.token ? `#token=${encodeURIComponent(seat.token)}` : "");
+    // The answer holds this seat's token only (the other seats redeem theirs).
     const mine = game.seats.find((seat) => seat.seat === this.body.seat && seat.token);
-    if (mine) {
-      location.assign(link(mine));
-      return;
+    location.assign(withLanguage(`/play/games/${game.id}`) +
+      (mine ? `#token=${encodeURIComponent(mine.token)}` : ""));
+  }
+
+  /** This seat's link into the rematch `id` another seat started: its new token, redeemed
+   * with this seat's token (once); a spectator's link when it cannot be (redeemed already). */
+  async rematchLink(id) {
+    const base = withLanguage(`/play/games/${id}`);
+    try {
+      const got = await api(`/v1/games/${this.id}/rematch/token`,
+        { method: "POST", token: this.token });
+      return `${base}#token=${encodeURIComponent(got.token)}`;
+    } catch {
+      return base;
     }
-    this.rematchLinks = h("ul", { class: "links", id: "rematch-links" }, game.seats.filter((s) => s.token)
-      .map((seat) => h("li", {}, h("a", { href: link(seat), class: "button" },
-        t("lobby.play_as", { seat: t("seat.number", { n: seat.seat + 1 }) })))));
-    this.drawActions();
+  }
 
   /** Show the board as it stood at `version` (as this seat saw it then: the server replays
    * it, GET ?at=N), with buttons to step through the game and back to it as it is now. */
