@@ -1012,7 +1012,14 @@ def typed(spec: Schema) -> Schema:
     if "Forfeit" in components:
         components.update(tournament_components(components))
     components.update(answer_components(games, components))
-    components.pop("LogEntry", None)  # one per game (<Game>LogEntry), each in its MoveLog
+    if "Record" in components and "LogEntry" in components:
+        # A record's moves (api.replays): any game's, as in its own log, typed by the
+        # record's `game`; the move log's pages have one entry schema per game instead.
+        entry = components["LogEntry"]["properties"]
+        entry["events"]["items"] = _ref("Event")
+        entry["move"] = _ref("LoggedMove")
+    else:
+        components.pop("LogEntry", None)  # one per game (<Game>LogEntry), each in its MoveLog
     if "AnalysedMove" in components:  # api.analysis: the move played and the better one
         for member in ("move", "best"):
             components["AnalysedMove"]["properties"][member] = {
