@@ -380,7 +380,8 @@ def test_a_generated_python_client_plays_games(app: Any, client: Any, tmp_path: 
             options = models.CreateGameOptions.from_dict({"players": players})
             # Ranked: the seed is mixed with the server's nonce, a new deal each run.
             created = module("api.games.create_game").sync(
-                client=anonymous, body=models.CreateGame(game=name, seed=seed,
+                client=anonymous, body=models.CreateGame(game=models.CreateGameGame(name),
+                                                         seed=seed,
                                                          options=options))
             assert isinstance(created, models.CreatedGame), created
             tokens = {s.seat: seat(s.token) for s in created.seats

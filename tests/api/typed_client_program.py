@@ -15,6 +15,7 @@ from generated_bgb_client.api.games import create_game, get_game, post_move
 from generated_bgb_client.models import (
     CreatedGame,
     CreateGame,
+    CreateGameGame,
     CreateGameOptions,
     DarwinsJourneyEventPlace,
     DarwinsJourneyGame,
@@ -32,7 +33,8 @@ def place_a_worker(anonymous: Client, seat_client: Callable[[str], Authenticated
     """Start a two-player Darwin's Journey, play its first legal moves until a worker may be
     placed, place one; the location and the types of the answer's `place` events."""
     created = create_game.sync(client=anonymous, body=CreateGame(
-        game="darwins-journey", options=CreateGameOptions.from_dict({"players": 2})))
+        game=CreateGameGame.DARWINS_JOURNEY,
+        options=CreateGameOptions.from_dict({"players": 2})))
     if not isinstance(created, CreatedGame):
         raise RuntimeError(f"no game: {created!r}")
     tokens = {seat.seat: seat_client(seat.token) for seat in created.seats

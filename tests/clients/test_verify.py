@@ -1,14 +1,14 @@
 """`bgb verify` on a game whose rules this bgb does not have: a clear fault, no traceback."""
+# The server's answer is its game record (GET /v1/games/{id}/record, docs/records.md).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from clients.cli import main
-from clients.verify import verify_game
+from clients.verify import RECORD_FORMAT, RECORD_FORMAT_VERSION, verify_game
 from core.deals import make_deal
 
 
@@ -17,16 +17,16 @@ class _Server:
 
     def __init__(self, game: str, options: dict[str, Any]) -> None:
         deal = make_deal(3, True, server_nonce="n" * 64, salt="s" * 32, fallback_seed=3)
-        self.body = {"id": "g1", "game": game, "options": options, "status": "aborted",
-                     "result": None,
-                     "deal": {"commitment": deal.commitment, "unranked": True,
-                              "revealed": deal.to_json()}}
+        self.record = {"format": RECORD_FORMAT, "format_version": RECORD_FORMAT_VERSION,
+                       "id": "g1", "game": game, "options": options, "status": "aborted",
+                       "result": None,
+                       "deal": {"commitment": deal.commitment, "unranked": True,
+                                "revealed": deal.to_json()},
+                       "moves": [{"index": 0, "seat": 0, "move": {"type": "draw"},
+                                  "events": []}]}
 
-    def get_game(self, game_id: str) -> dict[str, Any]:
-        return self.body
-
-    def iter_moves(self, game_id: str) -> Iterator[dict[str, Any]]:
-        yield {"index": 0, "seat": 0, "move": {"type": "draw"}, "events": []}
+    def get_record(self, game_id: str) -> dict[str, Any]:
+        return self.record
 
 
 def test_verify_names_a_game_whose_rules_it_lacks() -> None:
