@@ -106,6 +106,7 @@ def plan(s: State, colour: int, value: int) -> str:
 
 def _take(s: State, moves: list[Move]) -> Move:
     card = behaviour(s)
+    moves = [m for m in moves if m["type"] == "take"]
     own = [m for m in moves if m["owner"] == AI_SEAT]
     rival = [m for m in moves if m["owner"] != AI_SEAT]
     groups = (rival, own) if card.rival_dice_first else (own, rival)

@@ -64,7 +64,7 @@ def catalog(s: State) -> dict[str, Any]:
         "colours": list(DATA.colours),
         "types": list(DATA.types),
         "spaces": list(DATA.space_labels),
-        "tile": DATA.tile_texts[s.tiles[-1]] if s.tiles else None,
+        "tile": DATA.tile_texts[s.tiles[-1]] if s.tiles and len(s.tiles) >= s.round else None,
         "animals": {str(c): {"name": DATA.animals[c].name, "colour": DATA.animals[c].colour,
                              "categories": [DATA.categories[t][k] for t, k in
                                             enumerate(DATA.animals[c].categories)]}
