@@ -46,7 +46,7 @@ class Encyclopedia:
     def automa_seats(self, options: dict[str, Any]) -> dict[int, str]:
         """Seat 1 is the AI in a solo game, relayed by the generic automa bot."""
         players, _, _ = setup.parse_options(options)
-        return {rules.AI_SEAT: "alfred"} if players == 1 else {}
+        return {rules.AI_SEAT: "automa"} if players == 1 else {}
 
     def new_game(self, options: dict[str, Any], seed: int) -> State:
         """A new game; all set-up randomness drawn from `seed`."""

@@ -35,7 +35,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     data = to_json(s)
     out: dict[str, Any] = {"game": "encyclopedia", "seat": seat, "to_act": rules.to_act(s),
                            "seat_count": s.n,
-                           "automa_seats": {str(rules.AI_SEAT): "alfred"} if s.solo else {}}
+                           "automa_seats": {str(rules.AI_SEAT): "automa"} if s.solo else {}}
     for name in _VISIBLE:
         out[name] = data[name]
     out["xdeck"] = len(s.xdeck)

@@ -97,9 +97,9 @@ def test_e3_5_starting_draft_in_reverse_order() -> None:
 
 
 def test_e6_2_dice_before_the_round_tile() -> None:
-    """E5.2 / E6.2 / E6.3 / E6.5 / A6(a) / A8(a): in the seed's order ("Cada Jogador compra 4 dados ... e
-    aloca ...; Vire a ficha de rodada") every player draws, rolls and places 4 dice before
-    the round tile is flipped."""
+    """E5.2 / E6.2 / E6.3 / E6.5 / A6(a) / A8(a): in the seed's order ("Cada Jogador compra 4
+    dados ... e aloca ...; Vire a ficha de rodada") every player draws, rolls and places 4
+    dice before the round tile is flipped."""
     s = GAME.new_game({"players": 2}, 8)
     s.tiles_left = [DATA.tiles.index("expert")]
     events = []
