@@ -187,7 +187,8 @@ def gain(s: State, seat: int, kind: str, amount: int, ev: Events) -> None:
 def gain_rep(s: State, seat: int, amount: int, ev: Events) -> None:
     """E10.2: move along the track; every bonus space passed or landed on pays (K6).
 
-    G16: past the track's end each further point is worth 1 VP.
+    G16 (stand-in): past the track's end each further point is worth DATA.vp_beyond_track
+    VP, 0: the marker stops (at 1 VP a point, Expedition's reputation dominated play).
     """
     for _ in range(amount):
         if s.rep[seat] >= DATA.track_length:

@@ -260,13 +260,16 @@ def test_e10_4_reputation_bonus_card_from_display_or_deck() -> None:
 
 
 def test_g16_reputation_past_the_end_scores() -> None:
-    """G16: beyond space 14 each reputation point is 1 VP."""
+    """G16 (stand-in, issue 31): the marker stops on space 14; further reputation is worth
+    DATA.vp_beyond_track VP a point (0: at 1 VP a point, Expedition's reputation made it
+    the action greedy play leaned on, 36.8 of its 98.3 points)."""
     from core.encyclopedia.rules import gain_rep
     s = at_turns(2, 3)
     s.rep[0] = DATA.track_length
     vp = s.vp[0]
     gain_rep(s, 0, 3, [])
-    assert s.vp[0] == vp + 3 and s.rep[0] == DATA.track_length
+    assert s.vp[0] == vp + 3 * DATA.vp_beyond_track and s.rep[0] == DATA.track_length
+    assert DATA.vp_beyond_track == 0
 
 
 # ------------------------------------------------------------------ E11 royal seals
