@@ -199,7 +199,9 @@ def _validate_seats(game: core.Game, options: dict[str, Any],
     bots = known_bot_names()
     for index, spec in enumerate(seats):
         problems: list[str] = []
-        if index in automa and (spec["kind"] != "bot" or spec.get("bot") != automa[index]):
+        # any automa relay (`automa`, or its Darwin's Journey name `alfred`) takes the seat
+        if index in automa and (spec["kind"] != "bot" or (
+                spec.get("bot") != automa[index] and not automa_only(spec.get("bot", "")))):
             problems.append(f"seat {index} is the automa: it must be "
                             f'{{"kind": "bot", "bot": "{automa[index]}"}}')
         elif spec["kind"] == "bot" and spec["bot"] not in bots:

@@ -156,7 +156,7 @@ def encyclopedia_view(view: dict[str, Any]) -> RenderableType:
         order = " > ".join(_colour(view, c) for c in ai["priority"])
         behaviour = data["behaviours"].get(str(ai.get("behaviour")), {}).get("name")
         scoring = data["scorings"].get(str(ai.get("scoring")), {}).get("name")
-        parts.append(Text(_("AI: behaviour card {b}, scoring card {s}; continent priority "
+        parts.append(Text(_("AI: behaviour card {b}, level {s}; continent priority "
                             "{order}").format(b=_ai_card(behaviour), s=_ai_card(scoring),
                                               order=order)))
     return Group(*parts)

@@ -2,7 +2,7 @@
 
     bgb serve [--host 127.0.0.1] [--port 8000]      API (gunicorn) + one bot worker (+ local Redis)
     bgb worker [--burst] [--count N]                bot workers only (RQ queue "bots" + sweeper)
-    bgb play darwins-journey --vs alfred:green      play against bots, the board drawn with rich
+    bgb play darwins-journey --vs alfred:green      play against bots (any game: --vs automa)
     bgb watch <id>                                  follow a game's moves as they happen
     bgb create <game> [--option k=v] [--seat ...]   create a game, print the answer (tokens!)
     bgb show <id> [--token T]                       print a game as a seat or a spectator sees it
@@ -69,10 +69,15 @@ def parse_pairs(pairs: list[str] | None) -> dict[str, Any]:
     return result
 
 
-def parse_bot(spec: str) -> tuple[str, dict[str, Any], str | None]:
-    """A `--vs` opponent: "random", "mcts:iterations=200,c=1.4", "alfred:green".
+AUTOMA_BOTS = ("automa", "alfred")  # any game's automa; Alfred is Darwin's Journey's
 
-    Returns (bot name, params, level): for Alfred the text after ":" is his difficulty level.
+
+def parse_bot(spec: str) -> tuple[str, dict[str, Any], str | None]:
+    """A `--vs` opponent: "random", "mcts:iterations=200,c=1.4", "alfred:green",
+    "automa:behaviour=2,scoring=3".
+
+    Returns (bot name, params, level): for Alfred the text after ":" is his difficulty level;
+    for `automa` the pairs are the game's options that set its automa (its level).
     """
     name, _, rest = spec.partition(":")
     name = name.strip()
@@ -100,21 +105,24 @@ def plan_game(vs: list[str], players: int | None,
               options: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]] | None]:
     """The options and seats of a `bgb play` game: you at seat 0, then the --vs bots.
 
-    With Alfred the game is solo (options players=1, alfred=<level>) and the server seats him.
-    Seats beyond you and the bots are humans too, played in turn at this terminal.
+    With the automa (`automa`, or `alfred` in Darwin's Journey) the game is solo (options
+    players=1 and the automa's level: alfred=<level>, or automa's key=value pairs) and the
+    server seats it. Seats beyond you and the bots are humans too, played in turn here.
     """
     options = dict(options)
     bots = [parse_bot(spec) for spec in vs]
-    automa = [b for b in bots if b[0] == "alfred"]
-    others = [b for b in bots if b[0] != "alfred"]
+    automa = [b for b in bots if b[0] in AUTOMA_BOTS]
+    others = [b for b in bots if b[0] not in AUTOMA_BOTS]
     if automa:
-        if others or (players not in (None, 1)):
-            raise argparse.ArgumentTypeError("Alfred is the solo opponent: play him alone "
-                                             "(--vs alfred[:level] without other bots)")
+        if others or len(automa) > 1 or (players not in (None, 1)):
+            raise argparse.ArgumentTypeError("the automa is the solo opponent: play it alone "
+                                             "(--vs automa[:k=v,...] or --vs alfred[:level] "
+                                             "without other bots)")
         options.setdefault("players", 1)
-        level = automa[0][2]
+        name, params, level = automa[0]
         if level:
             options["alfred"] = level
+        options.update(params)
         return options, None
     if not others:
         # Only humans: let the server seat any automa the options call for (e.g. solo Alfred).
@@ -184,7 +192,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--token", action="append", default=[], metavar="T",
                       help="with --game: a seat's token (repeat for more seats)")
     play.add_argument("--vs", action="append", default=[], metavar="BOT",
-                      help="an opponent: alfred[:level], random, greedy, mcts[:k=v,...]; "
+                      help="an opponent: automa[:k=v,...], alfred[:level], random, greedy, "
+                           "mcts[:k=v,...]; "
                            "repeat for more")
     play.add_argument("--players", type=int, default=None,
                       help="seats besides Alfred (extra ones are humans at this terminal)")

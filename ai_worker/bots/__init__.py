@@ -1,4 +1,5 @@
-"""The bots: `alfred` (the automa), `random`, `greedy` and `mcts`, by name.
+"""The bots: `automa` (any game's automa; `alfred`, its Darwin's Journey name), `random`,
+`greedy` and `mcts`, by name.
 
 A bot sees only its seat's view: `choose(game, view, seat, legal_moves, params, seed)`
 returns one of `legal_moves` (the very dict). Bad `params` raise ValueError with a
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ai_worker.bots.alfred import AlfredBot
+from ai_worker.bots.automa import AlfredBot, AutomaBot
 from ai_worker.bots.base import Bot, move_key, validate_params
 from ai_worker.bots.greedy import GreedyBot
 from ai_worker.bots.mcts import MCTSBot
@@ -25,8 +26,8 @@ __all__ = [
     "validate_params",
 ]
 
-_BOTS: dict[str, Bot] = {bot.name: bot for bot in (AlfredBot(), RandomBot(), GreedyBot(),
-                                                  MCTSBot())}
+_BOTS: dict[str, Bot] = {bot.name: bot for bot in (AutomaBot(), AlfredBot(), RandomBot(),
+                                                  GreedyBot(), MCTSBot())}
 
 
 class UnknownBot(ValueError):

@@ -72,7 +72,7 @@ def _expert(raw: dict[str, Any]) -> Expert:
 
 @dataclass(frozen=True, slots=True)
 class Behaviour:
-    """A solo AI behaviour card (stand-in, G31)."""
+    """A solo AI behaviour card (stand-in, G31; its fields are explained in solo.json)."""
 
     id: int
     name: str
@@ -81,17 +81,28 @@ class Behaviour:
     continental: bool
     extra_action: bool
     double_space: int
+    animal: float
+    cube: float
+    rep: float
+    deny: float
+    rival: float
+    bias: dict[str, float]
 
 
 @dataclass(frozen=True, slots=True)
-class Scoring:
-    """A solo AI scoring card (stand-in, G31)."""
+class Level:
+    """A solo AI level card, the "scoring" option (stand-in, G31; fields in solo.json)."""
 
     id: int
     name: str
+    coins: int
+    seals: bool
+    deny: bool
+    own_first: bool
+    foresight: float
     per_published: int
-    per_expert: int
-    per_reputation: int
+    first_useful: bool
+    threshold: float
 
 
 class Data:
@@ -150,12 +161,15 @@ class Data:
         self.continent_cards: tuple[int, ...] = tuple(x["colour"] for x in solo["continent_cards"])
         self.behaviours: dict[int, Behaviour] = {
             b["id"]: Behaviour(b["id"], b["name"], tuple(b["priority"]), b["rival_dice_first"],
-                               b["continental"], b["extra_action"], b["double_space"])
+                               b["continental"], b["extra_action"], b["double_space"],
+                               b["animal"], b["cube"], b["rep"], b["deny"], b["rival"],
+                               dict(b["bias"]))
             for b in solo["behaviour_cards"]}
-        self.scorings: dict[int, Scoring] = {
-            x["id"]: Scoring(x["id"], x["name"], x["per_published"], x["per_expert"],
-                             x["per_reputation"])
-            for x in solo["scoring_cards"]}
+        self.levels: dict[int, Level] = {
+            x["id"]: Level(x["id"], x["name"], x["coins"], x["seals"], x["deny"], x["own_first"],
+                           x["foresight"], x["per_published"], x["first_useful"],
+                           x["threshold"])
+            for x in solo["level_cards"]}
         # a card's category index on the publication grid, per type: type * 4 + category
         self.animal_cell: tuple[tuple[int, ...], ...] = tuple(
             tuple(t * 4 + cat for t, cat in enumerate(a.categories)) for a in self.animals)

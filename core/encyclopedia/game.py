@@ -26,12 +26,19 @@ class Encyclopedia:
                         "description": "number of players; 1 = solo against the AI"},
             "behaviour": {"type": "str|int", "choices": list(setup.CARD_CHOICES),
                           "default": "random",
-                          "description": "solo only: the AI's behaviour card (1 Collector,"
-                                         " 2 Explorer, 3 Rival) or random (hidden)"},
+                          "description": "solo only: what the AI plays for: 1 Collector"
+                                         " (animals from the Academy, published), 2 Explorer"
+                                         " (expeditions: research and reputation, then"
+                                         " publishing), 3 Rival (publishing, and it takes the"
+                                         " dice you need); or random (hidden)"},
             "scoring": {"type": "str|int", "choices": list(setup.CARD_CHOICES),
                         "default": "random",
-                        "description": "solo only: the AI's scoring card (1 Apprentice easy,"
-                                       " 2 Scholar, 3 Master hard) or random (hidden)"},
+                        "description": "solo only: the AI's level: 1 easy (its card's action"
+                                       " order, its own dice first, no modifiers), 2 medium"
+                                       " (weighs every die and action, up to 1 coin on a"
+                                       " die), 3 hard (also up to 3 coins or a royal seal,"
+                                       " and it denies you the dice you need); or random"
+                                       " (hidden)"},
         }
 
     def json_schemas(self) -> dict[str, Any]:
@@ -46,7 +53,7 @@ class Encyclopedia:
     def automa_seats(self, options: dict[str, Any]) -> dict[int, str]:
         """Seat 1 is the AI in a solo game, relayed by the generic automa bot."""
         players, _, _ = setup.parse_options(options)
-        return {rules.AI_SEAT: "alfred"} if players == 1 else {}
+        return {rules.AI_SEAT: "automa"} if players == 1 else {}
 
     def new_game(self, options: dict[str, Any], seed: int) -> State:
         """A new game; all set-up randomness drawn from `seed`."""

@@ -35,6 +35,7 @@ ACTION_LABELS = {"bank": "Bank: take 5 coins", "embassy": "Embassy: take expedit
                  "university": "University: take an expert", "academy": "Academy: take an animal",
                  "expedition": "Expedition: research animals", "publish": "Publish research"}
 AI_SEAT = 1
+SEAL_COINS: Move = {"type": "seal_coins", "label": "Spend a royal seal: take 5 coins"}
 
 
 _DIE_TEXT = {(c, v): f"{name} {v}" for c, name in enumerate(COLOURS) for v in range(1, 7)}
@@ -83,8 +84,8 @@ def drafters(s: State) -> list[int]:
 
 
 def tile_effect(s: State) -> str:
-    """The effect of this round's flipped tile."""
-    return DATA.tiles[s.tiles[-1]] if s.tiles else "none"
+    """The effect of this round's tile once flipped ("none" before, E6.5)."""
+    return DATA.tiles[s.tiles[-1]] if s.tiles and len(s.tiles) >= s.round else "none"
 
 
 def active_experts(s: State, seat: int) -> list[int]:
@@ -186,7 +187,8 @@ def gain(s: State, seat: int, kind: str, amount: int, ev: Events) -> None:
 def gain_rep(s: State, seat: int, amount: int, ev: Events) -> None:
     """E10.2: move along the track; every bonus space passed or landed on pays (K6).
 
-    G16: past the track's end each further point is worth 1 VP.
+    G16 (stand-in): past the track's end each further point is worth DATA.vp_beyond_track
+    VP, 0: the marker stops (at 1 VP a point, Expedition's reputation dominated play).
     """
     for _ in range(amount):
         if s.rep[seat] >= DATA.track_length:
@@ -224,10 +226,21 @@ def bonus_expert(s: State, seat: int, ev: Events) -> None:
 # ---------------------------------------------------------------- rounds
 
 def start_round(s: State, ev: Events) -> None:
-    """E6: refresh the displays (A7: not in round 1), flip the tile (A6(b): before the dice)."""
+    """E6 in the seed's order: refresh the displays (A7: not in round 1), then the dice
+    (E6.2-E6.4); the round tile is flipped once every player has placed (E6.5, A6(a))."""
     if s.round > 1:  # E6.1: the displays are renewed every round
         fill_display(s, s.xdisplay, s.xdeck, s.xdiscard, DATA.expert_display)
         fill_display(s, s.adisplay, s.adeck, s.adiscard, animal_display_size(s))
+    start_placement(s, ev)
+
+
+def tile_flipped(s: State) -> bool:
+    """Whether this round's tile is face up (E6.5 comes after the dice are placed)."""
+    return len(s.tiles) >= s.round
+
+
+def flip_tile(s: State, ev: Events) -> None:
+    """E6.5 / E7: flip the round tile and apply it to every player, then the next step."""
     # A1: the next of the 6 face-down tiles is one of the 12 not yet used, at random
     tile = s.tiles_left.pop(randbelow(s, len(s.tiles_left)))
     s.tiles.append(tile)
@@ -243,18 +256,22 @@ def start_round(s: State, ev: Events) -> None:
     if effect in ("expert", "animal"):  # E7.3 / E7.4: picks in turn order, refill after
         s.phase, s.turn = "tile_pick", 0
         return
-    start_placement(s, ev)
+    if effect == "extra_die":  # E7.5 / A6(a): one more die each, onto an occupied space
+        start_placement(s, ev)
+        return
+    s.phase, s.turn = "turns", 0
 
 
 def start_placement(s: State, ev: Events) -> None:
-    """E6.2-E6.4: in turn order each player draws and rolls dice, then places them (A8, A9)."""
+    """E6.2-E6.4: in turn order each player draws and rolls dice, then places them (A8, A9);
+    under T5 the same again with the one additional die (E7.5)."""
     s.phase, s.turn = "place", 0
     draw_dice(s, seat_at(s, 0), ev)
 
 
 def draw_dice(s: State, seat: int, ev: Events) -> None:
-    """E6.2 / E7.5: 4 dice (5 under T5) at random from the bag, rolled (A8(a))."""
-    count = DATA.dice_per_round + (1 if tile_effect(s) == "extra_die" else 0)
+    """E6.2: 4 dice at random from the bag, rolled (A8(a)); E7.5: 1 more once T5 is up."""
+    count = 1 if tile_flipped(s) else DATA.dice_per_round
     drawn = []
     for _ in range(min(count, len(s.bag))):
         d = s.bag.pop(randbelow(s, len(s.bag)))
@@ -370,6 +387,8 @@ def take_moves(s: State) -> list[Move]:
                              f"(they receive {DATA.space_labels[i]})")
                 out.append({"type": "take", "owner": owner, "space": i, "die": d,
                             "label": label})
+    if s.seals[seat]:  # E11.2(a): "A qualquer momento do seu turno", before the die too
+        out.append(SEAL_COINS)
     return out
 
 
@@ -447,7 +466,7 @@ def mod_moves(s: State, frame: tuple[Any, ...]) -> list[Move]:
             if not plus or -1 in s.cont[c]:
                 out.append({"type": "seal_die", "colour": c,
                             "label": f"Spend a royal seal: +5 and make the die {COLOURS[c]}"})
-        out.append({"type": "seal_coins", "label": "Spend a royal seal: take 5 coins"})
+        out.append(SEAL_COINS)
     return out
 
 
@@ -543,9 +562,11 @@ def play(s: State, seat: int, m: Move, ev: Events) -> None:
         s.spaces[seat][m["space"]].append(m["die"])
         if not s.to_place:
             s.turn += 1
-            if s.turn < s.n:
+            if s.turn < s.n and s.bag:
                 draw_dice(s, seat_at(s, s.turn), ev)
-            else:
+            elif not tile_flipped(s):  # E6.5: the tile once every player has placed
+                flip_tile(s, ev)
+            else:  # the T5 die placed (E7.5)
                 s.phase, s.turn = "turns", 0
     elif t == "draft":
         for card in m["cards"]:
@@ -579,6 +600,9 @@ def play(s: State, seat: int, m: Move, ev: Events) -> None:
         s.busy = True
     elif t == "decline":
         s.busy = True
+    elif t == "seal_coins":  # E11.2(a) before taking a die: the turn goes on
+        s.seals[seat] -= 1
+        s.coins[seat] += DATA.seal_coins  # the "move" event's label tells it
 
 
 def take_die(s: State, seat: int, owner: int, space: int, d: int, ev: Events) -> None:
@@ -810,7 +834,7 @@ def settle(s: State, ev: Events) -> None:
                     fill_display(s, s.xdisplay, s.xdeck, s.xdiscard, DATA.expert_display)
                 else:
                     fill_display(s, s.adisplay, s.adeck, s.adiscard, animal_display_size(s))
-                start_placement(s, ev)
+                s.phase, s.turn = "turns", 0
                 continue
             if not phase_moves(s):  # an empty display: this seat has nothing to take
                 s.turn += 1

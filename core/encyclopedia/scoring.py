@@ -49,13 +49,10 @@ def expert_end(s: State, seat: int) -> int:
 
 
 def ai_card(s: State, seat: int) -> int:
-    """E21.3.7 (G31): the solo AI's scoring card."""
+    """E21.3.7 (G31, AI10): the solo AI's level card's end VP per published animal."""
     if not s.solo or seat != AI_SEAT:
         return 0
-    card = DATA.scorings[s.ai["scoring"]]
-    return (card.per_published * len(s.published[seat])
-            + card.per_expert * len(experts_held(s, seat))
-            + card.per_reputation * s.rep[seat])
+    return DATA.levels[s.ai["scoring"]].per_published * len(s.published[seat])
 
 
 def breakdown(s: State, seat: int) -> dict[str, int]:

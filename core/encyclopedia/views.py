@@ -35,7 +35,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     data = to_json(s)
     out: dict[str, Any] = {"game": "encyclopedia", "seat": seat, "to_act": rules.to_act(s),
                            "seat_count": s.n,
-                           "automa_seats": {str(rules.AI_SEAT): "alfred"} if s.solo else {}}
+                           "automa_seats": {str(rules.AI_SEAT): "automa"} if s.solo else {}}
     for name in _VISIBLE:
         out[name] = data[name]
     out["xdeck"] = len(s.xdeck)
@@ -64,7 +64,7 @@ def catalog(s: State) -> dict[str, Any]:
         "colours": list(DATA.colours),
         "types": list(DATA.types),
         "spaces": list(DATA.space_labels),
-        "tile": DATA.tile_texts[s.tiles[-1]] if s.tiles else None,
+        "tile": DATA.tile_texts[s.tiles[-1]] if s.tiles and len(s.tiles) >= s.round else None,
         "animals": {str(c): {"name": DATA.animals[c].name, "colour": DATA.animals[c].colour,
                              "categories": [DATA.categories[t][k] for t, k in
                                             enumerate(DATA.animals[c].categories)]}

@@ -139,8 +139,12 @@ def run_op(s: S, p: int, op: list[Any], ev: Events) -> None:
                 continue
             if s["sky"][p]:
                 s["tiles"][p].append(tile)  # F15.2: Skyside draws go to the tile Reserve
+            elif s["options"].get("drawn_tile_optional", False):
+                push(["place", [tile], 1])  # A24 as "may place": optional
             else:
-                push(["place", [tile], 1])  # single-draw icon alone: draw and place it
+                # F15.2 glossary: the single-draw icon alone: "you also place it (if there
+                # is no valid space, return it)"; a must-place frame, no skip
+                push(["place_at", tile, 1])
     elif kind == "build":
         push(["build", op[1]])
     elif kind == "dive":
@@ -244,12 +248,15 @@ def eligible_skiffs(s: S, p: int) -> list[int]:
             and not board[c][3] and sum(s["cargo"][p][i]) < cap]
 
 
-def depletion_targets(s: S, p: int) -> list[int]:
-    """F22.6, A34: tiles with your Skiffs first, then any non-depleted Ocean Tile of yours."""
-    with_skiffs = sorted(set(_skiff_tiles(s, p)))
-    if with_skiffs:
-        return with_skiffs
-    return sorted(c for c, e in s["board"].items() if e[2] == p and e[0] >= 0 and not e[3])
+def depletion_targets(s: S, p: int, token: int) -> list[int]:
+    """F22.6: Depletion Token number `token` (1 = the first placed, i.e. the second icon)
+    goes on a non-depleted tile where you have a Skiff; a token beyond "the number of Skiffs
+    you have" (the excess) may go on any non-depleted Ocean Tile of yours. A34: a token that
+    is not excess and finds no such tile is not placed (tokens that cannot be placed are
+    ignored), rather than falling back to any tile."""
+    if token > sum(1 for c in s["skiffs"][p] if c >= 0):
+        return sorted(c for c, e in s["board"].items() if e[2] == p and e[0] >= 0 and not e[3])
+    return sorted(set(_skiff_tiles(s, p)))
 
 
 def load_cargo(s: S, p: int, i: int, ev: Events) -> None:
@@ -278,11 +285,11 @@ def resolve_dive(s: S, p: int, frame: list[Any], icon: str, kind: str, ev: Event
     elif icon == "D":
         frame[3] += 1
         if frame[3] >= 2 and "no_depletion" not in flags:  # every Depletion beyond the first
-            targets = depletion_targets(s, p)
+            targets = depletion_targets(s, p, frame[3] - 1)
             if len(targets) == 1:
                 deplete(s, p, targets[0], ev)
             elif targets:
-                s["stack"].append(["deplete"])
+                s["stack"].append(["deplete", frame[3] - 1])
     elif icon == "S":
         s["stack"].append(["survivor"])
     elif icon == "N":
@@ -498,14 +505,19 @@ def buy_objective(s: S, p: int, stack: int, site: int, ev: Events) -> None:
 
 # ------------------------------------------------------------------ joining (F28)
 def join_flotilla(s: S, p: int, ev: Events) -> None:
-    """F28.2 steps 1-6 (A45-A47: every Skiff in play is sold, Floating Outposts go to the box,
-    the Player Board flips with the rest)."""
+    """F28.2 steps 1-6 (A46-A47: Floating Outposts go to the box, the Player Board flips with
+    the rest). A45: step 1 sells "the Skiffs from your Ocean Tiles"; the Starter Tile is not
+    an Ocean Tile, so a Skiff there goes back to the Player Board unsold (option
+    sell_dock_skiffs: sold too, RULES.md's recommended reading)."""
     dock = D.BOARDS["dock_tiles"][str(s["n"])]
     order = min(s["joined"], len(dock["skiff_value"]) - 1)
+    sell_dock = s["options"].get("sell_dock_skiffs", False)
     for i, cell in enumerate(s["skiffs"][p]):
-        if cell >= 0:  # step 1 (A45: the Skiff on the Dock is sold too)
+        if cell >= 0 and (cell != s["home"][p] or sell_dock):  # step 1
             s["coins"][p] += dock["skiff_value"][order]
             s["skiffs"][p][i] = -2  # sold: out of play
+        elif cell >= 0:
+            s["skiffs"][p][i] = -1  # on the Starter Tile: back to the Player Board, unsold
         for c in range(4):
             s["reserve"][p][c] += s["cargo"][p][i][c]
             s["cargo"][p][i][c] = 0
@@ -531,7 +543,9 @@ def join_flotilla(s: S, p: int, ev: Events) -> None:
 def sink_placements(s: S, p: int, tile: int) -> list[tuple[int, int]]:
     """F16.1, F34.12: every (cell, rotation) where the tile's Sinkside may go."""
     board = s["board"]
-    return [(cell, rot) for cell in B.open_cells(s, p) if B.depth_fits(board, cell, tile)
+    depth_rule = s["options"].get("depth_rule", True)  # A23: the lost icon's stand-in
+    return [(cell, rot) for cell in B.open_cells(s, p)
+            if not depth_rule or B.depth_fits(board, cell, tile)
             for rot in B.rotations(tile, "sink")]
 
 
@@ -559,7 +573,10 @@ def build_tile(s: S, p: int, tile: int, cell: int, rot: int, ev: Events) -> None
         s["stack"].append(["district", cell])  # F20.6: score one District, chosen
     if B.completed_station(s["board"], cell):
         s["stations"][p] += 1
-        advance_sonar(s, p, ev)
+        if s["options"].get("sonar_optional", True) and s["sonar"] < len(D.SONAR) - 1:
+            s["stack"].append(["sonar"])  # A44: p. 11 "você pode avançar": a choice
+        else:
+            advance_sonar(s, p, ev)
 
 
 def score_district(s: S, p: int, cell: int, colour: int, ev: Events) -> None:
@@ -569,7 +586,10 @@ def score_district(s: S, p: int, cell: int, colour: int, ev: Events) -> None:
 
 
 def advance_sonar(s: S, p: int, ev: Events) -> None:
-    """F27.4, F27.6; A44: the advance is mandatory ("immediately advance")."""
+    """F27.4, F27.6: the marker one space on and its VP. A44: p. 11 says the player "may"
+    advance (option sonar_optional, the default: a "sonar" decision first), p. 15
+    "immediately advance" (sonar_optional false). On the last space there is nothing to
+    decline: its end VP are taken."""
     if s["sonar"] >= len(D.SONAR) - 1:
         gain_vp(s, p, D.SCORING["sonar_end_vp"], ev, "sonar")
         return
@@ -605,17 +625,19 @@ def discover(s: S, p: int, ev: Events) -> None:
         gain_vp(s, p, D.SCORING["empty_artifact_bag_vp"], ev, "empty artifact bag")
         return
     art = draw(s, s["art_bag"])
-    g = GN.index(D.ARTIFACTS[art]["guild"])
-    s["hub"][g].append(art)
     ev.append({"type": "artifact", "seat": p, "artifact": art})
+    # F26.2: "immediately resolve its Discovery Reward", then flip it and insert it on the
+    # Hub: the insertion waits under the reward's frames (a Research rolled during the
+    # reward does not yet count this Artifact)
+    s["stack"].append(["hub", art])
     s["stack"].append(["ops", [list(op) for op in D.ARTIFACTS[art]["discovery"]], 0])
 
 
 # ------------------------------------------------------------------ the stack machine
-AUTO = {"finish", "ops", "survivor", "artifact"}
+AUTO = {"finish", "ops", "survivor", "artifact", "hub"}
 # decisions that always offer a move (a stop, or options checked before the frame is pushed)
 NEVER_EMPTY = {"play", "academic", "influence", "arrow", "resource_any", "recruit_any",
-               "seal_any", "trans", "place_at", "switch", "retire", "cargo", "deplete",
+               "seal_any", "trans", "switch", "retire", "cargo", "deplete", "sonar",
                "build_at", "district"}
 
 
@@ -746,7 +768,14 @@ def moves_for(s: S) -> list[Move]:
         for cell, rot in sink_placements(s, p, frame[1]):
             out.append(_lbl({"type": "place", "cell": cell, "rot": rot},
                             _placement(frame[1], False, cell, rot)))
-        out.append(_lbl({"type": "skip"}, f"return the {N.sink_tile(frame[1])} to the bag"))
+        if len(frame) < 3 or not frame[2]:  # a must-place single draw has no skip (F15.2)
+            out.append(_lbl({"type": "skip"},
+                            f"return the {N.sink_tile(frame[1])} to the bag"))
+    elif kind == "sonar":
+        vp = D.SONAR[s["sonar"] + 1]["vp"]
+        out.append(_lbl({"type": "sonar", "advance": True},
+                        f"advance the Sonar marker to space {s['sonar'] + 1} (+{vp} VP)"))
+        out.append(_lbl({"type": "sonar", "advance": False}, "leave the Sonar marker"))
     elif kind == "build":
         if frame[1] > 0 and B.open_cells(s, p):
             for tile in sorted(set(s["tiles"][p])):
@@ -783,7 +812,7 @@ def moves_for(s: S) -> list[Move]:
             colour = B.sink(s["board"][s["skiffs"][p][i]][0])["resource"]
             out.append(_lbl({"type": "cargo", "skiff": i}, f"a {colour} Barrel on Skiff {i + 1}"))
     elif kind == "deplete":
-        for cell in depletion_targets(s, p):
+        for cell in depletion_targets(s, p, frame[1] if len(frame) > 1 else 1):
             out.append(_lbl({"type": "deplete", "cell": cell}, f"deplete the tile at {_at(cell)}"))
     elif kind == "research":
         dice, rerolls = frame[1], frame[2]
@@ -870,6 +899,8 @@ def _on_empty(s: S, p: int, frame: list[Any], ev: Events) -> None:
     if kind == "place":
         for tile in frame[1]:
             return_tile(s, tile)  # F15.2: tiles not placed go back to the bag
+    elif kind == "place_at":
+        return_tile(s, frame[1])  # F15.2: no valid space for a must-place tile
     elif kind == "research":
         claim_research(s, p, frame[1], ev)
 
@@ -898,6 +929,9 @@ def _auto(s: S, p: int, frame: list[Any], ev: Events) -> None:
     elif kind == "artifact":
         s["stack"].pop()
         discover(s, p, ev)
+    elif kind == "hub":  # F26.2 step 2, after the Discovery Reward
+        s["stack"].pop()
+        s["hub"][GN.index(D.ARTIFACTS[frame[1]]["guild"])].append(frame[1])
 
 
 def _end_turn(s: S, ev: Events) -> None:
@@ -1091,6 +1125,10 @@ def _do(s: S, p: int, frame: list[Any], m: Move, ev: Events) -> None:
     elif kind == "district":
         stack.pop()
         score_district(s, p, frame[1], CN.index(m["colour"]), ev)
+    elif kind == "sonar":
+        stack.pop()
+        if m["advance"]:
+            advance_sonar(s, p, ev)
     elif kind == "dive":
         resolve_dive(s, p, frame, m["icon"], m.get("kind", ""), ev)
     elif kind == "cargo":

@@ -51,6 +51,7 @@ MOVES = moves(
     move("done", "stop (the rest of the step is skipped)"),
     move("skip", "skip this step"),
     move("arrow", "a wheel's arrow: step on, or skip", skip=boolean()),
+    move("sonar", "advance the Sonar marker, or not (A44)", advance=boolean()),
     move("build", "build a tile", cell=CELL, rot=ROT),
     move("place", "place a tile", cell=CELL, rot=ROT),
     move("pick_tile", "choose a drawn tile to place", tile=TILE),

@@ -15,6 +15,22 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "captain_returns": {"type": "bool", "default": True,
                         "description": "A10: Regroup returns the Captain to hand too (reading a);"
                                        " false: the Captain is discarded (reading b)"},
+    # Readings where the print is ambiguous or lost (docs/flotilla-choices.md lists them).
+    "sonar_optional": {"type": "bool", "default": True,
+                       "description": "A44: completing a Sonar Station lets you choose to advance"
+                                      " the Sonar marker (p. 11 'may'); false: always advanced"
+                                      " (p. 15 'immediately')"},
+    "drawn_tile_optional": {"type": "bool", "default": False,
+                            "description": "A24: a tile drawn by the single-draw icon may be"
+                                           " declined; false: it is placed if it can be (the"
+                                           " glossary's 'you also place it')"},
+    "sell_dock_skiffs": {"type": "bool", "default": False,
+                         "description": "A45: joining the Flotilla sells a Skiff on the Starter"
+                                        " Tile too; false: only Skiffs on Ocean Tiles are sold"
+                                        " (the text), the other goes back unsold"},
+    "depth_rule": {"type": "bool", "default": True,
+                   "description": "A23: the lost placement icon read as a Depth rule (no"
+                                  " Depth 1 beside Depth 3); false: no such restriction"},
     # F35.1: the rules declare nothing secret and a hand is deducible (starting cards plus
     # recruits from face-up stacks, minus the open discard pile); hidden by default, as
     # players do not usually track it, open on request.
@@ -22,6 +38,9 @@ OPTIONS: dict[str, dict[str, Any]] = {
                    "description": "every seat sees every hand (F35.1: hands are deducible);"
                                   " false: a seat sees its own hand and the others' sizes"},
 }
+
+
+READINGS = ("sonar_optional", "drawn_tile_optional", "sell_dock_skiffs", "depth_rule")
 
 
 def parse_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -34,13 +53,13 @@ def parse_options(options: dict[str, Any]) -> dict[str, Any]:
     players = options.get("players", 3)
     if isinstance(players, bool) or players not in (3, 4, 5):
         raise InvalidOptions("players", "must be 3, 4 or 5 (F1.8, F33.1)")
-    captain = options.get("captain_returns", True)
-    if not isinstance(captain, bool):
-        raise InvalidOptions("captain_returns", "must be true or false")
-    open_hands = options.get("open_hands", False)
-    if not isinstance(open_hands, bool):
-        raise InvalidOptions("open_hands", "must be true or false")
-    return {"players": players, "captain_returns": captain, "open_hands": open_hands}
+    flags = {}
+    for key in ("captain_returns", "open_hands", *READINGS):
+        value = options.get(key, OPTIONS[key]["default"])
+        if not isinstance(value, bool):
+            raise InvalidOptions(key, "must be true or false")
+        flags[key] = value
+    return {"players": players, **flags}
 
 
 def new_game(options: dict[str, Any], seed: int) -> dict[str, Any]:

@@ -68,8 +68,16 @@ def catalog(s: dict[str, Any], hands: list[list[int]]) -> dict[str, Any]:
         "objectives": {str(o): {side: f"{D.OBJECTIVES[o][side]['vp_each']} VP per "
                                       f"{D.OBJECTIVES[o][side]['count']}"
                                 for side in ("sinkside", "skyside")} for o in sorted(objectives)},
-        "artifacts": {str(a): D.ARTIFACTS[a]["name"] for hub in s["hub"] for a in hub},
+        "artifacts": {str(a): D.ARTIFACTS[a]["name"] for a in sorted(drawn_artifacts(s))},
     }
+
+
+def drawn_artifacts(s: dict[str, Any]) -> set[int]:
+    """Artifacts out of the bag: on the Hub, or drawn and waiting for their reward to end
+    (a "hub" frame, F26.2)."""
+    out = {a for hub in s["hub"] for a in hub}
+    out.update(f[1] for f in s["stack"] if f[0] == "hub")
+    return out
 
 
 def determinize(v: dict[str, Any], seat: int, seed: int) -> dict[str, Any]:
@@ -123,7 +131,7 @@ def determinize(v: dict[str, Any], seat: int, seed: int) -> dict[str, Any]:
             hand.append(rest.pop())
         s["hand"][p] = sorted(hand)
     s["crew_box"] = sorted(rest)
-    placed = {a for hub in s["hub"] for a in hub}
+    placed = drawn_artifacts(s)
     for g, guild in enumerate(D.GUILDS):
         pool = [a["id"] for a in D.ARTIFACTS if a["guild"] == guild and a["id"] not in placed]
         shuffle(s, pool)

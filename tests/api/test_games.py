@@ -63,6 +63,7 @@ def test_bad_seats_are_422(client: FlaskClient) -> None:
         [{"kind": "alien"}, {"kind": "human"}],
         [{"kind": "human"}, {"kind": "bot", "bot": "random", "params": {"nope": 1}}],
         [{"kind": "human"}, {"kind": "bot", "bot": "alfred"}],  # toy-pontoon has no automa
+        [{"kind": "human"}, {"kind": "bot", "bot": "automa"}],
     ]
     for seats in cases:
         response = client.post("/v1/games", json={"game": "toy-pontoon", "seats": seats})
@@ -222,3 +223,22 @@ def test_seat_tokens_never_start_with_a_dash(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(auth.secrets, "token_urlsafe", lambda size: next(drawn))
     token, digest = auth.new_human_token()
     assert token == "third" and digest == auth.token_hash("third")
+
+
+def test_automa_seats_take_automa_or_alfred(client: FlaskClient) -> None:
+    """The generic `automa` sits at every game's automa seat (Encyclopedia's by default);
+    `alfred` (Darwin's Journey's name) is still accepted there; another bot is refused."""
+    solo = {"game": "encyclopedia", "options": {"players": 1}}
+    body = client.post("/v1/games", json=solo).get_json()
+    assert body["seats"][1]["kind"] == "bot" and body["seats"][1]["bot"] == "automa"
+    for game, options in (("encyclopedia", {"players": 1}),
+                          ("darwins-journey", {"players": 1})):
+        for name in ("automa", "alfred"):
+            seats = [{"kind": "human"}, {"kind": "bot", "bot": name}]
+            response = client.post("/v1/games", json={"game": game, "options": options,
+                                                      "seats": seats})
+            assert response.status_code == 201, (game, name, response.get_json())
+            assert response.get_json()["seats"][1]["bot"] == name
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+        problem(client.post("/v1/games", json={"game": game, "options": options,
+                                               "seats": seats}), 422, "validation-error")

@@ -13,7 +13,8 @@ from ai_worker.bots.evaluation import get_evaluation
 
 GAME_NAME = "encyclopedia"
 CHEAP: dict[str, dict[str, Any]] = {
-    "random": {}, "greedy": {}, "alfred": {}, "mcts": {"iterations": 8, "rollout_depth": 3},
+    "random": {}, "greedy": {}, "automa": {}, "alfred": {},
+    "mcts": {"iterations": 8, "rollout_depth": 3},
 }
 
 
@@ -51,20 +52,24 @@ def test_solo_game_against_the_ai_to_the_end(bot: str) -> None:
     game = _game()
     options = {"players": 1, "behaviour": 3, "scoring": 3}
     automa = game.automa_seats(options)
-    assert automa == {1: "alfred"}
+    assert automa == {1: "automa"}
     seats = [(automa[s] if s in automa else bot) for s in range(game.seat_count(options))]
     state = play(game, options, seats, seed=5)
     assert game.result(state)["finished"]
 
 
-def test_alfred_bot_relays_the_dictated_move() -> None:
+@pytest.mark.parametrize("name", ["automa", "alfred"])
+def test_automa_bot_relays_the_dictated_move(name: str) -> None:
+    """The generic `automa` plays the AI's seat; `alfred` still does for old clients."""
     game = _game()
     state = game.new_game({"players": 1}, 2)
     while game.to_act(state) != 1:
         game.apply(state, game.legal_moves(state)[0])
     legal = game.legal_moves(state)
-    move = get_bot("alfred").choose(game, game.view(state, 1), 1, legal, {}, 0)
+    move = get_bot(name).choose(game, game.view(state, 1), 1, legal, {}, 0)
     assert move is legal[0] and len(legal) == 1
+    with pytest.raises(ValueError, match="not an automa seat"):
+        get_bot(name).choose(game, game.view(state, 0), 0, legal, {}, 0)
 
 
 def test_greedy_beats_random_on_points() -> None:

@@ -9,13 +9,13 @@ from tests.toygame import GAME as TOY
 
 
 def test_registry_lists_every_bot() -> None:
-    assert bot_names() == ["alfred", "greedy", "mcts", "random"]
+    assert bot_names() == ["alfred", "automa", "greedy", "mcts", "random"]
     for name in bot_names():
         assert get_bot(name).name == name
 
 
 def test_unknown_bot_is_a_value_error_naming_the_known_ones() -> None:
-    with pytest.raises(UnknownBot, match="known: alfred, greedy, mcts, random"):
+    with pytest.raises(UnknownBot, match="known: alfred, automa, greedy, mcts, random"):
         get_bot("deep-blue")
     assert issubclass(UnknownBot, ValueError)
 

@@ -38,6 +38,17 @@ def test_plan_solo_game_against_alfred() -> None:
         cli.plan_game(["alfred", "random"], None, {})
 
 
+def test_plan_solo_game_against_the_generic_automa() -> None:
+    """`--vs automa` plays any game's automa; its pairs are the game's options (its level)."""
+    options, seats = cli.plan_game(["automa:behaviour=2,scoring=3"], None, {})
+    assert options == {"players": 1, "behaviour": 2, "scoring": 3} and seats is None
+    assert cli.plan_game(["automa"], None, {}) == ({"players": 1}, None)
+    with pytest.raises(argparse.ArgumentTypeError):
+        cli.plan_game(["automa", "greedy"], None, {})
+    with pytest.raises(argparse.ArgumentTypeError):
+        cli.plan_game(["automa"], 3, {})
+
+
 def test_plan_game_against_bots_with_extra_human_seats() -> None:
     options, seats = cli.plan_game(["random", "mcts:iterations=10"], None, {})
     assert options == {"players": 3}

@@ -36,6 +36,7 @@ def check_invariants(state: Any) -> None:
             tiles.append(frame[1])
     assert sorted(tiles) == list(range(len(D.TILES))), "every Ocean Tile exactly once"
     arts = list(s["art_bag"]) + list(s["art_box"]) + [a for hub in s["hub"] for a in hub]
+    arts += [f[1] for f in s["stack"] if f[0] == "hub"]  # drawn, its reward resolving
     assert sorted(arts) == list(range(len(D.ARTIFACTS)))
     playing = [f[1] for f in s["stack"] if f[0] == "finish"]
     owned = list(s["crew_box"]) + [c for st in s["crew"] for c in st] + playing

@@ -164,6 +164,27 @@ def test_e9_4_and_e11_2_royal_seal_uses() -> None:
     assert s.coins[actor] == coins + 5 and s.seals[actor] == 0
 
 
+def test_e11_2_seal_to_coins_at_any_moment_of_the_turn() -> None:
+    """E11.2(a) / E22.14: "A qualquer momento do seu turno" a seal becomes 5 coins, also
+    before the die is taken; the turn goes on with the same seat; never on another's turn."""
+    s = at_turns(2, 3)
+    actor = to_act(s)
+    other = 1 - actor
+    s.seals = [1, 1]
+    coins = s.coins[actor]
+    assert moves_of(s, "seal_coins") and moves_of(s, "take")
+    do(s, "seal_coins")
+    assert to_act(s) == actor and s.coins[actor] == coins + 5 and s.seals[actor] == 0
+    assert not moves_of(s, "seal_coins")  # no seal left
+    do(s, "take")
+    assert to_act(s) == actor and s.stack[-1][0] == "mod"
+    moves = GAME.legal_moves(s)
+    do(s, "act", action=next(m["action"] for m in moves if m["type"] == "act"))
+    while to_act(s) == actor:  # finish whatever the action asks
+        GAME.apply(s, GAME.legal_moves(s)[-1])
+    assert to_act(s) == other and s.seals[other] == 1 and moves_of(s, "seal_coins")
+
+
 def test_e9_5_colour_tests_use_the_final_colour() -> None:
     """E9.5 / G15 / E16.2 / E16.3: Academy with a recoloured die takes that colour's animal."""
     s = at_turns(2, 3)
@@ -239,13 +260,16 @@ def test_e10_4_reputation_bonus_card_from_display_or_deck() -> None:
 
 
 def test_g16_reputation_past_the_end_scores() -> None:
-    """G16: beyond space 14 each reputation point is 1 VP."""
+    """G16 (stand-in, issue 31): the marker stops on space 14; further reputation is worth
+    DATA.vp_beyond_track VP a point (0: at 1 VP a point, Expedition's reputation made it
+    the action greedy play leaned on, 36.8 of its 98.3 points)."""
     from core.encyclopedia.rules import gain_rep
     s = at_turns(2, 3)
     s.rep[0] = DATA.track_length
     vp = s.vp[0]
     gain_rep(s, 0, 3, [])
-    assert s.vp[0] == vp + 3 and s.rep[0] == DATA.track_length
+    assert s.vp[0] == vp + 3 * DATA.vp_beyond_track and s.rep[0] == DATA.track_length
+    assert DATA.vp_beyond_track == 0
 
 
 # ------------------------------------------------------------------ E11 royal seals

@@ -165,7 +165,7 @@ def test_options_are_validated() -> None:
         assert info.value.option == name
     assert GAME.seat_count({"players": 3}) == 3
     assert GAME.seat_count({"players": 1, "behaviour": 3}) == 2
-    assert GAME.automa_seats({"players": 1}) == {1: "alfred"}
+    assert GAME.automa_seats({"players": 1}) == {1: "automa"}
     assert GAME.automa_seats({"players": 4}) == {}
 
 

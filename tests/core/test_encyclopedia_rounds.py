@@ -96,18 +96,26 @@ def test_e3_5_starting_draft_in_reverse_order() -> None:
     assert len(s.adisplay) == size
 
 
-def test_a6_tile_flipped_before_dice() -> None:
-    """E5.2 / A6(b) / E6.2 / E6.3 / A8(a): the tile is flipped, then dice are drawn and rolled
-    (their values are known before they are placed)."""
+def test_e6_2_dice_before_the_round_tile() -> None:
+    """E5.2 / E6.2 / E6.3 / E6.5 / A6(a) / A8(a): in the seed's order ("Cada Jogador compra 4
+    dados ... e aloca ...; Vire a ficha de rodada") every player draws, rolls and places 4
+    dice before the round tile is flipped."""
     s = GAME.new_game({"players": 2}, 8)
-    s.tiles_left = [DATA.tiles.index("none")]
+    s.tiles_left = [DATA.tiles.index("expert")]
     events = []
     while s.phase == "draft":
         events.extend(GAME.apply(s, GAME.legal_moves(s)[0]))
-    kinds = [e["type"] for e in events]
-    assert kinds.index("round") < kinds.index("dice_drawn")
-    assert s.phase == "place" and len(s.to_place) == 4
+    assert s.phase == "place" and len(s.to_place) == 4 and not s.tiles
     assert all(1 <= s.dval[d] <= 6 for d in s.to_place)
+    assert GAME.view(s, 0)["catalog"]["tile"] is None
+    while s.phase == "place":
+        events.extend(GAME.apply(s, GAME.legal_moves(s)[0]))
+    kinds = [e["type"] for e in events]
+    assert kinds.count("dice_drawn") == 2
+    last_die = max(i for i, k in enumerate(kinds) if k == "dice_drawn")
+    assert kinds.index("round") > last_die
+    # T3's pick is made with every die already on the boards
+    assert s.phase == "tile_pick" and all(len(x) == 1 for b in s.spaces for x in b)
 
 
 def test_e6_4_sequential_placement() -> None:
@@ -154,7 +162,7 @@ def test_g11_deck_reshuffled_from_discards() -> None:
 def _with_tile(effect: str, players: int = 2, seed: int = 3):  # noqa: ANN202
     s = GAME.new_game({"players": players}, seed)
     s.tiles_left = [DATA.tiles.index(effect)]
-    while s.phase == "draft":
+    while s.phase in ("draft", "place") and not s.tiles:
         GAME.apply(s, GAME.legal_moves(s)[0])
     return s
 
@@ -184,7 +192,7 @@ def test_e7_3_t3_expert_pick() -> None:
         assert s.experts[seat][0] == [card]
         gain = dict(DATA.experts[card].gain).get("tokens", 0)
         assert s.tokens[seat] == tokens[seat] + gain
-    assert s.phase == "place" and len(s.xdisplay) == 6
+    assert s.phase == "turns" and len(s.xdisplay) == 6
 
 
 def test_e7_4_t4_animal_pick() -> None:
@@ -194,7 +202,7 @@ def test_e7_4_t4_animal_pick() -> None:
     for _ in range(3):
         do(s, "animal")
     assert [len(h) for h in s.hand] == [h + 1 for h in hands]
-    assert s.phase == "place" and len(s.adisplay) == 8
+    assert s.phase == "turns" and len(s.adisplay) == 8
 
 
 def test_e7_5_t5_extra_die() -> None:
@@ -223,7 +231,7 @@ def test_e7_5_t5_extra_die() -> None:
 def test_e7_6_t6_no_effect() -> None:
     """E7.6: T6 changes nothing."""
     s = _with_tile("none", 2)
-    assert s.phase == "place" and s.tokens == [1, 1]
+    assert s.phase == "turns" and s.tokens == [1, 1]
 
 
 def test_e19_1_additional_actions_at_round_end() -> None:

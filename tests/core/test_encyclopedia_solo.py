@@ -64,11 +64,12 @@ def test_ai2_dice_in_draw_order() -> None:
 
 
 def test_ai3_die_choice_follows_the_behaviour_priority() -> None:
-    """AI3 / E21.3.5: the first action of the priority list with a useful die; own dice first
-    (Collector: Academy first, so a die matching a display animal is chosen)."""
-    s = play_first_until(_solo(6, behaviour=1), "turns")
+    """AI3 / E21.3.5 at level 1: the card's first worthwhile action in its order, own dice
+    first (Collector: Academy before Expedition, so the die matching a display animal)."""
+    s = play_first_until(_solo(6, behaviour=1, scoring=1), "turns")
     clear_dice(s)
     s.turn = 1
+    s.hand[AI_SEAT] = []
     assert to_act(s) == AI_SEAT
     colour = DATA.animals[s.adisplay[0]].colour
     other = next(c for c in range(5) if not any(DATA.animals[a].colour == c
@@ -83,37 +84,78 @@ def test_ai3_die_choice_follows_the_behaviour_priority() -> None:
                                       "action": "academy"}
 
 
+def test_ai3_plan_publishes_the_research_it_holds() -> None:
+    """AI3: holding researched animals of a colour, the AI takes the high die of that colour
+    and publishes (points now, a seal, the collections) rather than a low die's action."""
+    for behaviour in (1, 2, 3):
+        s = play_first_until(_solo(6, behaviour=behaviour, scoring=2), "turns")
+        clear_dice(s)
+        s.turn = 1
+        cards = [a.id for a in DATA.animals if a.colour == 2][:2]
+        s.hand[AI_SEAT] = list(cards)
+        s.cubes[cards[0]], s.cubes[cards[1]] = 0b1111, 0b0111
+        d = put_die(s, AI_SEAT, 0, 2, 6)
+        put_die(s, AI_SEAT, 1, 3, 2)
+        put_die(s, 0, 0, 4, 3)
+        move = GAME.legal_moves(s)[0]
+        assert move["die"] == d, behaviour
+        GAME.apply(s, move)
+        assert GAME.legal_moves(s)[0]["action"] == "publish", behaviour
+
+
 def test_ai3_rival_behaviour_takes_the_human_dice_first() -> None:
-    """AI3: the Rival behaviour looks at the human's dice before its own."""
-    s = play_first_until(_solo(6, behaviour=3), "turns")
-    clear_dice(s)
-    s.turn = 1
-    put_die(s, AI_SEAT, 0, 0, 6)
-    d = put_die(s, 0, 2, 1, 2)
-    move = GAME.legal_moves(s)[0]
-    assert move["die"] == d and move["owner"] == 0
+    """AI3: of two equal dice the Rival takes the human's (its rival bonus), the Explorer
+    its own."""
+    for behaviour, owner in ((3, 0), (2, AI_SEAT)):
+        s = play_first_until(_solo(6, behaviour=behaviour, scoring=2), "turns")
+        clear_dice(s)
+        s.turn = 1
+        s.hand[AI_SEAT] = []
+        put_die(s, AI_SEAT, 0, 1, 2)
+        put_die(s, 0, 0, 1, 2)  # the "no reward" space: taking it pays the human nothing
+        assert GAME.legal_moves(s)[0]["owner"] == owner, behaviour
 
 
-def test_ai4_no_modifiers() -> None:
-    """AI4: the AI acts at once, never spending coins, tokens or seals."""
-    s = _solo(7, behaviour=2)
-    rnd = random.Random(7)
+def _ai_moves(behaviour: int, level: int, seed: int) -> list[dict]:
+    s = _solo(seed, behaviour=behaviour, scoring=level)
+    rnd = random.Random(seed)
+    played = []
     while to_act(s) is not None:
         moves = GAME.legal_moves(s)
         if to_act(s) == AI_SEAT:
-            assert moves[0]["type"] not in ("coin", "boost", "recolour", "seal_die",
-                                            "seal_coins")
+            frame = s.stack[-1] if s.stack else None
+            played.append({**moves[0], "frame": frame[0] if frame else s.phase,
+                           "own_left": any(s.spaces[AI_SEAT][i] for i in range(4))})
         GAME.apply(s, pick(rnd, moves))
+    played.append({"type": "end", "result": GAME.result(s)})
+    return played
 
 
-def test_ai10_scoring_card_and_solo_winner() -> None:
-    """AI10 / E21.3.7 / E21.3.8: the scoring card adds VP per published animal, expert and
-    reputation; the human must beat the AI (a tie is the AI's)."""
+def test_ai4_modifiers_and_dice_by_level() -> None:
+    """AI3 / AI4: the level changes how it plays. Level 1 takes only its own dice while it
+    has any and never modifies a die; level 2 spends at most 1 coin on a die and never a
+    seal; level 3 may do both; no level converts a seal to coins."""
+    for level in (1, 2):
+        moves = _ai_moves(2, level, 7)
+        card = DATA.levels[level]
+        coins_in_a_row = 0
+        for m in moves[:-1]:
+            assert m["type"] not in ("seal_coins", "boost", "recolour")
+            if level == 1:
+                assert m["type"] not in ("coin", "seal_die")
+                if m["type"] == "take" and m["own_left"]:
+                    assert m["owner"] == AI_SEAT
+            coins_in_a_row = coins_in_a_row + 1 if m["type"] == "coin" else 0
+            assert coins_in_a_row <= card.coins
+            assert m["type"] != "seal_die" or card.seals
+
+
+def test_ai10_level_card_and_solo_winner() -> None:
+    """AI10 / E21.3.7 / E21.3.8: the level card adds its VP per published animal; the
+    human must beat the AI (a tie is the AI's)."""
     s = _solo(8, scoring=3)
     s.published[AI_SEAT] = [0, 1]
-    s.experts[AI_SEAT] = [[3], [], [], []]
-    s.rep[AI_SEAT] = 4
-    assert breakdown(s, AI_SEAT)["ai_card"] == 3 * 2 + 2 * 1 + 1 * 4
+    assert breakdown(s, AI_SEAT)["ai_card"] == 2 * DATA.levels[3].per_published
     assert breakdown(s, 0)["ai_card"] == 0
     s.published[AI_SEAT], s.experts[AI_SEAT], s.rep[AI_SEAT] = [], [[], [], [], []], 0
     for seat in (0, 1):
@@ -123,20 +165,14 @@ def test_ai10_scoring_card_and_solo_winner() -> None:
     assert r["scores"][0] == r["scores"][1] and r["ranking"] == [1, 0] and r["places"] == [2, 1]
 
 
-def _mean_ai_score(scoring: int, behaviour: int, games: int = 6) -> float:
-    total = 0
-    for seed in range(games):
-        s = _solo(100 + seed, behaviour=behaviour, scoring=scoring)
-        rnd = random.Random(seed)
-        while to_act(s) is not None:
-            GAME.apply(s, pick(rnd, GAME.legal_moves(s)))
-        total += GAME.result(s)["scores"][AI_SEAT]
-    return total / games
-
-
-def test_ai_cards_make_it_stronger_or_weaker() -> None:
-    """E24.11: scoring card 3 scores more than card 1 on the same deals (deterministic)."""
-    assert _mean_ai_score(3, 2) > _mean_ai_score(1, 2)
+def test_every_behaviour_publishes_and_levels_play_differently() -> None:
+    """E24.11 / AI3: on the same deal each behaviour card publishes animals (it scores
+    through publishing, not only expeditions), and levels 1 and 3 play different games."""
+    for behaviour in (1, 2, 3):
+        end = _ai_moves(behaviour, 2, 11)[-1]["result"]
+        assert end["published"][AI_SEAT] >= 3, behaviour
+    easy, hard = _ai_moves(2, 1, 12), _ai_moves(2, 3, 12)
+    assert [m["type"] for m in easy] != [m["type"] for m in hard] or easy != hard
 
 
 def test_solo_ai_view_hides_random_cards() -> None:
@@ -156,7 +192,7 @@ def test_solo_ai_view_hides_random_cards() -> None:
 
 
 def _ai_turn(behaviour: int = 2):  # noqa: ANN202
-    s = play_first_until(_solo(6, behaviour=behaviour), "turns")
+    s = play_first_until(_solo(6, behaviour=behaviour, scoring=2), "turns")
     clear_dice(s)
     s.turn = 1
     return s
@@ -198,8 +234,8 @@ def test_ai8_publish_focus_and_continental() -> None:
 
 
 def test_ai9_additional_action_by_behaviour() -> None:
-    """AI9: with a seal, the Explorer re-rolls its top-priority main-board die; the Collector
-    declines."""
+    """AI9: with a seal, the Explorer re-rolls its top-priority main-board die (above level
+    1, before the last round); the Collector declines."""
     for behaviour, kind in ((2, "extra"), (1, "decline")):
         s = _ai_turn(behaviour)
         s.phase, s.turn = "extra", 1

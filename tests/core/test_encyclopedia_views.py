@@ -109,7 +109,7 @@ def test_e24_11_solo_cards() -> None:
     """E24.11 / E24.12: 15 continent cards, 3 behaviour and 3 scoring cards; every behaviour
     lists the six actions once."""
     assert len(DATA.continent_cards) == 15 and sorted(set(DATA.continent_cards)) == list(range(5))
-    assert sorted(DATA.behaviours) == [1, 2, 3] and sorted(DATA.scorings) == [1, 2, 3]
+    assert sorted(DATA.behaviours) == [1, 2, 3] and sorted(DATA.levels) == [1, 2, 3]
     for card in DATA.behaviours.values():
         assert sorted(card.priority) == sorted(DATA.actions)
 

@@ -106,12 +106,18 @@ def test_f22_6_resources_before_depletion() -> None:
 
 
 def test_f22_6_excess_depletion_on_any_tile() -> None:
-    """F22.6 (A34): with no Skiff on a non-depleted tile, tokens go on any tile of yours."""
+    """F22.6 (A34): a token goes on a non-depleted tile with your Skiff; only tokens beyond
+    "the number of Skiffs you have" (the excess) may go on any non-depleted tile of yours; a
+    token that is not excess and has no Skiff tile is not placed."""
     s = fresh(3)
     p = s["turn"]
     a, b = two_skiffs(s, p)
-    s["skiffs"][p] = [s["home"][p], -1, -1, -1]
-    assert rules.depletion_targets(s, p) == sorted([a, b])
+    s["skiffs"][p] = [s["home"][p], -1, -1, -1]  # one Skiff, on the Starter Tile
+    assert rules.depletion_targets(s, p, 1) == []
+    assert rules.depletion_targets(s, p, 2) == sorted([a, b])
+    s["skiffs"][p] = [a, s["home"][p], -1, -1]  # two Skiffs, one on tile a
+    assert rules.depletion_targets(s, p, 1) == [a] == rules.depletion_targets(s, p, 2)
+    assert rules.depletion_targets(s, p, 3) == sorted([a, b])
 
 
 def test_f22_7_survivor_result() -> None:

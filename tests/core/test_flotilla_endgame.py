@@ -21,9 +21,10 @@ def sinkside_area(s: dict, p: int) -> tuple[int, int, int]:
 
 def test_f28_2_joining_steps_and_known_answers() -> None:
     """F28.2 steps 1-6 (A45, A46, A47), F28.3, F28.4 known answers: the 1st joiner sells
-    every Skiff in play for 16, Cargo to the Reserve, tiles with Outposts back to the bag,
+    the Skiffs on Ocean Tiles for 16 (A45: the Starter Tile's Skiff goes back unsold, as the
+    text names Ocean Tiles only), Cargo to the Reserve, tiles with Outposts back to the bag,
     the rest to the tile Reserve, builds up to the Dock's limit; the 2nd sells for 13 and
-    may build 2."""
+    may build 2 (option sell_dock_skiffs: its Starter-Tile Skiff is sold too)."""
     s = fresh(3)
     p = s["turn"]
     island, plain, cell = sinkside_area(s, p)
@@ -33,8 +34,8 @@ def test_f28_2_joining_steps_and_known_answers() -> None:
     coins = s["coins"][p]
     s["stack"] = [["play"]]
     rules.join_flotilla(s, p, [])
-    assert s["coins"][p] == coins + 2 * 16
-    assert s["skiffs"][p] == [-2, -2, -1, -1]
+    assert s["coins"][p] == coins + 16
+    assert s["skiffs"][p] == [-1, -2, -1, -1]
     assert s["reserve"][p] == [1, 2, 0, 0]
     assert island in s["ocean_bag"] and s["tiles"][p] == [plain]
     assert s["floating"][p] == 0 and s["outposts"][p] == 5
@@ -42,6 +43,8 @@ def test_f28_2_joining_steps_and_known_answers() -> None:
     assert top(s) == ["build", 1]
     q = (p + 1) % 3
     coins = s["coins"][q]
+    s["options"]["sell_dock_skiffs"] = True
+    assert s["skiffs"][q][0] == s["home"][q]
     s["stack"] = [["play"]]
     rules.join_flotilla(s, q, [])
     assert s["coins"][q] == coins + 13 and top(s) == ["build", 2]

@@ -10,7 +10,17 @@ import pytest
 from core.flotilla import board as B
 from core.flotilla import data as D
 from core.flotilla import rules
-from tests.core.flotilla_helpers import GAME, do, fresh, moves_of, put, run, tile_where, top
+from tests.core.flotilla_helpers import (
+    GAME,
+    check_invariants,
+    do,
+    fresh,
+    moves_of,
+    put,
+    run,
+    tile_where,
+    top,
+)
 
 
 def tox_tile(k: int, skip: set[int] = frozenset()) -> int:  # type: ignore[assignment]
@@ -44,7 +54,6 @@ def test_f16_1_f16_7_placement_next_to_your_own_tiles() -> None:
     tile = tile_where(lambda t: not t["sinkside"]["wedges"])
     s["ocean_bag"] = [tile]
     run(s, p, [["draw", 1]])
-    do(s, "pick_tile", tile=tile)
     moves = moves_of(s, "place")
     home = s["home"][p]
     assert moves and all(m["cell"] in D.NEIGH[home] for m in moves)
@@ -89,15 +98,57 @@ def test_f16_3_depth_rule() -> None:
     assert B.depth_fits(s["board"], nxt, shelf)
 
 
-def test_f16_4_placing_is_optional() -> None:
-    """F16.4 (A24): a drawn tile may be declined; it goes back to the bag."""
+def test_f16_4_single_draw_is_placed() -> None:
+    """F16.4 (A24), F15.2 glossary: the single-draw icon alone, "você coloca essa peça
+    também (se não houver um espaço válido, devolva-a)": the tile must be placed; with no
+    valid space it goes back to the bag; option drawn_tile_optional: it may be declined."""
     s = fresh(3)
+    p = s["turn"]
+    s["ocean_bag"] = [7]
+    run(s, p, [["draw", 1]])
+    assert not moves_of(s, "skip") and not moves_of(s, "done") and moves_of(s, "place")
+    # no valid space: back to the bag by itself
+    s = fresh(3)
+    p = s["turn"]
+    s["ocean_bag"] = [7]
+    home = s["home"][p]
+    for cell in B.open_cells(s, p):
+        s["board"][cell] = [-1, 0, (p + 1) % 3, 0, 0]  # filled by something not ours
+    assert not rules.sink_placements(s, p, 7) and home in s["board"]
+    run(s, p, [["draw", 1]])
+    assert s["ocean_bag"] == [7] and top(s) == ["play"]
+    # the other reading, selectable
+    s = fresh(3, drawn_tile_optional=True)
     p = s["turn"]
     s["ocean_bag"] = [7]
     run(s, p, [["draw", 1]])
     do(s, "pick_tile", tile=7)
     do(s, "skip")
     assert s["ocean_bag"] == [7]
+
+
+def test_f15_2_draw_place_icon_stays_optional() -> None:
+    """F15.2 glossary: the draw/place icon places "up to" its number: declining is legal."""
+    s = fresh(3)
+    p = s["turn"]
+    s["ocean_bag"] = [7, 8]
+    run(s, p, [["draw_place", 2, 1]])
+    do(s, "done")
+    assert sorted(s["ocean_bag"]) == [7, 8]
+
+
+def test_f16_3_depth_rule_is_an_option() -> None:
+    """F16.3 (A23): the lost icon's Depth reading can be switched off (depth_rule false)."""
+    for rule in (True, False):
+        s = fresh(3, depth_rule=rule)
+        p = s["turn"]
+        shallow = tile_where(lambda t: t["sinkside"]["depth"] == 1)
+        slope = tile_where(lambda t: t["sinkside"]["depth"] == 3)
+        cell = B.open_cells(s, p)[0]
+        put(s, p, shallow, cell)
+        nxt = next(c for c in B.open_cells(s, p) if cell in D.NEIGH[c])
+        cells = {c for c, _ in rules.sink_placements(s, p, slope)}
+        assert (nxt in cells) is not rule
 
 
 @pytest.fixture(autouse=True)
@@ -146,6 +197,25 @@ def test_f16_6_f26_1_completing_an_artifact_circle(monkeypatch: Any) -> None:
     rules.place_tile(s, p, 10, c, 0, [])
     rules.settle(s, [])
     assert len(s["art_bag"]) == bag - 1 and sum(map(len, s["hub"])) == 1
+
+
+def test_f26_2_artifact_resolved_before_the_hub() -> None:
+    """F26.2: "Draw ... and immediately resolve its Discovery Reward", then "Flip it ... and
+    insert it" on the Hub: while its reward's choices are pending it is not on the Hub."""
+    s = fresh(3)
+    art = next(a for a in s["art_bag"] if D.ARTIFACTS[a]["discovery"][0][0] == "resource_any")
+    s["art_box"] += [a for a in s["art_bag"] if a != art]
+    s["art_bag"] = [art]
+    guild = rules.GN.index(D.ARTIFACTS[art]["guild"])
+    before = list(s["hub"][guild])
+    s["stack"] = [["play"], ["artifact"]]
+    rules.settle(s, [])
+    assert top(s) == ["resource_any"] and s["hub"][guild] == before
+    check_invariants(s)
+    assert str(art) in GAME.view(s, 1)["catalog"]["artifacts"]
+    for _ in range(D.ARTIFACTS[art]["discovery"][0][1]):
+        do(s, "resource")
+    assert s["hub"][guild] == [*before, art] and top(s) == ["play"]
 
 
 def sky_face(monkeypatch: Any, tile: int, districts: list[str], edges: list[int],
@@ -300,11 +370,37 @@ def test_f21_6_skyside_has_no_skiffs_or_navigation() -> None:
     assert all(c < 0 for c in s["skiffs"][p])
 
 
+def test_f27_4_sonar_advance_may_be_declined(monkeypatch: Any) -> None:
+    """F27.4, A44, F34.19: p. 11 "você pode avançar": completing a Station offers the
+    advance or not (the default reading); declining leaves every Sonar icon as it is."""
+    for advance in (True, False):
+        s = fresh(3)
+        p = s["turn"]
+        s["sky"][p] = 1
+        c = far_cell()
+        a, b = corner_cells(c, 0)
+        sky_face(monkeypatch, 60, ["red"], [0], sonar=0)
+        sky_face(monkeypatch, 61, ["red"], [3], sonar=2)
+        sky_face(monkeypatch, 62, ["red"], [3], sonar=4)
+        put(s, p, 61, a)
+        put(s, p, 62, b)
+        s["tiles"][p] = [60]
+        s["ocean_bag"].remove(60)
+        s["stack"] = [["play"]]
+        rules.build_tile(s, p, 60, c, 0, [])
+        assert s["stations"][p] == 1 and s["sonar"] == 0
+        assert [m["advance"] for m in moves_of(s, "sonar")] == [True, False]
+        vp = s["vp"][p]
+        do(s, "sonar", advance=advance)
+        assert s["sonar"] == (1 if advance else 0)
+        assert s["vp"][p] == vp + (D.SONAR[1]["vp"] if advance else 0)
+
+
 def test_f27_4_f27_5_sonar_station(monkeypatch: Any) -> None:
-    """F27.4, F27.5 (A44: mandatory; so F34.19 offers no choice), F27.6:
+    """F27.4, F27.5 (A44: sonar_optional false, "immediately advance", p. 15), F27.6:
     three Skyside tiles whose Sonar pieces meet at a
     point complete a Station: the marker advances and its VP is gained; at the end, 5 VP."""
-    s = fresh(3)
+    s = fresh(3, sonar_optional=False)
     p = s["turn"]
     s["sky"][p] = 1
     c = far_cell()

@@ -18,7 +18,7 @@ def test_solo_game_against_the_ai_with_random_human_moves(stack: Stack) -> None:
     client = stack.client
     created = client.create_game(GAME, {"players": 1}, seed=3)
     seats = {s["seat"]: s for s in created["seats"]}
-    assert seats[1]["kind"] == "bot" and seats[1].get("bot") == "alfred"
+    assert seats[1]["kind"] == "bot" and seats[1].get("bot") == "automa"
     assert "token" not in seats[1]
     token = seat_token(created, 0)
     final = play_humans(client, created["id"], {0: token}, seed=9, timeout=180)
@@ -60,4 +60,4 @@ def test_solo_tournament_seats_the_ai_itself(stack: Stack) -> None:
                                games=2, options=SOLO, seed=5)
     assert not standings.errors
     assert {label: r.games for label, r in standings.records.items()} == {
-        "random": 2, "alfred": 2}
+        "random": 2, "automa": 2}

@@ -81,9 +81,11 @@ def encyclopedia_layout() -> dict[str, Any]:
         "publish_vp": list(DATA.publish_vp),
         "behaviours": {str(b.id): {"name": b.name, "priority": list(b.priority)}
                        for b in DATA.behaviours.values()},
+        # the "scoring" option is the AI's level card (ai.py AI10): its end VP count
+        # published animals only
         "scorings": {str(x.id): {"name": x.name, "per_published": x.per_published,
-                                 "per_expert": x.per_expert, "per_reputation": x.per_reputation}
-                     for x in DATA.scorings.values()},
+                                 "per_expert": 0, "per_reputation": 0}
+                     for x in DATA.levels.values()},
     }
 
 

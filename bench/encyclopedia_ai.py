@@ -1,0 +1,101 @@
+"""How does Encyclopedia's solo AI play? Solo games in-process (no HTTP), per behaviour card
+and level, against `random` and `greedy` (and, with --mcts, `mcts`) at the human's seat.
+
+Prints, per (behaviour, level, opponent): the AI's win rate (the human wins only with
+strictly more VP, E21.3.8), its mean margin (AI total minus the human's), its mean score and
+the animals it published per game (cards that took part in a Publish, A35(b)), plus the
+share of its actions by kind. Deal k uses seed k for every configuration, so the
+configurations meet the same deals.
+
+    nice -n 10 python3 bench/encyclopedia_ai.py --deals 50
+    nice -n 10 python3 bench/encyclopedia_ai.py --deals 10 --behaviours 1 --levels 3 \
+        --opponents greedy
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import core  # noqa: E402
+from ai_worker.bots import get_bot  # noqa: E402
+from core.encyclopedia.rules import AI_SEAT  # noqa: E402
+
+OPPONENT_PARAMS: dict[str, dict[str, Any]] = {
+    "random": {}, "greedy": {}, "mcts": {"iterations": 60, "rollout_depth": 4}}
+
+
+def play(behaviour: int, level: int, opponent: str, seed: int) -> dict[str, Any]:
+    """One solo game; the AI's and the human's totals, published count and action mix."""
+    game = core.get_game("encyclopedia")
+    state = game.new_game({"players": 1, "behaviour": behaviour, "scoring": level}, seed)
+    bot = get_bot(opponent)
+    actions: Counter[str] = Counter()
+    theirs: Counter[str] = Counter()
+    step = 0
+    while (seat := game.to_act(state)) is not None:
+        legal = game.legal_moves(state)
+        if seat == AI_SEAT:
+            move = legal[0]
+            if move["type"] == "act":
+                actions[move["action"]] += 1
+        else:
+            move = bot.choose(game, game.view(state, seat), seat, legal,
+                              OPPONENT_PARAMS[opponent], seed * 1000 + step)
+            if move["type"] == "act":
+                theirs[move["action"]] += 1
+        game.apply(state, move)
+        step += 1
+    result = game.result(state)
+    ai, human = result["scores"][AI_SEAT], result["scores"][0]
+    return {"ai": ai, "human": human, "ai_wins": result["winners"] == [AI_SEAT],
+            "published": result["published"][AI_SEAT], "actions": actions,
+            "theirs": theirs, "their_beyond": state.rep[0]}
+
+
+def _shares(games: list[dict[str, Any]], key: str) -> str:
+    mix: Counter[str] = Counter()
+    for g in games:
+        mix.update(g[key])
+    total = sum(mix.values()) or 1
+    return " ".join(f"{a[:3]} {100 * k // total}%" for a, k in mix.most_common())
+
+
+def main() -> None:
+    """Run the plan and print one line per configuration (Markdown table rows)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=50)
+    parser.add_argument("--behaviours", type=int, nargs="*", default=[1, 2, 3])
+    parser.add_argument("--levels", type=int, nargs="*", default=[1, 2, 3])
+    parser.add_argument("--opponents", nargs="*", default=["random", "greedy"])
+    args = parser.parse_args()
+    print("| behaviour | level | vs | deals | AI wins | mean margin | AI mean | "
+          "human mean | published/game | AI actions (share) | human actions (share) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for behaviour in args.behaviours:
+        for level in args.levels:
+            for opponent in args.opponents:
+                start = time.perf_counter()
+                games = [play(behaviour, level, opponent, k) for k in range(args.deals)]
+                n = len(games)
+                wins = sum(g["ai_wins"] for g in games)
+                margin = sum(g["ai"] - g["human"] for g in games) / n
+                shares = _shares(games, "actions")
+                human = _shares(games, "theirs")
+                print(f"| {behaviour} | {level} | {opponent} | {n} | {100 * wins / n:.0f}% | "
+                      f"{margin:+.1f} | {sum(g['ai'] for g in games) / n:.1f} | "
+                      f"{sum(g['human'] for g in games) / n:.1f} | "
+                      f"{sum(g['published'] for g in games) / n:.1f} | {shares} | {human} |",
+                      flush=True)
+                print(f"<!-- {time.perf_counter() - start:.1f} s -->", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
