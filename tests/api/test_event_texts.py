@@ -66,7 +66,9 @@ def test_a_bot_seat_is_named_by_its_title_in_the_asked_language(client: FlaskCli
     created = create(client, game="flotilla", players=3,
                      seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"},
                             {"kind": "human"}])
-    assert client.get("/v1/bots?lang=pt-BR").get_json()["bots"][1]["title"] == "Guloso"
+    titles = {bot["name"]: bot["title"]
+              for bot in client.get("/v1/bots?lang=pt-BR").get_json()["bots"]}
+    assert titles["greedy"] == "Guloso"
     names = i18n.seat_names("flotilla", created.body["seats"], [], None, "pt_BR",
                             lambda bot: bots.bot_title(bot, "pt_BR"))
     assert names == {1: "Jogador 2 (Guloso)"}
