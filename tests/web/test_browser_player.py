@@ -213,10 +213,10 @@ def test_a_flotilla_hex_lists_the_moves_played_on_it(context: Any, stack: Stack,
         click_move(page, rng)
     else:
         raise AssertionError("no move of this seat ever had a hex")
-    hex_place = page.query_selector(".fl-map g.choosable")
-    cell = int(str(hex_place.get_attribute("data-cell")))
+    cell = int(str(page.locator(".fl-map g.choosable").first.get_attribute("data-cell")))
     shots(page, "choosable-hexes")
-    hex_place.click()
+    # A locator, not an element handle: the map may be redrawn (a stream notice) meanwhile.
+    page.locator(f'.fl-map g.choosable[data-cell="{cell}"]').click()
     page.wait_for_selector("#all-moves")
     body = stack.client.get_game(game_id, token)
     expected = sorted(m["label"] for m in body["legal_moves"] if m.get("cell") == cell)
@@ -226,8 +226,7 @@ def test_a_flotilla_hex_lists_the_moves_played_on_it(context: Any, stack: Stack,
     shots(page, "moves-of-the-hex")
     page.click("#all-moves")  # back to every move
     assert len(page.query_selector_all("button.move")) == len(body["legal_moves"])
-    hex_place = page.query_selector(f'.fl-map g[data-cell="{cell}"]')
-    hex_place.click()
+    page.locator(f'.fl-map g[data-cell="{cell}"]').click()
     before = version(page)
     assert version(page) == before  # a tap on the hex plays nothing: the list does
     page.click("button.move >> nth=0")
