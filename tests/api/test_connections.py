@@ -27,6 +27,33 @@ def test_the_cap_holds_across_processes(redis_client: redis.Redis) -> None:
     assert (first.held("192.0.2.1"), second.held("192.0.2.1")) == (1, 2)
 
 
+def test_a_burst_of_admissions_in_batches_keeps_the_cap_exact(
+        redis_client: redis.Redis) -> None:
+    # 60 connections of one client and 20 of another arrive at once in two processes: the
+    # counts go to Redis in shared pipelines, each still judged alone against the cap.
+    processes = [SharedCounts(redis_client, "connections") for _ in range(2)]
+    admitted: list[tuple[str, bool]] = []
+    start = threading.Barrier(80)
+
+    def connect(index: int) -> None:
+        group = "192.0.2.1" if index < 60 else "192.0.2.2"
+        start.wait()
+        admitted.append((group, processes[index % 2].admit(group, 25)))
+
+    threads = [threading.Thread(target=connect, args=(i,)) for i in range(80)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(ok for group, ok in admitted if group == "192.0.2.1") == 25
+    assert all(ok for group, ok in admitted if group == "192.0.2.2")
+    assert sum(p.held("192.0.2.1") for p in processes) == 25
+    for process in processes:  # every release is counted too
+        for _ in range(process.held("192.0.2.1")):
+            process.release("192.0.2.1")
+    assert processes[0].admit("192.0.2.1", 1)
+
+
 def test_a_dead_processs_counts_lapse_with_its_heartbeat(redis_client: redis.Redis) -> None:
     dead = SharedCounts(redis_client, "connections", stale_after=1.0)
     alive = SharedCounts(redis_client, "connections", stale_after=1.0)

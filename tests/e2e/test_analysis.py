@@ -28,8 +28,8 @@ def test_a_planted_blunder_is_found_by_a_worker_and_printed(
     assert done["status"] == "done", done
     first = done["moves"][0]
     # The search's margins are sampled (the deal's seed, hence the search's, is secret and
-    # new every run): the true loss is ~8.5 points, and one run in ~30 of 400 iterations
-    # estimates it under the blunder threshold (5) and in 200 seeds never under 3.9 (a mistake from 2.5).
+    # new every run): the true loss is ~8.5 points; at 400 iterations one seed in ~30
+    # estimates it under the blunder threshold (5), none of 200 under 3.9 (a mistake: 2.5).
     assert first["seat"] == 0 and first["classification"] in {"mistake", "blunder"}, first
     assert first["best"]["type"] == "draw"
     assert done["accuracy"]["0"] is not None
