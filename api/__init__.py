@@ -20,6 +20,7 @@ from api import (
     cors,
     fastlane,
     games,
+    hints,
     i18n,
     lifecycle,
     limits,
@@ -137,6 +138,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(ops.blp)
     api.register_blueprint(tournaments.blp)
     api.register_blueprint(analysis.blp)
+    api.register_blueprint(hints.blp)
     api.register_blueprint(replays.blp)
     # Unknown query parameters are refused (400): the operations' own, as documented.
     queries.install(app, api.spec.to_dict())

@@ -24,6 +24,9 @@ ANALYSIS_JOB_FUNCTION = "ai_worker.analysis.analyse_game"
 # One job analyses for a few seconds (ai_worker.analysis.SLICE_SECONDS) then queues the rest:
 # its timeout is far above a slice, even at the largest per-decision ceiling.
 ANALYSIS_JOB_TIMEOUT = 3600
+# A hint for a practice game's seat (api.hints): on the bots' queue, since a player waits for
+# it as for a bot's move; one search within BGB_HINT_MS.
+HINT_JOB_FUNCTION = "ai_worker.hints.suggest"
 RETRY_INTERVALS = [1, 2, 5, 10, 30]
 JOB_TIMEOUT = 600
 
@@ -55,6 +58,17 @@ def enqueue_analysis(client: redis.Redis, game_id: str, job_id: str, description
     Queue(ANALYSIS_QUEUE_NAME, connection=client).enqueue_call(
         ANALYSIS_JOB_FUNCTION, args=(game_id,), job_id=job_id, timeout=ANALYSIS_JOB_TIMEOUT,
         result_ttl=600, failure_ttl=24 * 3600, description=description)
+
+
+def enqueue_hint(client: redis.Redis, job_id: str, args: tuple[object, ...],
+                 description: str) -> None:
+    """Queue the search of a hint on the bots' queue (a duplicate id collapses)."""
+    try:
+        Queue(QUEUE_NAME, connection=client).enqueue_call(
+            HINT_JOB_FUNCTION, args=args, job_id=job_id, timeout=JOB_TIMEOUT, result_ttl=600,
+            failure_ttl=24 * 3600, unique=True, description=description)
+    except DuplicateJobError:
+        pass
 
 
 def analysis_job_id(game_id: str) -> str:

@@ -102,6 +102,11 @@ def record(client: Any, redis_client: Any, rec: Recorder | None = None) -> Examp
             rec.call("post", f"{game}/moves", 403, f"{url}/moves", body, seats[1])
             rec.call("post", f"{game}/moves", 422, f"{url}/moves",
                      {"move": {"type": "fly"}, "version": read["version"]}, seats[0])
+        if to_act == 0 and f"POST {game}/hint" not in rec.examples:
+            # A hint (a practice game): queued (a worker's job fills it in; none runs here).
+            rec.call("post", f"{game}/hint", 202, f"{url}/hint", headers=seats[0])
+            rec.call("post", f"{game}/hint", 200, f"{url}/hint", headers=seats[0])
+            rec.call("get", f"{game}/hint", 200, f"{url}/hint", headers=seats[0])
         answer = rec.call("post", f"{game}/moves", 200, f"{url}/moves", body, seats[to_act])
         if to_act == 0 and "409" not in rec.examples[f"POST {game}/moves"]["responses"]:
             rec.call("post", f"{game}/moves", 409, f"{url}/moves", body, seats[0])

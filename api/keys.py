@@ -20,6 +20,8 @@ What each key holds:
 - `version_channel(id)`: pub/sub channel; each stored move publishes its new version there.
 - `game_analysis(id)`: JSON of the game's analysis (request, progress, results), with the
   game's own expiry (api.analysis, ai_worker.analysis).
+- `game_hint(id, seat)`: JSON of the seat's last hint (its version, the search's top moves),
+  with the game's own expiry (api.hints, ai_worker.hints).
 - `bot_turns()`: sorted set, member game id, score the time its bot turn was recorded;
   present exactly while a bot seat is to act (written by the same script as the move).
 - `bot_secret()`: the HMAC secret of derived bot tokens when BGB_BOT_SECRET is unset.
@@ -92,6 +94,11 @@ def bot_secret() -> str:
 def game_analysis(game_id: str) -> str:
     """The analysis of a finished game (JSON: api.analysis), expiring with the game."""
     return f"{PREFIX}:game:{{{game_id}}}:analysis"
+
+
+def game_hint(game_id: str, seat: int) -> str:
+    """A seat's last hint in a practice game (JSON: api.hints), expiring with the game."""
+    return f"{PREFIX}:game:{{{game_id}}}:hint:{seat}"
 
 
 def worker_alive(worker_name: str) -> str:

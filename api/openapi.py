@@ -63,6 +63,23 @@ def _nullable(name: str) -> Schema:
     return {"anyOf": [_ref(name), {"type": "object", "nullable": True, "enum": [None]}]}
 
 
+# What the server adds to a game's own result (api.seats.adjusted_result).
+SERVED_RESULT: dict[str, Schema] = {
+    "resigned": {"type": "array", "items": {"type": "integer"},
+                 "description": "the seats that resigned (ranked last)"},
+    "ended_by": {"type": "string", "enum": ["resignation"],
+                 "description": "the game ended because a seat resigned"},
+    "assisted": {"type": "array", "items": {"type": "integer"},
+                 "description": "the seats that asked for a hint (practice games)"},
+}
+
+
+def _served_result(schema: Schema) -> Schema:
+    """A game's result schema with the members the server adds to it."""
+    schema.setdefault("properties", {}).update(copy.deepcopy(SERVED_RESULT))
+    return schema
+
+
 # Readable operation names for generated clients, by (method, path).
 OPERATION_IDS: dict[tuple[str, str], str] = {
     ("post", "/v1/games"): "createGame",
@@ -78,6 +95,8 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("post", "/v1/games/{game_id}/rematch/token"): "redeemRematchToken",
     ("post", "/v1/games/{game_id}/analysis"): "requestAnalysis",
     ("get", "/v1/games/{game_id}/analysis"): "getAnalysis",
+    ("post", "/v1/games/{game_id}/hint"): "requestHint",
+    ("get", "/v1/games/{game_id}/hint"): "getHint",
     ("get", "/v1/games/{game_id}/record"): "getGameRecord",
     ("post", "/v1/players"): "createPlayer",
     ("get", "/v1/players/me"): "getPlayer",
@@ -161,6 +180,8 @@ PROBLEMS_BY_RESPONSE: dict[tuple[str, str, str], list[str]] = {
     ("post", "/v1/games/{game_id}/analysis", "409"): ["game-active", "conflict"],
     ("get", "/v1/games/{game_id}/analysis", "409"): ["game-active", "conflict"],
     ("get", "/v1/games/{game_id}/record", "409"): ["game-active"],
+    ("post", "/v1/games/{game_id}/hint", "403"): ["forbidden", "not-your-turn"],
+    ("post", "/v1/games/{game_id}/hint", "409"): ["game-over"],
     ("post", "/v1/games/{game_id}/seats/{seat}/claim", "409"): ["seat-claimed"],
     ("post", "/v1/games/{game_id}/seats/{seat}/token", "403"): ["not-your-seat"],
     ("post", "/v1/players/me/webhooks", "409"): ["too-many-webhooks"],
@@ -359,7 +380,7 @@ def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Sche
             add[f"{prefix}Move"] = _union("Move", schemas["moves"], prefix, add)
             add[f"{prefix}Event"] = _union("Event", schemas["events"], prefix, add)
             add[f"{prefix}View"] = to_openapi(schemas["view"])
-            add[f"{prefix}Result"] = to_openapi(schemas["result"])
+            add[f"{prefix}Result"] = _served_result(to_openapi(schemas["result"]))
             add[f"{prefix}Options"] = to_openapi(schemas["options"])
             moves.append(_ref(f"{prefix}Move"))
             events.append(_ref(f"{prefix}Event"))
@@ -1026,6 +1047,11 @@ def typed(spec: Schema) -> Schema:
                 "allOf": [_ref("Move")],
                 "description": components["AnalysedMove"]["properties"][member].get(
                     "description", "")}
+    if "SuggestedMove" in components:  # api.hints: a legal move of the seat
+        components["SuggestedMove"]["properties"]["move"] = {
+            "allOf": [_ref("Move")],
+            "description": components["SuggestedMove"]["properties"]["move"].get(
+                "description", "")}
     if "Record" in components:
         components["Record"]["properties"]["result"] = {
             **_nullable("Result"), "description": "the final result (null if aborted or "

@@ -28,6 +28,8 @@ def public_seats(meta: dict[str, Any], states: SeatStates | None = None,
             shown["resigned"] = True
         if changes.get("player"):
             shown["player"] = changes["player"]
+        if changes.get("assisted"):
+            shown["assisted"] = True
         seats.append(shown)
     return seats
 

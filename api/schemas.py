@@ -107,6 +107,8 @@ class SeatSchema(ma.Schema):
     resigned = fields.Boolean(metadata={"description": "true: the seat resigned (a bot plays "
                                                        "its turns)"})
     player = fields.String(metadata={"description": "the player owning the seat, if any"})
+    assisted = fields.Boolean(metadata={"description": "true: the seat asked for a hint "
+                                                       "(a practice game, docs/analysis.md)"})
 
 
 class CreatedSeatSchema(SeatSchema):

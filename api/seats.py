@@ -100,14 +100,24 @@ def resigned(states: SeatStates) -> list[int]:
     return sorted(s for s, state in states.items() if state.get("resigned"))
 
 
+def assisted(states: SeatStates) -> list[int]:
+    """The seats that asked for a hint (api.hints), in seat order."""
+    return sorted(s for s, state in states.items() if state.get("assisted"))
+
+
 def adjusted_result(result: dict[str, Any] | None, states: SeatStates,
                     ended_by_resignation: bool) -> dict[str, Any] | None:
     """The game's result with its resigned seats ranked last (in the order they resigned
     among themselves is not known: seat order), and who resigned."""
     gone = resigned(states)
-    if result is None or not gone:
+    helped = assisted(states)
+    if result is None or not (gone or helped):
         return result
     out = dict(result)
+    if helped:
+        out["assisted"] = helped
+    if not gone:
+        return out
     ranking = [s for s in (result.get("ranking") or []) if s not in gone]
     out["ranking"] = ranking + gone
     out["resigned"] = gone

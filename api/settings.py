@@ -67,6 +67,12 @@ SETTINGS: tuple[Setting, ...] = (
             "wall-clock ceiling per decision of a game's analysis, in ms (at most "
             "`BGB_MAX_BOT_MS`); a search it cuts short is no longer reproducible",
             "API, workers"),
+    Setting("BGB_HINT_ITERATIONS", "1000",
+            "search iterations of a hint in a practice game (`POST /v1/games/{id}/hint`)",
+            "API, workers"),
+    Setting("BGB_HINT_MS", "1000",
+            "wall-clock ceiling of a hint's search, in ms (at most `BGB_MAX_BOT_MS`)",
+            "API, workers"),
     Setting("BGB_MAX_BOT_GAMES_PER_CREATOR", "16",
             "games with search-bot seats in progress per client address (`0`: no ceiling)",
             "API"),

@@ -200,6 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None,
                       help="replay the same deal: the game is unranked (its deal is the seed)")
     play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    play.add_argument("--practice", action="store_true",
+                      help="an unranked practice game: `h` asks the engine for a hint")
     play.add_argument("--auto", action="store_true",
                       help="let a random choice play your seats (a demo)")
     add_url(play)
@@ -522,14 +524,17 @@ def worker(args: argparse.Namespace) -> int:
 
 QUIT_WORDS = ("q", "quit", "exit", "sair")
 BOARD_WORDS = ("b", "board", "t", "tabuleiro")
+HINT_WORDS = ("h", "hint", "d", "dica")
 
 
 def _choose(console: Console, moves: list[dict[str, Any]], ask: Callable[[str], str],
             game: str = "", view: dict[str, Any] | None = None,
-            show_board: Callable[[], None] | None = None) -> dict[str, Any] | None:
+            show_board: Callable[[], None] | None = None,
+            show_hint: Callable[[], None] | None = None) -> dict[str, Any] | None:
     """The move the player picks; None to quit. A number always means the move listed with
     that number (numbers never change while a list is filtered); text only narrows the list,
-    and a single match waits for Enter: nothing is played that the player did not see."""
+    and a single match waits for Enter: nothing is played that the player did not see.
+    `show_hint` (practice games): what `h` does."""
     texts = [board.move_text(m, game, view) for m in moves]
     everything = list(range(len(moves)))
     shown = everything
@@ -540,7 +545,10 @@ def _choose(console: Console, moves: list[dict[str, Any]], ask: Callable[[str], 
         if pending is not None:
             console.print(Text(i18n._("Enter plays move {number}: {move}")
                                .format(number=pending + 1, move=texts[pending]), style="bold"))
-        answer = ask(i18n._("number, text to filter, b = board, q = quit> ")).strip()
+        prompt = (i18n._("number, text to filter, b = board, h = hint, q = quit> ")
+                  if show_hint is not None
+                  else i18n._("number, text to filter, b = board, q = quit> "))
+        answer = ask(prompt).strip()
         if not answer:
             if pending is not None:
                 return moves[pending]
@@ -550,6 +558,9 @@ def _choose(console: Console, moves: list[dict[str, Any]], ask: Callable[[str], 
             return None
         if answer.lower() in BOARD_WORDS and show_board is not None:
             show_board()
+            continue
+        if answer.lower() in HINT_WORDS and show_hint is not None:
+            show_hint()
             continue
         if answer.isdigit():
             index = int(answer) - 1
@@ -632,7 +643,7 @@ def play(args: argparse.Namespace, console: Console,
                                                "come back to one"))
         options, seats = plan_game(args.vs, args.players, parse_pairs(args.option))
         created = client.create_game(args.game, options, seats, args.seed,
-                                     unranked=args.seed is not None)
+                                     unranked=args.seed is not None or args.practice)
         game_id = str(created["id"])
         tokens = {int(e["seat"]): str(e["token"]) for e in created["seats"] if e.get("token")}
         console.print(i18n._("game {id} created; watch it with `bgb watch {id}`")
@@ -667,8 +678,12 @@ def play(args: argparse.Namespace, console: Console,
         else:
             board.name_seats(body)
             console.print(Text(board.turn_line(body), style="bold green"))
+            practice = bool((body.get("deal") or {}).get("unranked"))
             move = _choose(console, moves, ask, game, body.get("view"),
-                           show_board=lambda b=body: _draw(console, b))
+                           show_board=lambda b=body: _draw(console, b),
+                           show_hint=(lambda t=tokens[seat], b=body: _hint(
+                               console, client, game_id, t, game, b.get("view")))
+                           if practice else None)
         if move is None:
             console.print(i18n._("left game {id}; come back with: bgb play --game {id} "
                             "--token {token}").format(id=game_id, token=tokens[seat]))
@@ -679,6 +694,27 @@ def play(args: argparse.Namespace, console: Console,
             continue
         except ApiError as exc:
             _refused(console, exc)
+
+
+def _hint(console: Console, client: Client, game_id: str, token: str, game: str,
+          view: dict[str, Any] | None) -> None:
+    """The search's top moves for the seat, from the server (the seat is marked assisted)."""
+    console.print(i18n._("asking the engine for a hint…"))
+    try:
+        answer = client.wait_for_hint(game_id, token)
+    except ApiError as exc:
+        _refused(console, exc)
+        return
+    except TimeoutError:
+        console.print(i18n._("no hint yet: is a worker running?"))
+        return
+    if answer["status"] != "done":
+        console.print(Text(str(answer.get("error") or answer["status"]), style="red"))
+        return
+    for number, suggested in enumerate(answer["moves"], 1):
+        console.print(i18n._("hint {number}: {move} (expected margin {margin:+.1f})").format(
+            number=number, move=board.move_text(suggested["move"], game, view),
+            margin=suggested["margin"]))
 
 
 def _last_index(client: Client, game_id: str, token: str | None) -> int:

@@ -355,6 +355,30 @@ class Client:
             time.sleep(interval)
             answer = self.analysis(game_id, token)
 
+    # -- hints (practice games) -------------------------------------------------------------
+
+    def request_hint(self, game_id: str, token: str) -> Json:
+        """Ask for a hint for the seat to act (an unranked game): queued, then the search's
+        top moves. The seat is marked assisted. Safe to retry at the same version."""
+        return dict(self._request("POST", f"/games/{game_id}/hint", token=token).json())
+
+    def hint(self, game_id: str, token: str) -> Json:
+        """The seat's last hint: `status`, `current`, and once done `moves` (best first)."""
+        return dict(self._request("GET", f"/games/{game_id}/hint", token=token).json())
+
+    def wait_for_hint(self, game_id: str, token: str, *, timeout: float | None = 30.0,
+                      interval: float = 0.25) -> Json:
+        """Ask for a hint and poll it until it is done or failed (TimeoutError after
+        `timeout` seconds)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        answer = self.request_hint(game_id, token)
+        while answer["status"] not in ("done", "failed"):
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError(f"the hint for {game_id} is not ready after {timeout} s")
+            time.sleep(interval)
+            answer = self.hint(game_id, token)
+        return answer
+
     # -- players ----------------------------------------------------------------------------
 
     def create_player(self, name: str | None = None) -> Json:

@@ -83,3 +83,21 @@ def test_text_that_matches_nothing_says_so() -> None:
     move, screen, _ = choose("zebra", "3")
     assert "no move reads “zebra”; pick a number from the list" in screen
     assert move is MOVES[2]
+
+
+def test_h_shows_a_hint_in_a_practice_game_and_plays_nothing() -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None)
+    answers = iter(["h", "dica", "2"])
+    asked: list[str] = []
+    hints: list[int] = []
+    move = cli._choose(console, MOVES, lambda prompt: asked.append(prompt) or next(answers),
+                       show_hint=lambda: hints.append(1))
+    assert move is MOVES[1] and hints == [1, 1]
+    assert all("h = hint" in prompt for prompt in asked)
+    # Without hints (a ranked game) `h` is only a filter, and the prompt does not offer it.
+    answers = iter(["h", "", "1"])  # a filter, then Enter: the whole list again
+    asked.clear()
+    assert cli._choose(console, MOVES, lambda prompt: asked.append(prompt) or next(answers)) \
+        is MOVES[0]
+    assert not any("hint" in prompt for prompt in asked)

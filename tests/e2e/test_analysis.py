@@ -42,3 +42,18 @@ def test_a_planted_blunder_is_found_by_a_worker_and_printed(
     in_portuguese = {"mistake": "erro", "blunder": "erro grave"}[first["classification"]]
     assert in_portuguese in out and "Precisão por assento" in out
     assert client.analysis(created["id"]) == done
+
+
+def test_a_worker_answers_a_hint_in_a_practice_game(stack: Stack) -> None:
+    client = stack.client
+    created = client.create_game("toy-pontoon", {"players": 2},
+                                 [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+                                 unranked=True)
+    token = seat_token(created, 0)
+    hint = client.wait_for_hint(created["id"], token, timeout=60)
+    assert hint["status"] == "done" and hint["current"], hint
+    # On an empty hand no card can bust: drawing is the search's first move.
+    assert hint["moves"][0]["move"]["type"] == "draw"
+    client.move(created["id"], token, hint["moves"][0]["move"], int(created["version"]))
+    body = client.get_game(created["id"], token)
+    assert body["seats"][0].get("assisted") is True
