@@ -17,12 +17,18 @@ run resumes where it stopped (same seeds, same games).
     python3 bench/strength.py --game flotilla --only mcts-vs-greedy --games 60
     python3 bench/strength.py --game encyclopedia --only solo-mcts-1000,mcts-vs-greedy \
         --solo-options '{"behaviour": 3, "scoring": 3}' --games 50   # the hardest AI
+    python3 bench/strength.py --only solo-mcts-1000 --difficulties green \
+        --deals-from 50000 --games 100   # fresh deals no one tuned on
+
+Deals are seeded 1000, 1001, ... unless `--deals-from N` (then N, N+1, ...; the matchups'
+names say so, so their records stay apart). Win rates carry a 95% Wilson interval.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -64,6 +70,10 @@ DUEL = {
 DEFAULT_GAMES = {"solo": 50, "duel": 100}
 
 
+# The first deal's seed of every matchup (deal i is seeded DEFAULT_FIRST_DEAL + i).
+DEFAULT_FIRST_DEAL = 1000
+
+
 @dataclass
 class Matchup:
     """One line of the report: who plays whom, how, and how many games."""
@@ -74,7 +84,7 @@ class Matchup:
     games: int
     records: list[dict[str, Any]] = field(default_factory=list)
     # game index -> its deal's seed; the same deals for every matchup: paired comparisons
-    deal_for: Callable[[int], int] = lambda index: 1000 + index
+    deal_for: Callable[[int], int] = lambda index: DEFAULT_FIRST_DEAL + index
 
 
 def with_mcts_params(bot: str, params: dict[str, Any], ms: int | None,
@@ -167,7 +177,7 @@ def table_matchups(game: core.Game, only: set[str], games: int | None,
         matchup = Matchup(f"{game.name}/{players}p/{label}", {"players": players}, seats,
                           games or DEFAULT_GAMES["duel"])
         if players > 2:  # one deal per seat rotation (2 players keep their old deals)
-            matchup.deal_for = lambda index, n=players: 1000 + index // n
+            matchup.deal_for = lambda index, n=players: DEFAULT_FIRST_DEAL + index // n
         out.append(matchup)
     return out
 
@@ -243,24 +253,46 @@ def per_game(records: list[dict[str, Any]]) -> str:
     return f"{sum(timed) / len(timed):.1f}" if timed else "-"
 
 
+def with_deals_from(matchups: list[Matchup], first: int) -> None:
+    """Deal the matchups' games from seed `first` on (in place), named apart."""
+    for m in matchups:
+        m.deal_for = (lambda index, old=m.deal_for, shift=first - DEFAULT_FIRST_DEAL:
+                      old(index) + shift)
+        m.key += f"@deals{first}"
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% by default; shared wins count as
+    their share)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def report(console: Console, matchups: list[Matchup]) -> None:
     """The figures: win rate, mean margin, games, and MCTS simulations per second."""
     table = Table(title="Bot strength (subject bot's point of view)")
-    for column in ("matchup", "games", "win rate", "mean margin", "sims/s", "ms/search",
+    for column in ("matchup", "games", "win rate", "95% interval", "mean margin", "sims/s",
+                   "ms/search",
                    "s/game"):
         table.add_column(column, justify="left" if column == "matchup" else "right",
                          overflow="fold")
     for m in matchups:
         rs = m.records
         if not rs:
-            table.add_row(m.key, "0", "-", "-", "-", "-", "-")
+            table.add_row(m.key, "0", "-", "-", "-", "-", "-", "-")
             continue
         seconds = sum(r["search_seconds"] for r in rs)
         searches = sum(r["searched"] for r in rs)
         sims = f"{sum(r['iterations'] for r in rs) / seconds:,.0f}" if seconds else "-"
         # under the budget when the search stopped early (its move could no longer change)
         per_search = f"{1000 * seconds / searches:.0f}" if searches else "-"
-        table.add_row(m.key, str(len(rs)), f"{sum(r['win'] for r in rs) / len(rs):.0%}",
+        wins = sum(r["win"] for r in rs)
+        low, high = wilson(wins, len(rs))
+        table.add_row(m.key, str(len(rs)), f"{wins / len(rs):.0%}", f"{low:.0%}-{high:.0%}",
                       f"{sum(r['margin'] for r in rs) / len(rs):+.1f}", sims, per_search,
                       per_game(rs))
     console.print(table)
@@ -277,6 +309,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solo-options", help="JSON object: the solo set-up to play "
                         "instead of each Alfred colour, e.g. "
                         "'{\"behaviour\": 3, \"scoring\": 3}'")
+    parser.add_argument("--deals-from", type=int, default=None, metavar="N",
+                        help="deal the games from seed N on (default 1000): fresh deals")
     parser.add_argument("--ms", type=int, help="override mcts ms per decision (all matchups)")
     parser.add_argument("--mcts-params", default="{}", help="JSON object merged into every "
                         "mcts subject's params, e.g. '{\"c\": 0.35}'; it names the matchups "
@@ -321,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
         matchups = [m for m in matchups if m.options.get("alfred") in wanted]
     if game.max_players >= 2:
         matchups += table_matchups(game, only, args.games, args.ms, extra)
+    if args.deals_from is not None and args.deals_from != DEFAULT_FIRST_DEAL:
+        with_deals_from(matchups, args.deals_from)
     path = args.state or STATE_DIR / f"strength-{game.name}.jsonl"
     todo = games_to_play(matchups, path, shard, shards)
     if todo and not args.report_only:

@@ -79,3 +79,28 @@ def test_strength_bench_plays_the_named_solo_set_up(tmp_path: Path) -> None:
     assert record["bots"][record["subject"]] == "greedy"
     with pytest.raises(SystemExit):
         bench.main(["--game", "encyclopedia", "--solo-options", "[3]", "--state", str(state)])
+
+
+def test_deals_from_plays_fresh_deals_under_their_own_name(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    bench = _bench()
+    state = tmp_path / "strength.jsonl"
+    args = ["--game", "toy-pontoon", "--games", "3", "--only", "greedy-vs-random",
+            "--state", str(state)]
+    assert bench.main(args) == 0
+    assert bench.main([*args, "--deals-from", "50000"]) == 0
+    records = [json.loads(line) for line in state.read_text().splitlines()]
+    by_name: dict[str, list[int]] = {}
+    for r in records:
+        by_name.setdefault(r["matchup"], []).append(r["seed"])
+    assert by_name == {"toy-pontoon/2p/greedy-vs-random": [1000, 1001, 1002],
+                       "toy-pontoon/2p/greedy-vs-random@deals50000": [50000, 50001, 50002]}
+    assert "95% interval" in capsys.readouterr().out
+
+
+def test_the_wilson_interval() -> None:
+    bench = _bench()
+    low, high = bench.wilson(90, 100)
+    assert round(low, 3) == 0.826 and round(high, 3) == 0.945
+    assert bench.wilson(0, 0) == (0.0, 1.0)
+    low, high = bench.wilson(10, 10)
+    assert high == 1.0 and 0.69 < low < 0.73
