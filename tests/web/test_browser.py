@@ -374,3 +374,44 @@ def test_a_seat_steps_through_its_past_views_from_the_log(
         assert not errors, errors
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "pt-BR"])
+def test_a_finished_game_is_analysed_on_the_page_and_its_blunder_shown(
+        browser: Any, site: str, stack: Stack, shots: Shots, locale: str) -> None:
+    """"Analyse the game" queues the analysis, the page follows its progress, then draws the
+    evaluation graph, the accuracy, the planted blunder (a stop on an empty hand) with the
+    better move, marks it in the log, and shows that moment on the board."""
+    created = stack.client.create_game("toy-pontoon", {"players": 2},
+                                       [{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    token = created["seats"][0]["token"]
+    stack.client.move(created["id"], token, {"type": "stop"}, int(created["version"]))
+    deadline = time.monotonic() + 60
+    while stack.client.get_game(created["id"], token)["status"] == "active":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    ctx = browser.new_context(viewport=DESKTOP, locale=locale)
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(f"{site}/play/games/{created['id']}#token={token}")
+        page.wait_for_selector("#analysis:not([hidden]) #analyse")
+        page.click("#analyse")
+        page.wait_for_selector("#analysis-marked, #analysis .error", timeout=120_000)
+        assert page.is_hidden("#analysis .error"), page.inner_text("#analysis")
+        shots(page, f"analysis-{locale}")
+        marked = page.locator("#analysis-marked li").first
+        assert marked.get_attribute("data-index") == "0"
+        assert marked.get_attribute("class") in ("mistake", "blunder")
+        assert page.locator("#eval-graph polyline.seat-line").count() >= 1
+        assert page.locator("#eval-graph circle.mark").count() >= 1
+        assert page.locator("#log li.marked").count() >= 1
+        words = page.inner_text("#analysis")
+        assert ("accuracy" in words) if locale == "en-US" else ("precisão" in words), words
+        assert ("better" in words) if locale == "en-US" else ("melhor" in words), words
+        marked.locator("button.show-better").click()
+        page.wait_for_selector("#replay:not([hidden]) #replay-at[data-version='0']")
+        assert page.inner_text("#better-move").strip()
+        assert not errors, errors
+    finally:
+        ctx.close()

@@ -7,6 +7,7 @@ import { t, tOr, withLanguage } from "./i18n.js";
 import { humanize, seatName } from "./names.js";
 import { rendererFor } from "./renderers/index.js";
 import { describeEvent } from "./events.js";
+import { AnalysisPanel } from "./analysis.js";
 
 const FILTER_FROM = 10; // moves listed before a filter box is offered
 const LOG_PAGE = 200;
@@ -44,6 +45,7 @@ class GamePage {
     this.movesPanel = h("section", { class: "panel moves", id: "moves", tabindex: "-1", "aria-label": t("game.moves") });
     this.logList = h("ol", { class: "log", id: "log", reversed: true });
     this.resultPanel = h("section", { class: "panel result", id: "result", hidden: true });
+    this.analysis = new AnalysisPanel(this);
     this.connection = h("span", { class: "connection", id: "connection" });
     this.actions = h("section", { class: "panel actions", id: "actions", "aria-label": t("game.actions") });
     // Jumps are buttons, not #anchors: the fragment holds the seat's token.
@@ -56,7 +58,7 @@ class GamePage {
       h("nav", { class: "jumps", "aria-label": t("game.jump") },
         jump("game.moves", () => this.movesPanel), jump("game.board", () => this.board),
         jump("game.log", () => this.logHeading)),
-      this.notice, this.replayBar, this.resultPanel,
+      this.notice, this.replayBar, this.resultPanel, this.analysis.el,
       h("div", { class: "game-layout" },
         h("div", { class: "main-column" }, this.movesPanel, this.board),
         h("aside", { class: "panel side" },
@@ -129,6 +131,7 @@ class GamePage {
     this.drawLog();
     this.drawResult();
     this.drawActions();
+    this.analysis.draw().catch((error) => this.explain(error));
   }
 
   /** The board place of `move` (a selector in the board, from the move's own fields: the
@@ -284,7 +287,10 @@ class GamePage {
     replace(this.logList, [...this.log].reverse().map((entry) => {
       const events = entry.events.filter((e) => !this.renderer.skipEvent(e, entry))
         .map((e) => describeEvent(body, e)).filter(Boolean);
-      return h("li", { value: entry.index + 1, class: entry.version === this.replaying ? "replayed" : null },
+      const mark = this.analysis.markOf(entry.index);
+      const classes = [entry.version === this.replaying ? "replayed" : "", mark ? `marked ${mark}` : ""];
+      return h("li", { value: entry.index + 1, class: classes.filter(Boolean).join(" ") || null },
+        mark ? h("span", { class: `badge ${mark}` }, t(`analysis.${mark}`)) : null, mark ? " " : null,
         h("span", { class: "who" }, seatName(body, entry.seat)), " ",
         h("span", { class: "what" }, entry.move.secret && !entry.move.label
           ? t("log.secret", { type: tOr(`move.${entry.move.type}`, humanize(entry.move.type)) })
@@ -422,6 +428,18 @@ class GamePage {
     this.replayBar.hidden = false;
     this.drawMoves();
     this.drawLog();
+  }
+
+  /** In a replay: the analysis's better `move` on the board (its place, when it has one)
+   * and in the replay bar. */
+  markBetter(move) {
+    const where = this.boardPlace(this.placeOf(move));
+    if (where) {
+      where.classList.add("better-move");
+      explainPlace(where, t("analysis.better"), moveLabel(move));
+    }
+    this.replayBar.append(h("span", { class: "better", id: "better-move" },
+      ` ${t("analysis.better")}: ${moveLabel(move)}`));
   }
 
   async play(move) {
