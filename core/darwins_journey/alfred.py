@@ -130,6 +130,8 @@ from typing import Any
 
 from core.darwins_journey import effects, rng
 from core.darwins_journey.data import DATA, Action
+from core.darwins_journey.i18n import location as location_name
+from core.texts import _noop
 
 _DIR = Path(__file__).parent / "data"
 ALFRED = 1
@@ -835,11 +837,12 @@ def _label(move: dict[str, Any]) -> str:
     if kind == "main_diary":
         extra = f", {move['knowledge']} temporary knowledge" if move["knowledge"] else ""
         extra += f", penalty {move['penalty']}" if move["penalty"] else ""
-        return text + f"worker {move['worker']} to {move['location']}{extra}"
+        return text + f"worker {move['worker']} to {location_name(move['location'], _noop)}{extra}"
     if kind == "special_diary":
-        return text + f"worker {move['worker']} to {move['location']} (bonus track +4)"
+        return (text + f"worker {move['worker']} to {location_name(move['location'], _noop)}"
+                " (bonus track +4)")
     if kind == "small_diary":
-        return text + f"worker {move['worker']} unlocks {move['unlock']}"
+        return text + f"worker {move['worker']} unlocks {location_name(move['unlock'], _noop)}"
     return text + f"worker {move['worker']} delivers specimens"
 
 

@@ -20,9 +20,10 @@ from core.darwins_journey.data import (
     SPECIMEN_COLOURS,
     SPECIMEN_KINDS,
 )
+from core.darwins_journey.i18n import location as location_name
 from core.darwins_journey.rng import shuffle
 from core.darwins_journey.state import State
-from core.texts import counted
+from core.texts import _noop, counted
 
 Move = dict[str, Any]
 Events = list[dict[str, Any]]
@@ -579,7 +580,8 @@ _PLACE_MOVES: dict[tuple[int, str, int, int], Move] = {}
 
 def _place_move(w: int, loc: str, k: int, pay: int) -> Move:
     """The (interned) move putting worker `w` on `loc` for `k` knowledge and `pay` coins."""
-    label = f"Worker {w + 1} to {loc}"
+    # The place by its name (the page's, bgb's and the log's words), never its id.
+    label = f"Worker {w + 1} to {location_name(loc, _noop)}"
     if k:
         label += f", spending {k} knowledge"
     if pay:
@@ -675,7 +677,8 @@ def param_options(s: State, seat: int, frame: tuple[Any, ...]) -> list[Move]:
                  "label": f"Put an explorer on island {ISLANDS[i]}"}
                 for i in range(3) if s.explorers[seat][i] < 0]
     if kind == "locked":
-        return [{"type": "locked", "location": loc, "label": f"Perform locked location {loc}"}
+        return [{"type": "locked", "location": loc,
+                 "label": f"Perform locked location {location_name(loc, _noop)}"}
                 for loc in DATA.location_ids
                 if s.loc_owner[loc] == -1 and location_actions(s, loc) not in ((), _LOCKED_ONLY)]
     if kind == "unlock":
@@ -686,8 +689,9 @@ def param_options(s: State, seat: int, frame: tuple[Any, ...]) -> list[Move]:
         for loc in unlockable(s):
             cost = 0 if free else DATA.locations[loc].unlock_cost
             if cost <= s.coins[seat]:
+                named = location_name(loc, _noop)
                 moves.append({"type": "unlock", "location": loc,
-                              "label": f"Unlock {loc} ({counted(cost, 'coin', 'coins')})"})
+                              "label": f"Unlock {named} ({counted(cost, 'coin', 'coins')})"})
         return moves
     if kind == "move_to_beagle":
         # crew 8: "Move your Ship to the same location as the HMS Beagle", from behind or ahead

@@ -44,7 +44,7 @@ SEALS = mapping(integer(), "wax seals needed, by colour (B, G, R, Y)")
 MOVES = moves(
     move("place", "place a worker on a location, adding knowledge tokens",
          {"type": "place", "worker": 0, "location": "explore.1", "knowledge": 0,
-          "label": "Worker 1 to explore.1"},
+          "label": "Worker 1 to Exploration 1"},
          worker=integer("the worker (0-based)", 0), location=LOCATION,
          knowledge=integer("temporary knowledge tokens added", 0)),
     move("act", "do one of the location's remaining actions", index=integer("the action", 0)),
