@@ -178,6 +178,11 @@ class Subscription:
         self._event.clear()
         return self._watcher.read(self.game_id)
 
+    def clear(self) -> None:
+        """Forget the wake-ups so far, for a waiter that reads something else than the head
+        (an announcement after this still wakes the next wait)."""
+        self._event.clear()
+
     def wait(self, seconds: float) -> bool:
         """Sleep until woken (a version announced, a resubscription, the safety sweep saw a
         change: True) or `seconds` pass (False); raises ClientGone as soon as the client is

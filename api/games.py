@@ -296,7 +296,9 @@ class Games(MethodView):
             for seat in claims:
                 own_seat(player_id, game_id, seat, float(meta.get("created", 0)))
             notify_players(svc, game_id, meta, seat_states(svc.redis, game_id), None,
-                           Head(0, body_out["to_act"], body_out["status"]))
+                           Head(0, body_out["to_act"], body_out["status"]), started=True,
+                           tokens={seat["seat"]: seat["token"] for seat in body_out["seats"]
+                                   if seat.get("token")})
         return _json(body_out, 201, {"Location": f"/v1/games/{game_id}"})
 
 
@@ -620,7 +622,8 @@ def _stored(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any], 
     metrics.count_move(game.name)
     if decided.bot is not None and head.to_act is not None and decided.claim is None:
         svc.bot_queue.enqueue(game_id, head.to_act, head.version, decided.bot["bot"])
-    notify_players(svc, game_id, meta, states, decided.seat, head)
+    notify_players(svc, game_id, meta, states, decided.seat, head,
+                   result=decided.answer["result"])
     answer = decided.answer
     if decided.claim is not None:
         # The worker's job plays the next turn: it gets that seat's game as its read

@@ -186,6 +186,17 @@ def tournament_watch_id(tournament_id: str) -> str:
     return f"tournament:{tournament_id}"
 
 
+def account_watch_id(account: str) -> str:
+    """The name an account's new events are announced under on the version channels (never
+    a game id: those have no colon), so that the API's version watcher wakes its streams."""
+    return f"account:{account}"
+
+
+def account_events(account: str) -> str:
+    """An account's event stream (a capped Redis stream: api.notify, api.account_stream)."""
+    return f"{PREFIX}:account:{{{account}}}:events"
+
+
 def game_forfeits(game_id: str) -> str:
     """A game's forfeited bot moves (over budget, played as a random move): hash version ->
     JSON {"version", "seat", "bot", "elapsed_ms", "budget_ms", "grace_ms"}; written by the
