@@ -540,6 +540,45 @@ class Client:
             except requests.RequestException as exc:
                 raise TransportError(f"events of {game_id}: {exc}") from exc
 
+    def account_events(self, token: str, *, tournament: str | None = None, view: bool = False,
+                       last_event_id: str | None = None, read_timeout: float = 60.0,
+                       resume: bool = True) -> Iterator[Json]:
+        """The account's events (`GET /v1/players/me/stream`): yields each event's data as a
+        dict, with "type" and its stream "id" (keep it to resume after it).
+
+        `token` is a player key, or with `tournament` an external entrant's token (then the
+        events end with `tournament_finished`). With `view`, each `your_turn` carries the
+        seat's game ("current": view and legal moves). When the server closes a stream (it
+        bounds each one) it reconnects with Last-Event-ID unless `resume` is False."""
+        params: Json = {"view": "1" if view else "0"}
+        if tournament is not None:
+            params["tournament"] = tournament
+        while True:
+            headers = {"Accept": "text/event-stream", "Authorization": f"Bearer {token}"}
+            if last_event_id is not None:
+                headers["Last-Event-ID"] = last_event_id
+            try:
+                response = self.session.get(self._url("/players/me/stream"), params=params,
+                                            headers=headers, stream=True,
+                                            timeout=(self.timeout, read_timeout))
+            except requests.RequestException as exc:
+                raise TransportError(f"account events: {exc}") from exc
+            if response.status_code >= 400:
+                raise error_from_response(response.status_code, response.content,
+                                          response.headers.get("Content-Type", ""))
+            with response:
+                try:
+                    for event in parse_sse(response.iter_lines(decode_unicode=True)):
+                        last_event_id = event.get("id", last_event_id)
+                        data = dict(json.loads(event.get("data") or "{}"), id=last_event_id)
+                        yield data
+                        if tournament is not None and data.get("type") == "tournament_finished":
+                            return
+                except requests.RequestException as exc:
+                    raise TransportError(f"account events: {exc}") from exc
+            if not resume:
+                return
+
     # -- tournaments -------------------------------------------------------------------------
 
     def create_tournament(self, game: str, entrants: list[Json], options: Json | None = None,
