@@ -34,12 +34,11 @@ from api import keys
 from api.auth import bearer_token
 from api.connections import client_group
 from api.events import ClientGone, ClientSocket
-from api.games import _problem_doc, _state
+from api.games import _game_answer, _problem_doc, _state
 from api.notify import ACCOUNT_EVENTS, entrant_account, player_account
-from api.parsing import Blueprint
+from api.parsing import Blueprint, query_flag
 from api.players import current_player
-from api.presenters import game_body
-from api.problems import Problem, validation_error
+from api.problems import Problem
 from api.services import Services, services
 from api.tournaments import _tournament, entrant_of
 from api.watchers import _client_socket, _Released, admission
@@ -67,17 +66,9 @@ ACCOUNT_EVENT_SCHEMA: dict[str, Any] = {
 }
 
 
-_VIEW = {"1": True, "true": True, "0": False, "false": False}
-
-
 def _query() -> tuple[str | None, bool]:
-    """The `tournament` and `view` query parameters; 422 for a `view` that is no boolean."""
-    tournament_id = request.args.get("tournament")
-    view = _VIEW.get(request.args.get("view", "0").lower())
-    if view is None:
-        raise validation_error({"query": {"view": ["Not a valid boolean."]}},
-                               "`view` is 1 or 0 (true or false)")
-    return tournament_id, view
+    """The `tournament` and `view` query parameters (422 for a `view` that is no boolean)."""
+    return request.args.get("tournament"), query_flag("view")
 
 
 def _account(tournament_id: str | None) -> tuple[str, bool]:
@@ -218,5 +209,4 @@ def _current(svc: Services, event: dict[str, Any], view: bool) -> dict[str, Any]
     head = now.head
     if head is None or head.version != event["version"] or head.to_act != event["seat"]:
         return None
-    return dict(event, current=game_body(game, game_id, meta, head.version, now.state,
-                                         event["seat"], head.status, now.seats))
+    return dict(event, current=_game_answer(svc, game, game_id, meta, now, event["seat"], ""))

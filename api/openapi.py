@@ -220,6 +220,9 @@ STREAM_VERSION: Schema = {
         "version": {"type": "integer"},
         "status": {"type": "string", "enum": list(STATUSES)},
         "to_act": {"type": "integer", "nullable": True},
+        "current": {**_ref("Game"), "description": "with `?view=1` and a seat's token, on "
+                                                   "the event of the current version: the "
+                                                   "game as the seat's read answers it"},
     },
 }
 
