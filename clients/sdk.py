@@ -498,15 +498,18 @@ class Client:
             after = int(page["next"])
 
     def events(self, game_id: str, *, last_event_id: int | str | None = None,
-               read_timeout: float = 60.0, resume: bool = True) -> Iterator[Json]:
+               read_timeout: float = 60.0, resume: bool = True, token: str | None = None,
+               view: bool = False) -> Iterator[Json]:
         """Server-sent version events of a game: yields each `data` (with "version") as a dict.
 
         Starts after `last_event_id`; when the server closes the stream (it bounds each one)
         it reconnects with Last-Event-ID unless `resume` is False; ends when the game finishes.
+        With a seat's `token` and `view`, the event of each current version carries
+        "current": the game as the seat's read answers it.
         """
         while True:
             finished = False
-            for event in self._event_stream(game_id, last_event_id, read_timeout):
+            for event in self._event_stream(game_id, last_event_id, read_timeout, token, view):
                 if event.get("id"):
                     last_event_id = event["id"]
                 if event.get("event", "message") not in ("version", "message"):
@@ -523,12 +526,16 @@ class Client:
                 return
 
     def _event_stream(self, game_id: str, last_event_id: int | str | None,
-                      read_timeout: float) -> Iterator[dict[str, str]]:
+                      read_timeout: float, token: str | None = None,
+                      view: bool = False) -> Iterator[dict[str, str]]:
         headers = {"Accept": "text/event-stream"}
         if last_event_id is not None:
             headers["Last-Event-ID"] = str(last_event_id)
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
         try:
             response = self.session.get(self._url(f"/games/{game_id}/events"), headers=headers,
+                                        params={"view": "1"} if view else None,
                                         stream=True, timeout=(self.timeout, read_timeout))
         except requests.RequestException as exc:
             raise TransportError(f"events of {game_id}: {exc}") from exc
