@@ -35,14 +35,9 @@ from api.botauth import BotTokenVerifier
 from api.botqueue import BotQueue
 from api.creation import start_game
 from api.events import VersionWatcher
-from api.notify import (
-    entrant_account,
-    entrant_accounts,
-    notify_players,
-    notify_tournament,
-)
+from api.notify import entrant_account, entrant_accounts, notify_tournament
 from api.services import Services
-from api.store import OVER, Head, Retention, StateCache, Store
+from api.store import OVER, Retention, StateCache, Store
 from api.tournament_plan import deal_of, slots
 from api.tournament_secrecy import busy_entrants, waits_for_sibling
 from api.tournament_store import ACTIVE, TournamentStore, claim_age, is_claim, kick
@@ -170,7 +165,8 @@ def _start(store: TournamentStore, svc: Services, tournament_id: str, nonce: str
         return False
     game = core.get_game(spec["game"])
     deal = deal_of(spec, nonce, entry["deal"], secrets.token_hex(16))
-    # The seats of external entrants belong to their accounts (api.notify: their streams).
+    # The seats of external entrants belong to their accounts: their streams hear of the
+    # game from start_game on (api.notify).
     accounts = {str(seat): entrant_account(tournament_id, index)
                 for seat, index in enumerate(entry["entrants"])
                 if index is not None and spec["entrants"][index]["kind"] == "external"}
@@ -187,10 +183,6 @@ def _start(store: TournamentStore, svc: Services, tournament_id: str, nonce: str
         return False
     if store.status(tournament_id) != ACTIVE:
         _abort(svc.store, created["id"])  # cancelled while we created it
-    elif accounts:
-        notify_players(svc, created["id"], svc.store.meta(created["id"]) or {}, {}, None,
-                       Head(0, created["to_act"], created["status"]), started=True,
-                       tokens=tokens)
     return True
 
 
