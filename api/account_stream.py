@@ -37,7 +37,7 @@ from api.events import ClientGone, ClientSocket
 from api.games import _game_answer, _problem_doc, _state
 from api.notify import ACCOUNT_EVENTS, entrant_account, player_account
 from api.parsing import Blueprint, query_flag
-from api.players import current_player
+from api.players import current_player, player_of_key
 from api.problems import Problem
 from api.services import Services, services
 from api.tournaments import _tournament, entrant_of
@@ -73,7 +73,8 @@ def _query() -> tuple[str | None, bool]:
 
 def _account(tournament_id: str | None) -> tuple[str, bool]:
     """The caller's account, and whether its stream ends with its tournament; 401 without
-    valid credentials, 404 for an unknown tournament."""
+    valid credentials, 403 for a player key with `tournament`, 404 for an unknown
+    tournament."""
     if tournament_id is None:
         return player_account(current_player()), False
     info = _tournament(services(), tournament_id)
@@ -82,6 +83,11 @@ def _account(tournament_id: str | None) -> tuple[str, bool]:
         raise Problem(401, "unauthorized", "Unauthorized",
                       "this needs 'Authorization: Bearer <entrant token>' of the tournament",
                       headers={"WWW-Authenticate": 'Bearer realm="boardgamesbot"'})
+    if player_of_key(token) is not None:
+        # A valid credential, of another account: a player's stream is its own.
+        raise Problem(403, "forbidden", "Forbidden",
+                      "a player key opens its player's stream (without `tournament`); a "
+                      "tournament's stream needs one of its external entrants' tokens")
     return entrant_account(tournament_id, entrant_of(info, token)), True
 
 
@@ -120,6 +126,8 @@ class AccountStream(MethodView):
                            "content": {"text/event-stream": {"schema": ACCOUNT_EVENT_SCHEMA}}},
                    "400": _problem_doc("a Last-Event-ID that is no stream id"),
                    "401": _problem_doc("no player key, or no entrant token of the tournament"),
+                   "403": _problem_doc("a player key with `tournament`: a tournament's stream "
+                                       "is its external entrants'"),
                    "404": _problem_doc("no such tournament"),
                    "429": _problem_doc("too-many-streams: this client holds as many long "
                                        "polls and streams as it may (Retry-After)"),

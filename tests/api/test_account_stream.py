@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 import redis
+from flask import Flask
 from flask.testing import FlaskClient
 
 from ai_worker.tournaments import advance
@@ -140,7 +142,7 @@ def test_an_external_entrant_follows_its_tournament(client: FlaskClient,
     query = f"?tournament={tournament_id}&view=1"
     problem(client.get(STREAM + query, headers={"Authorization": "Bearer nope"}),
             401, "unauthorized")
-    problem(client.get(STREAM + query, headers=_player(client)), 401, "unauthorized")
+    problem(client.get(STREAM + query, headers=_player(client)), 403, "forbidden")
     advance(tournament_id, redis_client)
     events = _read(client, auth, 2, query)
     assert [e["event"] for e in events] == ["tournament_started", "game_started"]
@@ -151,3 +153,33 @@ def test_an_external_entrant_follows_its_tournament(client: FlaskClient,
                        headers=auth).get_json()["games"]
     assert started["game_id"] in {g["game_id"] for g in games}
     assert redis_client.xlen(keys.account_events(f"entrant:{tournament_id}:0")) >= 2
+
+
+def test_an_idle_stream_reads_nothing_until_an_event_wakes_it(
+        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    auth = _player(client)
+    game = _claimed_game(client, auth)
+    svc = app.extensions["bgb"]
+    real_xread = svc.redis.xread
+    reads = [0]
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads[0] += 1
+        return real_xread(*args, **kwargs)
+
+    monkeypatch.setattr(svc.redis, "xread", counted)
+    response = client.get(STREAM, headers=auth, buffered=False)
+    text, moved = "", False
+    for chunk in response.response:
+        text += chunk.decode() if isinstance(chunk, bytes) else chunk
+        if not moved and text.count(": heartbeat") >= 5:  # a second idle (0.2 s apart)
+            # The first read, at most one more when the listener subscribed: none per
+            # heartbeat.
+            assert reads[0] <= 2, reads[0]
+            _move(client, game, 0, 0)
+            _move(client, game, 1, 1)  # seat 0's turn again: an event wakes the stream
+            moved = True
+        if len(_events(text)) >= 3:
+            break
+    response.close()
+    assert [e["event"] for e in _events(text)] == ["game_started", "your_turn", "your_turn"]
