@@ -35,6 +35,7 @@ from api.botauth import BotTokenVerifier
 from api.botqueue import BotQueue
 from api.creation import start_game
 from api.events import VersionWatcher
+from api.notify import entrant_account, entrant_accounts, notify_tournament
 from api.services import Services
 from api.store import OVER, Retention, StateCache, Store
 from api.tournament_plan import deal_of, slots
@@ -147,6 +148,8 @@ def _advance(store: TournamentStore, connection: redis.Redis, tournament_id: str
         in_progress += 1
         busy |= busy_entrants(spec, plan, [entry["slot"]])
     if len(results) >= len(plan) and store.end(tournament_id, "finished"):
+        notify_tournament(connection, tournament_id, entrant_accounts(tournament_id, spec),
+                          "tournament_finished", "finished")
         return f"finished; recorded {recorded}"
     if started:
         store.announce(tournament_id)
@@ -162,8 +165,14 @@ def _start(store: TournamentStore, svc: Services, tournament_id: str, nonce: str
         return False
     game = core.get_game(spec["game"])
     deal = deal_of(spec, nonce, entry["deal"], secrets.token_hex(16))
+    # The seats of external entrants belong to their accounts: their streams hear of the
+    # game from start_game on (api.notify).
+    accounts = {str(seat): entrant_account(tournament_id, index)
+                for seat, index in enumerate(entry["entrants"])
+                if index is not None and spec["entrants"][index]["kind"] == "external"}
     created = start_game(svc, game, entry["options"], entry["seats"], deal,
-                         {"tournament": {"id": tournament_id, "slot": slot}})
+                         {"tournament": {"id": tournament_id, "slot": slot},
+                          **({"accounts": accounts} if accounts else {})})
     tokens = {int(s["seat"]): str(s["token"]) for s in created["seats"] if s.get("token")}
     if tokens:
         store.save_tokens(tournament_id, slot, tokens)

@@ -15,6 +15,7 @@ from werkzeug.exceptions import HTTPException
 
 import core
 from api import (
+    account_stream,
     analysis,
     catalog,
     cors,
@@ -134,6 +135,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(games.blp)
     api.register_blueprint(lifecycle.blp)
     api.register_blueprint(players.blp)
+    api.register_blueprint(account_stream.blp)
     api.register_blueprint(catalog.blp)
     api.register_blueprint(ops.blp)
     api.register_blueprint(tournaments.blp)

@@ -15,6 +15,7 @@ from typing import Any
 import core
 from api import metrics
 from api.auth import new_human_token
+from api.notify import notify_players
 from api.presenters import public_deal, status_of
 from api.services import Services
 from api.store import Head, new_epoch
@@ -67,6 +68,11 @@ def start_game(svc: Services, game: core.Game, options: dict[str, Any],
                      bot is not None, epoch)
     svc.cache.put(game_id, 0, epoch, state)
     metrics.GAMES.labels(game.name).inc()
+    if "accounts" in meta:
+        # Before its first bot turn is queued: an account learns of its game before any
+        # turn of it (api.notify).
+        notify_players(svc, game_id, meta, {}, None, head, started=True,
+                       tokens={s["seat"]: s["token"] for s in shown_seats if "token" in s})
     if bot is not None and to_act is not None:
         svc.bot_queue.enqueue(game_id, to_act, 0, bot["bot"])
     return {"id": game_id, "game": game.name, "options": options, "version": 0,

@@ -27,7 +27,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -177,6 +177,11 @@ class Subscription:
         # Cleared before reading: a version announced while we read still wakes the next wait.
         self._event.clear()
         return self._watcher.read(self.game_id)
+
+    def clear(self) -> None:
+        """Forget the wake-ups so far, for a waiter that reads something else than the head
+        (an announcement after this still wakes the next wait)."""
+        self._event.clear()
 
     def wait(self, seconds: float) -> bool:
         """Sleep until woken (a version announced, a resubscription, the safety sweep saw a
@@ -406,22 +411,28 @@ class VersionWatcher:
                     return head
 
 
-def _sse(version: int, status: str, to_act: int | None) -> str:
-    data = json.dumps({"version": version, "status": status, "to_act": to_act},
-                      separators=(",", ":"))
+def _sse(version: int, status: str, to_act: int | None,
+         current: dict[str, Any] | None = None) -> str:
+    body: dict[str, Any] = {"version": version, "status": status, "to_act": to_act}
+    if current is not None:
+        body["current"] = current
+    data = json.dumps(body, separators=(",", ":"))
     return f"id: {version}\nevent: version\ndata: {data}\n\n"
 
 
 def event_stream(store: Store, watcher: VersionWatcher, game_id: str, last_id: int | None,
                  max_seconds: float, heartbeat_seconds: float,
-                 client: ClientSocket | None = None) -> Iterator[str]:
+                 client: ClientSocket | None = None,
+                 current: Callable[[Head], dict[str, Any] | None] | None = None
+                 ) -> Iterator[str]:
     """Server-sent events of a game's versions after `last_id` (all of them, in order), then
     each new one; heartbeat comments while idle; ends when the game is over, after
     `max_seconds`, when the client goes, or when Redis stops answering (clients resume with
-    Last-Event-ID)."""
+    Last-Event-ID). With `current`, the event of the version read last carries what it
+    gives for that head (a seat's game: `?view=1`)."""
     try:
         yield from _versions(store, watcher, game_id, last_id, max_seconds, heartbeat_seconds,
-                             client)
+                             client, current)
     except ClientGone:
         return
     except redis.RedisError as exc:
@@ -431,8 +442,8 @@ def event_stream(store: Store, watcher: VersionWatcher, game_id: str, last_id: i
 
 
 def _versions(store: Store, watcher: VersionWatcher, game_id: str, last_id: int | None,
-              max_seconds: float, heartbeat_seconds: float,
-              client: ClientSocket | None) -> Iterator[str]:
+              max_seconds: float, heartbeat_seconds: float, client: ClientSocket | None,
+              current: Callable[[Head], dict[str, Any] | None] | None) -> Iterator[str]:
     deadline = time.monotonic() + max_seconds
     yield "retry: 1000\n\n"
     with watcher.subscribe(game_id, client) as subscription:
@@ -441,11 +452,11 @@ def _versions(store: Store, watcher: VersionWatcher, game_id: str, last_id: int 
             return
         sent = last_id if last_id is not None and 0 <= last_id <= head.version else None
         while True:
-            if sent is None:
-                yield _sse(head.version, head.status, head.to_act)
-            elif head.version > sent:
-                yield from _skipped(store, game_id, sent, head.version)
-                yield _sse(head.version, head.status, head.to_act)
+            if sent is None or head.version > sent:
+                if sent is not None:
+                    yield from _skipped(store, game_id, sent, head.version)
+                yield _sse(head.version, head.status, head.to_act,
+                           current(head) if current is not None else None)
             sent = head.version
             if head.status == "finished":
                 return

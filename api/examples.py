@@ -174,6 +174,15 @@ def record(client: Any, redis_client: Any, rec: Recorder | None = None) -> Examp
     rec.call("get", f"{tour}/chart.png", 200, f"{turl}/chart.png")
     rec.call("delete", tour, 200, turl, headers=_bearer(planned["creator_token"]))
     rec.call("get", f"{tour}/events", 200, f"{turl}/events")
+    # An external entrant's account stream: its tournament started, then was cancelled.
+    remote = rec.call("post", "/v1/tournaments", 201, body={
+        "game": "darwins-journey", "options": {"players": 2}, "deals": 1, "seed": SEED,
+        "entrants": [{"kind": "external", "name": "remote"}, {"bot": "greedy"}]})
+    rec.call("delete", tour, 200, f"/v1/tournaments/{remote['id']}",
+             headers=_bearer(remote["creator_token"]))
+    rec.call("get", "/v1/players/me/stream", 200,
+             headers=_bearer(remote["entrant_tokens"]["remote"]),
+             query=f"tournament={remote['id']}")
     rec.call("get", "/metrics", 200)
     return rec.examples
 

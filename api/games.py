@@ -19,14 +19,14 @@ from flask.views import MethodView
 
 import core
 from api import keys, metrics, replays
-from api.auth import bearer_token, seat_of, token_hash
+from api.auth import bearer_token, seat_of, token_hash, unauthorized
 from api.bots import automa_only, bot_title, check_params, known_bot_names
 from api.creation import start_game
 from api.i18n import request_locale, seat_names, with_event_texts
 from api.limits import client_address
 from api.limits import current as current_limits
 from api.notify import notify_players
-from api.parsing import Blueprint, require_json_body
+from api.parsing import Blueprint, query_flag, require_json_body
 from api.players import current_player, own_seat
 from api.presenters import game_body, public_deal, redact_entry, redact_events, status_of
 from api.problems import Problem, service_unavailable, validation_error
@@ -296,7 +296,9 @@ class Games(MethodView):
             for seat in claims:
                 own_seat(player_id, game_id, seat, float(meta.get("created", 0)))
             notify_players(svc, game_id, meta, seat_states(svc.redis, game_id), None,
-                           Head(0, body_out["to_act"], body_out["status"]))
+                           Head(0, body_out["to_act"], body_out["status"]), started=True,
+                           tokens={seat["seat"]: seat["token"] for seat in body_out["seats"]
+                                   if seat.get("token")})
         return _json(body_out, 201, {"Location": f"/v1/games/{game_id}"})
 
 
@@ -620,7 +622,8 @@ def _stored(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any], 
     metrics.count_move(game.name)
     if decided.bot is not None and head.to_act is not None and decided.claim is None:
         svc.bot_queue.enqueue(game_id, head.to_act, head.version, decided.bot["bot"])
-    notify_players(svc, game_id, meta, states, decided.seat, head)
+    notify_players(svc, game_id, meta, states, decided.seat, head,
+                   result=decided.answer["result"])
     answer = decided.answer
     if decided.claim is not None:
         # The worker's job plays the next turn: it gets that seat's game as its read
@@ -783,15 +786,23 @@ class GameEvents(MethodView):
     """New versions of one game as server-sent events."""
 
     @blp.doc(
+        security=OPTIONAL_SEAT_AUTH,
         parameters=[{"in": "header", "name": "Last-Event-ID",
                      "schema": {"type": "string", "pattern": _CANONICAL_VERSION.pattern},
                      "description": "resume after this version (an `id:` this stream sent; "
-                                    "anything else is 400)"}],
+                                    "anything else is 400)"},
+                    {"in": "query", "name": "view",
+                     "schema": {"type": "string", "enum": ["0", "1", "false", "true"],
+                                "default": "0"},
+                     "description": "1 (with a seat's token): the event of each current "
+                                    "version carries `current`, the game as the seat's read "
+                                    "answers it"}],
         responses={"200": {"description": "`id: <version>`, `event: version`, `data: "
                                           '{"version", "status", "to_act"}` per new version; '
                                           "comment heartbeats. Text: read it line by line.",
                            "content": {"text/event-stream": {"schema": SSE_EVENT_SCHEMA}}},
                    "400": _problem_doc("a Last-Event-ID that is no version"),
+                   "401": _problem_doc("`view=1` without a seat token of this game"),
                    "404": _problem_doc("no such game"),
                    "429": _problem_doc("too-many-streams: this client holds as many long "
                                        "polls and streams as it may (Retry-After)"),
@@ -799,10 +810,28 @@ class GameEvents(MethodView):
                                        "or the server holds all the streams it can "
                                        "(Retry-After)")})
     def get(self, game_id: str) -> Response:
-        """A stream of the game's versions; resumable with Last-Event-ID; ends when over."""
+        """A stream of the game's versions; resumable with Last-Event-ID; ends when over.
+        With `?view=1` and a seat's token, each current version brings the seat's game."""
         svc = services()
-        _game_meta(svc, game_id)
-        return follow(game_id, _last_event_id(request.headers.get("Last-Event-ID")))
+        meta = _game_meta(svc, game_id)
+        last_id = _last_event_id(request.headers.get("Last-Event-ID"))
+        if not query_flag("view"):
+            return follow(game_id, last_id)
+        token = bearer_token()
+        if token is None:
+            raise unauthorized("`view=1` needs 'Authorization: Bearer <seat token>'")
+        game = _rules(meta)
+        _, seat = _read_as(svc, game, game_id, meta, token)
+
+        def seat_game(head: Head) -> dict[str, Any] | None:
+            """The seat's game at `head`'s version (None once it has moved on: the next
+            event brings it)."""
+            now = _state(svc, game, game_id)
+            if now.head is None or now.head.version != head.version:
+                return None
+            return _game_answer(svc, game, game_id, meta, now, seat, "")
+
+        return follow(game_id, last_id, seat_game)
 
 
 def _last_event_id(header: str | None) -> int | None:

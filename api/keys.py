@@ -5,7 +5,8 @@ keys live in one slot and the move's compare-and-set script can touch them toget
 
 What each key holds:
 - `game_meta(id)`: JSON string, immutable after creation: {"game", "options", "seed",
-  "created", "seats": [{"seat", "kind", "bot"?, "params"?, "token_sha256"?}]}.
+  "created", "seats": [{"seat", "kind", "bot"?, "params"?, "token_sha256"?}],
+  "accounts"?: {seat: account} (a tournament's external entrants' seats)}.
 - `game_state(id)`: hash {"version": int, "to_act": int or "" when over,
   "status": "active"|"finished", "snapshot": JSON of game.dump(state), "bot_job"?: the id
   of the bot worker's job that plays the bot turn to act after its own (no job is queued
@@ -25,6 +26,10 @@ What each key holds:
 - `bot_turns()`: sorted set, member game id, score the time its bot turn was recorded;
   present exactly while a bot seat is to act (written by the same script as the move).
 - `bot_secret()`: the HMAC secret of derived bot tokens when BGB_BOT_SECRET is unset.
+- `account_events(account)`: Redis stream of an account's events (a player's,
+  "player:<id>", or a tournament's external entrant's, "entrant:<tournament>:<index>"),
+  field "event": JSON; capped (XADD MAXLEN ~) and expiring a week after its last event
+  (api.notify). Its new events are announced on `version_channel(account_watch_id(account))`.
 
 Retention (README, "Retention"): every write of a game sets the expiry of all its keys
 (BGB_RETAIN_FINISHED after it ended; while active, BGB_ABANDON_AFTER more); a finished or
@@ -191,6 +196,17 @@ def tournament_watch_id(tournament_id: str) -> str:
     """The name a tournament's progress is announced under on the version channels (never a
     game id: those have no colon), so that the API's version watcher wakes its streams."""
     return f"tournament:{tournament_id}"
+
+
+def account_watch_id(account: str) -> str:
+    """The name an account's new events are announced under on the version channels (never
+    a game id: those have no colon), so that the API's version watcher wakes its streams."""
+    return f"account:{account}"
+
+
+def account_events(account: str) -> str:
+    """An account's event stream (a capped Redis stream: api.notify, api.account_stream)."""
+    return f"{PREFIX}:account:{{{account}}}:events"
 
 
 def game_forfeits(game_id: str) -> str:

@@ -260,7 +260,7 @@ class Rematch(MethodView):
                 own_seat(changes["player"], created["id"], seat,
                          float(new_meta.get("created", 0)))
         notify_players(svc, created["id"], new_meta, seat_states(svc.redis, created["id"]),
-                       None, Head(0, created["to_act"], created["status"]))
+                       None, Head(0, created["to_act"], created["status"]), started=True)
         seats = [spec if spec["seat"] == caller else
                  {name: value for name, value in spec.items() if name != "token"}
                  for spec in created["seats"]]

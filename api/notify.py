@@ -1,4 +1,11 @@
-"""Webhook notifications of players: "your turn" and "game over", queued, never sent inline.
+"""Notifications of accounts: each account's event stream, and players' webhooks ("your
+turn" and "game over"), queued, never sent inline.
+
+`notify_players` is the one place a game's news reaches accounts: the API calls it when a
+game is created, after every stored move and when a game ends, whoever made the move (a
+person, or a bot worker through the API). It appends the events to the event stream of each
+account with a seat in the game (`api.account_stream`: a player, or an external entrant of
+a tournament), and queues the webhook deliveries of players.
 
 A request that changes a game only enqueues deliveries (RQ queue `webhooks`); a worker
 (`ai_worker/webhooks.py`) signs and posts them, retrying with back-off for a day. So a slow,
@@ -25,6 +32,13 @@ from api.seats import SeatStates, owner
 from api.services import Services
 from api.store import Head
 
+# An account's stream keeps about its latest MAX_ACCOUNT_EVENTS events (XADD MAXLEN ~), and
+# expires a week after its last one.
+MAX_ACCOUNT_EVENTS = 1000
+ACCOUNT_EVENTS_TTL_SECONDS = 7 * 24 * 3600
+ACCOUNT_EVENTS = ("game_started", "your_turn", "game_over", "tournament_started",
+                  "tournament_finished")
+
 QUEUE_NAME = "webhooks"
 JOB_FUNCTION = "ai_worker.webhooks.deliver"
 # Seconds between attempts: a failing receiver is retried for about a day (23.6 h).
@@ -36,6 +50,8 @@ def retry_intervals() -> list[int]:
     tests shorten it)."""
     raw = os.environ.get("BGB_WEBHOOK_RETRY_INTERVALS", "")
     return [int(x) for x in raw.split(",") if x.strip()] or RETRY_INTERVALS
+
+
 EVENTS = ("your_turn", "game_over")
 
 
@@ -64,22 +80,96 @@ def _payload(kind: str, game_id: str, meta: dict[str, Any], seat: int,
                      "url": f"/v1/games/{game_id}"}}
 
 
+def player_account(player_id: str) -> str:
+    """The account of a player."""
+    return f"player:{player_id}"
+
+
+def entrant_account(tournament_id: str, entrant: int) -> str:
+    """The account of a tournament's external entrant (by its index among the entrants)."""
+    return f"entrant:{tournament_id}:{entrant}"
+
+
+def entrant_accounts(tournament_id: str, spec: dict[str, Any]) -> list[str]:
+    """The accounts of a tournament's external entrants."""
+    return [entrant_account(tournament_id, index)
+            for index, entrant in enumerate(spec["entrants"]) if entrant["kind"] == "external"]
+
+
+def seat_accounts(meta: dict[str, Any], states: SeatStates) -> dict[int, str]:
+    """The account of each seat that has one: its owner (a player), else the account the
+    game was created for it with (`meta["accounts"]`: a tournament's external entrant)."""
+    accounts = {int(seat): str(account) for seat, account in meta.get("accounts", {}).items()}
+    for seat in range(len(meta["seats"])):
+        player_id = owner(states, seat)
+        if player_id:
+            accounts[seat] = player_account(player_id)
+    return accounts
+
+
+def publish(client: redis.Redis, events: list[tuple[str, dict[str, Any]]]) -> None:
+    """Append each (account, event) to its account's stream, and wake the account's open
+    streams (one pipeline; stream ids give the order)."""
+    if not events:
+        return
+    pipe = client.pipeline(transaction=False)
+    for account, event in events:
+        key = keys.account_events(account)
+        pipe.xadd(key, {"event": json.dumps(event, separators=(",", ":"))},
+                  maxlen=MAX_ACCOUNT_EVENTS, approximate=True)
+        pipe.expire(key, ACCOUNT_EVENTS_TTL_SECONDS)
+    for account in dict.fromkeys(account for account, _ in events):
+        pipe.publish(keys.version_channel(keys.account_watch_id(account)), "event")
+    pipe.execute()
+
+
+def notify_tournament(client: redis.Redis, tournament_id: str, accounts: list[str], kind: str,
+                      status: str) -> None:
+    """Tell a tournament's external entrants it started or ended (`status`)."""
+    publish(client, [(account, {"type": kind, "tournament_id": tournament_id,
+                                "status": status}) for account in accounts])
+
+
+def _account_event(kind: str, game_id: str, meta: dict[str, Any], seat: int, head: Head,
+                   result: Any, tokens: dict[int, str]) -> dict[str, Any]:
+    event = {"type": kind, "game_id": game_id, "game": meta["game"], "seat": seat,
+             "version": head.version, "status": head.status, "to_act": head.to_act}
+    if kind == "game_started":
+        event["token"] = tokens.get(seat)
+        if "tournament" in meta:
+            event["tournament_id"] = meta["tournament"]["id"]
+    elif kind == "game_over":
+        event["result"] = result
+    return event
+
+
 def notify_players(svc: Services, game_id: str, meta: dict[str, Any], states: SeatStates,
-                   previous_to_act: int | None, head: Head) -> list[str]:
-    """Queue the notifications a game's new `head` calls for: "your turn" to the player of
-    the seat now to act (when the turn changed hands), "game over" to every player of the
-    game once it is over. Returns the message ids queued."""
-    owners = {seat: owner(states, seat) for seat in range(len(meta["seats"]))}
-    owners = {seat: player for seat, player in owners.items() if player}
-    if not owners:
+                   previous_to_act: int | None, head: Head, *, started: bool = False,
+                   tokens: dict[int, str] | None = None, result: Any = None) -> list[str]:
+    """Tell the accounts of a game's seats what its new `head` calls for: "game started"
+    (`started`, with the seat's token where `tokens` has it), "your turn" to the account of
+    the seat now to act (when the turn changed hands), "game over" (with `result`, None when
+    it is held back) to every account of the game once it is over. Each goes to the
+    account's stream, and to its player's webhooks that want it. Returns the message ids of
+    the webhook deliveries queued."""
+    accounts = seat_accounts(meta, states)
+    if not accounts:
         return []
-    targets: list[tuple[str, int, str]] = []  # (event, seat, player)
+    targets: list[tuple[str, int, str]] = []  # (event, seat, account)
+    if started:
+        targets = [("game_started", seat, account) for seat, account in accounts.items()]
     if head.status != "active":
-        targets = [("game_over", seat, player) for seat, player in owners.items()]
-    elif head.to_act is not None and head.to_act != previous_to_act and head.to_act in owners:
-        targets = [("your_turn", head.to_act, owners[head.to_act])]
+        targets += [("game_over", seat, account) for seat, account in accounts.items()]
+    elif head.to_act is not None and head.to_act != previous_to_act and head.to_act in accounts:
+        targets.append(("your_turn", head.to_act, accounts[head.to_act]))
+    publish(svc.redis, [(account, _account_event(kind, game_id, meta, seat, head, result,
+                                                 tokens or {}))
+                        for kind, seat, account in targets])
     sent: list[str] = []
-    for kind, seat, player_id in targets:
+    for kind, seat, account in targets:
+        if kind not in EVENTS or not account.startswith("player:"):
+            continue
+        player_id = account.removeprefix("player:")
         for webhook_id, raw in svc.redis.hgetall(keys.player_webhooks(player_id)).items():
             hook = json.loads(raw)
             if kind in hook["events"]:

@@ -101,6 +101,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("post", "/v1/players"): "createPlayer",
     ("get", "/v1/players/me"): "getPlayer",
     ("get", "/v1/players/me/games"): "listPlayerGames",
+    ("get", "/v1/players/me/stream"): "streamAccountEvents",
     ("get", "/v1/players/me/webhooks"): "listWebhooks",
     ("post", "/v1/players/me/webhooks"): "createWebhook",
     ("delete", "/v1/players/me/webhooks/{webhook_id}"): "deleteWebhook",
@@ -240,8 +241,78 @@ STREAM_VERSION: Schema = {
         "version": {"type": "integer"},
         "status": {"type": "string", "enum": list(STATUSES)},
         "to_act": {"type": "integer", "nullable": True},
+        "current": {**_ref("Game"), "description": "with `?view=1` and a seat's token, on "
+                                                   "the event of the current version: the "
+                                                   "game as the seat's read answers it"},
     },
 }
+
+def _account_event(kind: list[str], description: str, extra: dict[str, Schema],
+                   required: list[str]) -> Schema:
+    game = kind[0] not in ("tournament_started", "tournament_finished")
+    shared: dict[str, Schema] = {
+        "type": {"type": "string", "enum": kind},
+        "id": {"type": "string", "description": "the event's stream id (its `id:`), added by "
+                                                "the SDK; not in the `data`"},
+    }
+    if game:
+        shared.update({
+            "game_id": {"type": "string"}, "game": {"type": "string"},
+            "seat": {"type": "integer", "description": "the account's seat"},
+            "version": {"type": "integer"},
+            "status": {"type": "string", "enum": list(STATUSES)},
+            "to_act": {"type": "integer", "nullable": True}})
+    return {"type": "object", "description": description,
+            "required": ["type", *(["game_id", "game", "seat", "version", "status", "to_act"]
+                                   if game else []), *required],
+            "properties": {**shared, **extra}}
+
+
+def account_event_components() -> dict[str, Schema]:
+    """The typed `data` of the account stream's events (api.account_stream), one schema per
+    event type and `AccountEvent`, their union discriminated by `type`."""
+    add = {
+        "AccountGameStarted": _account_event(
+            ["game_started"], "a game with a seat of the account's started",
+            {"token": {"type": "string", "nullable": True,
+                       "description": "the seat's token, where the account was given it (a "
+                                      "tournament's seats, seats claimed at creation)"},
+             "tournament_id": {"type": "string"}}, ["token"]),
+        "AccountYourTurn": _account_event(
+            ["your_turn"], "the account's seat is to act (sent only while it still is)",
+            {"current": {**_ref("Game"), "description": "with `?view=1`: the game as the "
+                                                        "seat's read answers it"}}, []),
+        "AccountGameOver": _account_event(
+            ["game_over"], "a game with a seat of the account's is over",
+            {"result": {**_nullable("Result"), "description": "null while its tournament "
+                                                              "holds it back: read the game"}},
+            ["result"]),
+        "AccountTournamentEvent": _account_event(
+            ["tournament_started", "tournament_finished"],
+            "the external entrant's tournament started, or ended (`status`: finished or "
+            "cancelled)",
+            {"tournament_id": {"type": "string"},
+             "status": {"type": "string", "enum": ["active", "finished", "cancelled"]}},
+            ["tournament_id", "status"]),
+    }
+    add["AccountEvent"] = {
+        "oneOf": [_ref(name) for name in add],
+        "discriminator": {"propertyName": "type", "mapping": {
+            "game_started": "#/components/schemas/AccountGameStarted",
+            "your_turn": "#/components/schemas/AccountYourTurn",
+            "game_over": "#/components/schemas/AccountGameOver",
+            "tournament_started": "#/components/schemas/AccountTournamentEvent",
+            "tournament_finished": "#/components/schemas/AccountTournamentEvent"}},
+        "description": "the JSON `data` of an event of an account's stream, typed by `type`"}
+    return add
+
+
+ACCOUNT_STREAM_DOC = (
+    "Server-sent events (text, one event per blank-line-separated block): read the response "
+    "line by line. Each event has `id: <stream id>`, `event: <type>` and `data: <JSON>` "
+    "(schema `AccountEvent`); lines starting with `:` are heartbeats. Reconnect with "
+    "`Last-Event-ID` to resume; an external entrant's stream ends after "
+    "`tournament_finished`, any stream after the server's bound (reconnect).")
 
 STREAM_DOC = ("Server-sent events (text, one event per blank-line-separated block): read the "
               "response line by line, never as one JSON document. Each event has `id: "
@@ -437,6 +508,7 @@ def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Sche
                    "description": "a game as the caller's seat (or a spectator) sees it, "
                                   "typed by its `game`"}
     add["StreamVersion"] = STREAM_VERSION
+    add.update(account_event_components())
     return add
 
 
@@ -783,7 +855,8 @@ def document_operations(paths: dict[str, Any], example_move: Schema | None,
             if stream is not None:
                 stream["schema"] = {"type": "string", "description": STREAM_DOC if
                                     path.endswith("/games/{game_id}/events") else
-                                    "server-sent events (text): read line by line"}
+                                    ACCOUNT_STREAM_DOC if path.endswith("/players/me/stream")
+                                    else "server-sent events (text): read line by line"}
                 if path.endswith("/games/{game_id}/events"):
                     stream["example"] = ('retry: 1000\n\nid: 3\nevent: version\ndata: '
                                          '{"version": 3, "status": "active", "to_act": 1}\n\n')

@@ -123,6 +123,18 @@ def require_plain_encoding(encoding: str | None) -> None:
                       "decode compressed bodies)", headers={"Accept-Encoding": "identity"})
 
 
+_FLAGS = {"1": True, "true": True, "0": False, "false": False}
+
+
+def query_flag(name: str) -> bool:
+    """A boolean query parameter (1/0, true/false; absent: false); 422 for anything else."""
+    value = _FLAGS.get(flask.request.args.get(name, "0").lower())
+    if value is None:
+        raise validation_error({"query": {name: ["Not a valid boolean."]}},
+                               f"`{name}` is 1 or 0 (true or false)")
+    return value
+
+
 def require_json_body() -> None:
     """415 unless a request carrying a body declares it as JSON, without a coding."""
     request = flask.request

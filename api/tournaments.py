@@ -35,6 +35,7 @@ from api.connections import client_group
 from api.events import ClientGone, ClientSocket
 from api.games import _options_checked, _validate_seats
 from api.limits import current as current_limits
+from api.notify import entrant_accounts, notify_tournament
 from api.parsing import Blueprint, require_json_body
 from api.problems import Problem, validation_error
 from api.schemas import MAX_SEED, StrictInt
@@ -369,6 +370,9 @@ class Tournaments(MethodView):
         creator_token, creator_digest = new_human_token()
         tournament_id = secrets.token_hex(8)
         store.create(tournament_id, spec, secrets.token_hex(32), creator_digest, total)
+        # Before its first game can start: the entrants' streams tell it first.
+        notify_tournament(svc.redis, tournament_id, entrant_accounts(tournament_id, spec),
+                          "tournament_started", "active")
         try:
             kick(svc.redis, tournament_id)
         except redis.RedisError:
@@ -414,6 +418,9 @@ class TournamentResource(MethodView):
         if not store.end(tournament_id, "cancelled"):
             raise Problem(409, "tournament-over", "Tournament over",
                           f"the tournament is already {info['status']}")
+        notify_tournament(svc.redis, tournament_id,
+                          entrant_accounts(tournament_id, info["spec"]),
+                          "tournament_finished", "cancelled")
         aborted = 0
         results = store.results(tournament_id)
         for slot, game_id in store.games(tournament_id).items():
@@ -443,14 +450,7 @@ class TournamentGames(MethodView):
         info = _tournament(svc, tournament_id)
         store = _store(svc)
         token = bearer_token()
-        mine: int | None = None
-        if token is not None:
-            digest = token_hash(token)
-            for index, entrant in enumerate(info["spec"]["entrants"]):
-                if hmac.compare_digest(entrant.get("token_sha256") or "", digest):
-                    mine = index
-            if mine is None:
-                raise unauthorized("this token is no external entrant's of this tournament")
+        mine = entrant_of(info, token) if token is not None else None
         games = store.games(tournament_id)
         results = store.results(tournament_id)
         shown = _shown_results(info, results)
@@ -477,6 +477,18 @@ class TournamentGames(MethodView):
                                  if entry["entrants"][seat] == mine}
             out.append(row)
         return _json({"games": out})
+
+
+def entrant_of(info: dict[str, Any], token: str) -> int:
+    """The index of the external entrant of a tournament whose token this is; 401 if none."""
+    digest = token_hash(token)
+    mine: int | None = None
+    for index, entrant in enumerate(info["spec"]["entrants"]):
+        if hmac.compare_digest(entrant.get("token_sha256") or "", digest):
+            mine = index
+    if mine is None:
+        raise unauthorized("this token is no external entrant's of this tournament")
+    return mine
 
 
 def _statuses(svc: Services, game_ids: list[str]) -> dict[str, str]:

@@ -28,6 +28,7 @@ from api.connections import client_group
 from api.events import ClientGone, ClientSocket, event_stream
 from api.problems import Problem
 from api.services import services
+from api.store import Head
 
 DEFAULT_MAX_WATCHERS = 5000
 DEFAULT_MAX_STREAMS_PER_CLIENT = 100
@@ -166,15 +167,18 @@ class _Released:
             self._release()
 
 
-def follow(game_id: str, last_id: int | None) -> Response:
-    """The server-sent events answer of `game_id` after version `last_id`, holding a
-    watcher's place until it ends; 429/503 when none is free."""
+def follow(game_id: str, last_id: int | None,
+           current: Callable[[Head], dict[str, Any] | None] | None = None) -> Response:
+    """The server-sent events answer of `game_id` after version `last_id` (each current
+    version's event with what `current` gives for it), holding a watcher's place until it
+    ends; 429/503 when none is free."""
     svc = services()
     release = admission().enter(client_group(request.remote_addr), "stream")
     try:
         chunks = event_stream(svc.store, svc.watcher, game_id, last_id,
                               float(svc.config["SSE_MAX_SECONDS"]),
-                              float(svc.config["SSE_HEARTBEAT_SECONDS"]), _client_socket())
+                              float(svc.config["SSE_HEARTBEAT_SECONDS"]), _client_socket(),
+                              current)
         return Response(_Released(chunks, release), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     except BaseException:

@@ -522,15 +522,18 @@ class Client:
             after = int(page["next"])
 
     def events(self, game_id: str, *, last_event_id: int | str | None = None,
-               read_timeout: float = 60.0, resume: bool = True) -> Iterator[Json]:
+               read_timeout: float = 60.0, resume: bool = True, token: str | None = None,
+               view: bool = False) -> Iterator[Json]:
         """Server-sent version events of a game: yields each `data` (with "version") as a dict.
 
         Starts after `last_event_id`; when the server closes the stream (it bounds each one)
         it reconnects with Last-Event-ID unless `resume` is False; ends when the game finishes.
+        With a seat's `token` and `view`, the event of each current version carries
+        "current": the game as the seat's read answers it.
         """
         while True:
             finished = False
-            for event in self._event_stream(game_id, last_event_id, read_timeout):
+            for event in self._event_stream(game_id, last_event_id, read_timeout, token, view):
                 if event.get("id"):
                     last_event_id = event["id"]
                 if event.get("event", "message") not in ("version", "message"):
@@ -547,12 +550,16 @@ class Client:
                 return
 
     def _event_stream(self, game_id: str, last_event_id: int | str | None,
-                      read_timeout: float) -> Iterator[dict[str, str]]:
+                      read_timeout: float, token: str | None = None,
+                      view: bool = False) -> Iterator[dict[str, str]]:
         headers = {"Accept": "text/event-stream"}
         if last_event_id is not None:
             headers["Last-Event-ID"] = str(last_event_id)
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
         try:
             response = self.session.get(self._url(f"/games/{game_id}/events"), headers=headers,
+                                        params={"view": "1"} if view else None,
                                         stream=True, timeout=(self.timeout, read_timeout))
         except requests.RequestException as exc:
             raise TransportError(f"events of {game_id}: {exc}") from exc
@@ -563,6 +570,45 @@ class Client:
                 yield from parse_sse(response.iter_lines(decode_unicode=True))
             except requests.RequestException as exc:
                 raise TransportError(f"events of {game_id}: {exc}") from exc
+
+    def account_events(self, token: str, *, tournament: str | None = None, view: bool = False,
+                       last_event_id: str | None = None, read_timeout: float = 60.0,
+                       resume: bool = True) -> Iterator[Json]:
+        """The account's events (`GET /v1/players/me/stream`): yields each event's data as a
+        dict, with "type" and its stream "id" (keep it to resume after it).
+
+        `token` is a player key, or with `tournament` an external entrant's token (then the
+        events end with `tournament_finished`). With `view`, each `your_turn` carries the
+        seat's game ("current": view and legal moves). When the server closes a stream (it
+        bounds each one) it reconnects with Last-Event-ID unless `resume` is False."""
+        params: Json = {"view": "1" if view else "0"}
+        if tournament is not None:
+            params["tournament"] = tournament
+        while True:
+            headers = {"Accept": "text/event-stream", "Authorization": f"Bearer {token}"}
+            if last_event_id is not None:
+                headers["Last-Event-ID"] = last_event_id
+            try:
+                response = self.session.get(self._url("/players/me/stream"), params=params,
+                                            headers=headers, stream=True,
+                                            timeout=(self.timeout, read_timeout))
+            except requests.RequestException as exc:
+                raise TransportError(f"account events: {exc}") from exc
+            if response.status_code >= 400:
+                raise error_from_response(response.status_code, response.content,
+                                          response.headers.get("Content-Type", ""))
+            with response:
+                try:
+                    for event in parse_sse(response.iter_lines(decode_unicode=True)):
+                        last_event_id = event.get("id", last_event_id)
+                        data = dict(json.loads(event.get("data") or "{}"), id=last_event_id)
+                        yield data
+                        if tournament is not None and data.get("type") == "tournament_finished":
+                            return
+                except requests.RequestException as exc:
+                    raise TransportError(f"account events: {exc}") from exc
+            if not resume:
+                return
 
     # -- tournaments -------------------------------------------------------------------------
 

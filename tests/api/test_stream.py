@@ -97,6 +97,33 @@ def test_sse_replays_from_last_event_id_and_ends_with_the_game(client: FlaskClie
     assert [e["id"] for e in _events(_read_stream(client, created))] == ["4"]
 
 
+def test_sse_with_view_brings_the_seats_game_on_the_current_version(
+        client: FlaskClient) -> None:
+    created = create(client, players=2)
+    for version in range(3):
+        assert move(client, created, version % 2, version).status_code == 200
+    url = f"/v1/games/{created.id}/events?view=1"
+    problem(client.get(url), 401, "unauthorized")
+    problem(client.get(url, headers={"Authorization": "Bearer nope"}), 401, "unauthorized")
+    problem(client.get(f"/v1/games/{created.id}/events?view=maybe", headers=created.auth(1)),
+            422, "validation-error")
+    response = client.get(url, headers={**created.auth(1), "Last-Event-ID": "1"},
+                          buffered=False)
+    text = ""
+    for chunk in response.response:
+        text += chunk.decode() if isinstance(chunk, bytes) else chunk
+        if any(e["id"] == "3" for e in _events(text)):
+            break
+    response.close()
+    events = _events(text)
+    # The skipped version 2 comes from the log, without a game; the current one with it.
+    assert [e["id"] for e in events] == ["2", "3"] and "current" not in events[0]["data"]
+    current = events[1]["data"]["current"]
+    read = client.get(f"/v1/games/{created.id}", headers=created.auth(1)).get_json()
+    assert current == read and current["seat"] == 1 and current["legal_moves"]
+    assert current["view"]["hands"][0] is None  # seat 0's hand stays hidden
+
+
 def test_sse_streams_new_versions_live(app: Flask, client: FlaskClient) -> None:
     created = create(client, players=2)
     mover = app.test_client()

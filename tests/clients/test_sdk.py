@@ -201,3 +201,32 @@ def test_events_resume_after_the_server_closes_the_stream(server) -> None:
     assert [e["version"] for e in seen] == [1, 2]
     assert "Last-Event-ID" not in script.requests[0]["headers"]
     assert script.requests[1]["headers"]["Last-Event-ID"] == "1"
+
+
+def test_account_events_resume_and_end_with_the_tournament(server) -> None:
+    script, url = server
+    script.answers = [
+        (200, b"retry: 1000\n\nid: 5-0\nevent: game_started\ndata: {\"type\": "
+              b"\"game_started\", \"game_id\": \"g1\", \"token\": \"t\"}\n\n",
+         "text/event-stream"),
+        (200, b": heartbeat\n\nid: 6-0\nevent: tournament_finished\ndata: {\"type\": "
+              b"\"tournament_finished\", \"status\": \"finished\"}\n\n"
+              b"id: 7-0\nevent: game_over\ndata: {\"type\": \"game_over\"}\n\n",
+         "text/event-stream"),
+    ]
+    seen = list(Client(url).account_events("key", tournament="t1", view=True))
+    assert [(e["type"], e["id"]) for e in seen] == [("game_started", "5-0"),
+                                                     ("tournament_finished", "6-0")]
+    first, second = script.requests
+    assert first["path"] == "/v1/players/me/stream?view=1&tournament=t1"
+    assert first["headers"]["Authorization"] == "Bearer key"
+    assert "Last-Event-ID" not in first["headers"]
+    assert second["headers"]["Last-Event-ID"] == "5-0"
+
+
+def test_account_events_raise_the_problem_of_a_refused_stream(server) -> None:
+    script, url = server
+    script.answers = [(401, {"type": BASE + "unauthorized", "title": "Unauthorized",
+                             "status": 401, "detail": "no key"}, "application/problem+json")]
+    with pytest.raises(sdk.Unauthorized):
+        next(Client(url).account_events("nope"))
