@@ -12,8 +12,10 @@ Re-running a turn is harmless: `play_turn` is idempotent.
 
 Worker liveness: each bgb worker process refreshes `alive_key(name)` (a few seconds' TTL) from
 its sweeper thread; a started job whose bgb worker lost that key is abandoned.
-The elected sweeper also moves retries whose back-off is over (RQ's scheduled jobs) onto the
-queue, so workers need no forked RQ scheduler process that a killed worker would orphan.
+The elected sweeper also applies the games' clocks (`ai_worker.clocks`: a seat past its
+deadline gets its game's `on_timeout`) and moves retries whose back-off is over (RQ's
+scheduled jobs) onto the queue, so workers need no forked RQ scheduler process that a killed
+worker would orphan.
 """
 
 from __future__ import annotations
@@ -28,11 +30,12 @@ from rq import Queue
 from rq.job import Job, JobStatus
 from rq.scheduler import RQScheduler
 
-from ai_worker import tournaments
+from ai_worker import clocks, tournaments
 from api import keys
 from api.botqueue import QUEUE_NAME as QUEUE
 from api.botqueue import enqueue_turn, job_id
 from api.notify import QUEUE_NAME as WEBHOOK_QUEUE
+from api.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +84,7 @@ class Sweeper:
         self.grace = grace
         self.interval = interval
         self.queue = Queue(queue_name, connection=connection)
+        self.store = Store(connection, retention=tournaments.retention())
         # RQ's scheduler, driven from this thread rather than a forked process that a killed
         # worker would leave behind: it moves retries whose back-off is over onto the queue.
         # Webhook deliveries retry through the same scheduler.
@@ -107,6 +111,7 @@ class Sweeper:
                 return []
         self.scheduler.prepare_registries(self.scheduled_queues)
         self.scheduler.enqueue_scheduled_jobs()
+        clocks.sweep_clocks(self.store, self.queue, int(now * 1000))
         overdue = self.connection.zrangebyscore(keys.bot_turns(), "-inf", now - self.grace,
                                                 start=0, num=BATCH, withscores=True)
         if not overdue:

@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 import core
-from api import metrics
+from api import clocks, metrics
 from api.auth import new_human_token
 from api.notify import notify_players
 from api.presenters import public_deal, status_of
@@ -35,10 +35,12 @@ def new_game_id() -> str:
 
 def start_game(svc: Services, game: core.Game, options: dict[str, Any],
                specs: list[dict[str, Any]], deal: Deal,
-               extra_meta: dict[str, Any] | None = None) -> dict[str, Any]:
+               extra_meta: dict[str, Any] | None = None,
+               clock: dict[str, Any] | None = None) -> dict[str, Any]:
     """Store a new game of `game` dealt by `deal`, seated by the validated `specs` (human or
-    bot), and enqueue its first bot turn; the creation answer (with the human seats' tokens
-    and the creator's, shown only there). `game.new_game` may raise InvalidOptions."""
+    bot), with the validated time control `clock` if any, and enqueue its first bot turn;
+    the creation answer (with the human seats' tokens and the creator's, shown only there).
+    `game.new_game` may raise InvalidOptions."""
     state = game.new_game(options, deal.seed)
     game_id = new_game_id()
     shown_seats: list[dict[str, Any]] = []
@@ -59,10 +61,17 @@ def start_game(svc: Services, game: core.Game, options: dict[str, Any],
     meta = {"game": game.name, "options": options, "seed": deal.seed, "created": time.time(),
             "seats": stored_seats, "creator_sha256": creator_digest,
             "deal": dict(deal.to_json(), commitment=deal.commitment), **(extra_meta or {})}
+    if clock is not None:
+        meta["clock"] = clock
     to_act = game.to_act(state)
     bot = None if to_act is None else stored_seats[to_act] if \
         stored_seats[to_act]["kind"] == "bot" else None
-    head = Head(0, to_act, status_of(to_act))
+    clock_state = None
+    if clock is not None:
+        humans = [s["seat"] for s in stored_seats if s["kind"] == "human"]
+        clock_state = clocks.new_clock(clock, humans, to_act, to_act in humans,
+                                       int(time.time() * 1000))
+    head = Head(0, to_act, status_of(to_act), clock=clock_state)
     epoch = new_epoch()
     svc.store.create(game_id, meta, head, json.dumps(game.dump(state), separators=(",", ":")),
                      bot is not None, epoch)

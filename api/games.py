@@ -18,7 +18,7 @@ from flask import Response, request
 from flask.views import MethodView
 
 import core
-from api import keys, metrics, replays
+from api import clocks, keys, metrics, replays
 from api.auth import bearer_token, seat_of, token_hash, unauthorized
 from api.bots import automa_only, bot_title, check_params, known_bot_names
 from api.creation import start_game
@@ -162,6 +162,19 @@ def _bot_seat(meta: dict[str, Any], seat: int | None,
     return spec if spec["kind"] == "bot" else None
 
 
+def _clocked(meta: dict[str, Any], states: SeatStates, seat: int | None) -> bool:
+    """Whether `seat` plays on the game's clock: a human seat of a game with one (a bot's
+    own budget holds for a bot's seat, and for a seat a bot took over)."""
+    return ("clock" in meta and seat is not None
+            and effective_seat(meta, states, seat)["kind"] == "human"
+            and not states.get(seat, {}).get("resigned"))
+
+
+def clocked_seats(meta: dict[str, Any], states: SeatStates) -> list[int]:
+    """The seats playing on the game's clock now."""
+    return [s for s in range(len(meta["seats"])) if _clocked(meta, states, s)]
+
+
 def _json(body: dict[str, Any], status: int = 200, headers: dict[str, str] | None = None,
           ) -> Response:
     response = Response(json_text(body), status=status, mimetype="application/json")
@@ -287,7 +300,7 @@ class Games(MethodView):
                          server_nonce=secrets.token_hex(32), salt=secrets.token_hex(16),
                          fallback_seed=secrets.randbelow(2**SEED_BITS))
         with _options_checked(game, options):
-            body_out = start_game(svc, game, options, specs, deal)
+            body_out = start_game(svc, game, options, specs, deal, clock=body.get("clock"))
         game_id = body_out["id"]
         if searching:
             guard.count_bot_game(svc.redis, creator, game_id)
@@ -381,6 +394,9 @@ def _game_answer(svc: Services, game: core.Game, game_id: str, meta: dict[str, A
     rematch = svc.redis.hget(keys.game_state(game_id), "rematch") \
         if head.status in OVER else None
     body["rematch"] = rematch.decode() if rematch and rematch != b"pending" else None
+    body["clock"] = None if "clock" not in meta else clocks.shown(
+        meta["clock"], head.clock, head.to_act, clocked_seats(meta, states), len(meta["seats"]),
+        head.status in OVER, int(time.time() * 1000))
     # Most games have none: the state read counts them, so only those with one read them.
     body["forfeits"] = svc.store.forfeits(game_id) if head.forfeits else []
     return body
@@ -511,6 +527,11 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
     token, body = asked.token, asked.body
     assert head is not None
     seat = seat_of(token, game_id, meta, svc.bot_tokens, states)
+    if states.get(seat, {}).get("timed_out") and \
+            svc.bot_tokens.seat_of(token, game_id, [seat]) is None:
+        raise Problem(409, "time-out", "Time out",
+                      f"seat {seat} ran out of time: "
+                      f"{'it resigned' if states[seat].get('resigned') else 'a bot plays it'}")
     if states.get(seat, {}).get("resigned") and \
             svc.bot_tokens.seat_of(token, game_id, [seat]) is None:
         raise Problem(403, "resigned", "Resigned",
@@ -547,6 +568,13 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
         raise refuse(Problem(403, "not-your-turn", "Not your turn",
                              f"seat {head.to_act} is to act, not seat {seat}",
                              to_act=head.to_act))
+    now_ms = int(time.time() * 1000)
+    if _clocked(meta, states, seat) and clocks.timed_out(head.clock, now_ms):
+        # The sweeper applies the game's on_timeout: the deadline is the game's, not the
+        # sweeper's, so a late move never wins the race.
+        raise refuse(Problem(409, "time-out", "Time out",
+                             f"seat {seat} ran out of time at "
+                             f"{clocks.rfc3339(head.clock['deadline_ms'])}"))
     legal = game.legal_moves(state)
     chosen = core.find_move(legal, body["move"])
     if chosen is None:
@@ -560,8 +588,12 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
         raise Problem(422, "illegal-move", "Illegal move", exc.reason,
                       legal_moves=legal, game=meta["game"]) from None
     to_act = game.to_act(after)
-    new_head = Head(head.version + 1, to_act, status_of(to_act), int(time.time() * 1000),
-                    head.forfeits + (1 if forfeit is not None else 0))
+    clock = None
+    if "clock" in meta and head.clock is not None:
+        clock = clocks.after_move(meta["clock"], head.clock, seat, _clocked(meta, states, seat),
+                                  to_act, _clocked(meta, states, to_act), now_ms)
+    new_head = Head(head.version + 1, to_act, status_of(to_act), now_ms,
+                    head.forfeits + (1 if forfeit is not None else 0), clock)
     answer = {"game": meta["game"], "version": new_head.version,
               "events": redact_events(events, seat),
               "status": new_head.status, "to_act": to_act,

@@ -137,7 +137,8 @@ def relabel(value: Any, texts: ModuleType, locale: str) -> bool:
 # The server's own events (the log's entries marked `system`), in words.
 SYSTEM_EVENTS = {"aborted": "The game was aborted by its creator",
                  "abandoned": "The game was abandoned: no move in time",
-                 "resigned": "{seat} resigned"}
+                 "resigned": "{seat} resigned",
+                 "timed_out": "{seat} ran out of time"}
 
 
 def seat_names(game: str, seats: list[dict[str, Any]], automa_seats: Iterable[int],

@@ -8,9 +8,10 @@ What each key holds:
   "created", "seats": [{"seat", "kind", "bot"?, "params"?, "token_sha256"?}],
   "accounts"?: {seat: account} (a tournament's external entrants' seats)}.
 - `game_state(id)`: hash {"version": int, "to_act": int or "" when over,
-  "status": "active"|"finished", "snapshot": JSON of game.dump(state), "bot_job"?: the id
-  of the bot worker's job that plays the bot turn to act after its own (no job is queued
-  for that turn; the sweeper checks that job's liveness instead)}.
+  "status": "active"|"finished", "snapshot": JSON of game.dump(state), "clock"?: the
+  clock state as JSON (api.clocks), "bot_job"?: the id of the bot worker's job that plays
+  the bot turn to act after its own (no job is queued for that turn; the sweeper checks
+  that job's liveness instead)}.
 - `move_log(id)`: list of JSON {"index", "version", "seat", "move", "events"}; entry i has
   index i and version i + 1 (version 0 is the initial setup).
 - `idempotency(id, seat, key)`: JSON {"log_index", "entry_sha1", "status", "body",
@@ -25,6 +26,8 @@ What each key holds:
   with the game's own expiry (api.hints, ai_worker.hints).
 - `bot_turns()`: sorted set, member game id, score the time its bot turn was recorded;
   present exactly while a bot seat is to act (written by the same script as the move).
+- `clock_deadlines()`: sorted set, member game id, score the deadline (epoch ms) of its
+  clocked seat to act; present exactly while one runs (api.clocks, ai_worker.clocks).
 - `bot_secret()`: the HMAC secret of derived bot tokens when BGB_BOT_SECRET is unset.
 - `account_events(account)`: Redis stream of an account's events (a player's,
   "player:<id>", or a tournament's external entrant's, "entrant:<tournament>:<index>"),
@@ -89,6 +92,12 @@ def game_id_from_channel(channel: str) -> str | None:
 def bot_turns() -> str:
     """The sorted set of games whose seat to act is a bot (score: time recorded)."""
     return f"{PREFIX}:bot-turns"
+
+
+def clock_deadlines() -> str:
+    """The sorted set of games whose clocked seat to act has a deadline (score: that deadline,
+    epoch ms); written by the same script as the move (api.store), read by the sweeper."""
+    return f"{PREFIX}:clock-deadlines"
 
 
 def bot_secret() -> str:

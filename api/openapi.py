@@ -129,6 +129,7 @@ PROBLEM_SCHEMAS: dict[str, tuple[str, dict[str, Schema]]] = {
         "type": "integer", "nullable": True, "description": "the seat to act"}}),
     "not-your-seat": ("NotYourSeatProblem", {}),
     "resigned": ("ResignedProblem", {}),
+    "time-out": ("TimeOutProblem", {}),
     "not-found": ("NotFoundProblem", {}),
     "method-not-allowed": ("MethodNotAllowedProblem", {}),
     "request-timeout": ("RequestTimeoutProblem", {}),
@@ -167,7 +168,7 @@ PROBLEM_SCHEMAS: dict[str, tuple[str, dict[str, Schema]]] = {
 # several); other statuses fall back to PROBLEMS_BY_STATUS, else the generic Problem.
 PROBLEMS_BY_RESPONSE: dict[tuple[str, str, str], list[str]] = {
     ("post", "/v1/games/{game_id}/moves", "403"): ["not-your-turn", "resigned"],
-    ("post", "/v1/games/{game_id}/moves", "409"): ["stale-version", "game-over"],
+    ("post", "/v1/games/{game_id}/moves", "409"): ["stale-version", "game-over", "time-out"],
     ("post", "/v1/games/{game_id}/moves", "422"): ["illegal-move", "validation-error",
                                                    "idempotency-key-reused"],
     ("post", "/v1/games", "429"): ["rate-limited", "too-many-bot-games"],
@@ -398,7 +399,7 @@ EVENT_TEXT: Schema = {"type": "string", "description": (
 
 
 # The server's own log entries and events (api.games, api.lifecycle): in every game's log.
-SYSTEM_EVENT_TYPES = ["aborted", "abandoned", "resigned"]
+SYSTEM_EVENT_TYPES = ["aborted", "abandoned", "resigned", "timed_out"]
 
 
 FREE_MOVE: Schema = {"type": "object", "required": ["type"], "additionalProperties": True,
@@ -482,7 +483,8 @@ def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Sche
                                                   "enum": SYSTEM_EVENT_TYPES},
                                          "text": EVENT_TEXT},
                           "description": "an event of the server, not of the "
-                                                       "rules: aborted, abandoned, resigned"}
+                                                       "rules: aborted, abandoned, resigned, "
+                                                       "timed_out"}
     add["SecretMove"] = {
         "type": "object", "required": ["type", "secret"],
         "properties": {"type": {"type": "string"}, "secret": {"type": "boolean",
@@ -490,7 +492,8 @@ def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Sche
         "description": "another seat's secret move in the log: only its type is shown"}
     add["SystemMove"] = {"type": "object", "required": ["type"],
                          "properties": {"type": {"type": "string",
-                                                 "enum": ["abort", "abandon", "resign"]}},
+                                                 "enum": ["abort", "abandon", "resign",
+                                                          "timeout"]}},
                          "description": "a log entry of the server (`system: true`)"}
     untyped = [game for game in games if not has_json_schemas(game)]
     add["Move"] = {"anyOf": moves + ([FREE_MOVE] if untyped or not moves else []),

@@ -94,6 +94,10 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
     "resigned": ProblemType(
         "Resigned", 403, "The seat resigned: a bot plays its turns now, and its former token "
         "can no longer move.", "Nothing to do: the seat is no longer yours to play."),
+    "time-out": ProblemType(
+        "Time out", 409, "The seat's time ran out (the game's clock: docs/clocks.md); nothing "
+        "changed. The game's `on_timeout` happens or has happened: a bot plays the seat, or "
+        "it resigned.", "Read the game: the seat is no longer yours to play."),
     "not-found": ProblemType(
         "Not found", 404, "No such resource: the game, seat, player, webhook or tournament "
         "does not exist (or has expired).", "Check the id; do not retry."),

@@ -62,6 +62,60 @@ class SeatSpecSchema(ma.Schema):
             raise ma.ValidationError("only a human seat can be claimed", "claim")
 
 
+MAX_CLOCK_SECONDS = 30 * 24 * 3600  # a month a move is already more than a correspondence
+
+
+class TimeControlSchema(ma.Schema):
+    """A game's clock: a deadline per turn (correspondence), a main time with an increment
+    (live play), or both; what happens to a human seat whose time runs out (docs/clocks.md).
+    Bot seats are not clocked: their own budgets hold."""
+
+    per_move = StrictInt(validate=validate.Range(min=1, max=MAX_CLOCK_SECONDS), metadata={
+        "description": "seconds a seat has for each of its turns (e.g. 86400)",
+        "example": 86400})
+    main = StrictInt(validate=validate.Range(min=1, max=MAX_CLOCK_SECONDS), metadata={
+        "description": "seconds of main time per seat for the whole game"})
+    increment = StrictInt(validate=validate.Range(min=0, max=MAX_CLOCK_SECONDS), metadata={
+        "description": "seconds added to a seat's main time at the end of each of its turns "
+                       "(with `main` only; 0 when omitted)"})
+    on_timeout = fields.String(required=True, validate=validate.OneOf(["bot", "resign"]),
+                               metadata={"description": "`bot`: a bot (greedy) plays the "
+                                                        "seat from then on; `resign`: the "
+                                                        "seat resigns"})
+
+    @ma.validates_schema
+    def _some_time(self, data: dict[str, Any], **_: Any) -> None:
+        if "per_move" not in data and "main" not in data:
+            raise ma.ValidationError("a clock needs `per_move`, `main` or both", "per_move")
+        if "increment" in data and "main" not in data:
+            raise ma.ValidationError("`increment` needs `main`", "increment")
+
+
+class SeatClockSchema(ma.Schema):
+    """One seat's clock as a read shows it."""
+
+    seat = fields.Integer(required=True)
+    clocked = fields.Boolean(required=True, metadata={
+        "description": "false for a seat a bot plays (its budget holds, not the clock)"})
+    remaining_ms = fields.Integer(allow_none=True, required=True, metadata={
+        "description": "main time left (for the seat to act: at the time of the answer); "
+                       "null without a main time"})
+    deadline = fields.DateTime(allow_none=True, required=True, metadata={
+        "description": "RFC 3339 time the seat runs out of time, while it is to act"})
+
+
+class ClockSchema(ma.Schema):
+    """A game's time control and each seat's time."""
+
+    per_move = fields.Integer(allow_none=True, required=True)
+    main = fields.Integer(allow_none=True, required=True)
+    increment = fields.Integer(allow_none=True, required=True)
+    on_timeout = fields.String(required=True, validate=validate.OneOf(["bot", "resign"]))
+    deadline = fields.DateTime(allow_none=True, required=True, metadata={
+        "description": "RFC 3339 time the seat to act runs out of time (null: none runs)"})
+    seats = fields.List(fields.Nested(SeatClockSchema), required=True)
+
+
 class CreateGameSchema(ma.Schema):
     """A request to start a game."""
 
@@ -79,6 +133,9 @@ class CreateGameSchema(ma.Schema):
         "description": "true: the deal is `seed` itself, fully reproducible (analysis, tests, "
                        "replays) and so known to whoever chose it; the game is marked "
                        "unranked"})
+    clock = fields.Nested(TimeControlSchema, metadata={
+        "description": "a time control for the human seats (docs/clocks.md); none: no "
+                       "clock"})
 
 
 STATUSES = ["active", "finished", "aborted", "abandoned"]
@@ -223,6 +280,8 @@ class GameSchema(ma.Schema):
     rematch_of = fields.String(allow_none=True, metadata={
         "description": "the game this one is the rematch of"})
     rematch = fields.String(allow_none=True, metadata={"description": "this game's rematch"})
+    clock = fields.Nested(ClockSchema, allow_none=True, metadata={
+        "description": "the game's time control and each seat's time (null: no clock)"})
     forfeits = fields.List(fields.Nested(ForfeitSchema), metadata={
         "description": "bot moves forfeited for overrunning their time budget by more than "
                        "the grace, oldest first (each was played as a `random` legal move; "

@@ -39,11 +39,11 @@ IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 # its seats. read_game(state hash, seats hash, version the caller holds, its epoch; "" for
 # none) -> false for an unknown game, else {version, to_act, status, snapshot or false when
 # the caller's (version, epoch) is current, epoch, the seats hash as a flat list, updated,
-# number of forfeited bot moves}
+# number of forfeited bot moves, clock state ("" for none: api.clocks)}
 _READ_GAME = """
 local function read_game(state_key, seats_key, cached_version, cached_epoch)
   local head = redis.call('HMGET', state_key, 'version', 'to_act', 'status', 'epoch',
-                          'updated', 'forfeits')
+                          'updated', 'forfeits', 'clock')
   if not head[1] then return false end
   local epoch = head[4] or ''
   local snapshot = false
@@ -51,7 +51,7 @@ local function read_game(state_key, seats_key, cached_version, cached_epoch)
     snapshot = redis.call('HGET', state_key, 'snapshot')
   end
   return {head[1], head[2], head[3], snapshot, epoch, redis.call('HGETALL', seats_key),
-          head[5] or '0', head[6] or '0'}
+          head[5] or '0', head[6] or '0', head[7] or ''}
 end
 """
 
@@ -117,14 +117,17 @@ return false
 """
 
 # KEYS: state hash, move log, idempotency record (or dummy), bot turns zset, version channel,
-#       then the game's other keys to expire: meta, seats (also compared), forfeits
+#       clock deadlines zset, then the game's other keys to expire: meta, seats (also
+#       compared), forfeits
 # ARGV: expected version, new version, snapshot, to_act ("" when over), status, log entry,
 #       idempotency record ("" for none), idempotency ttl, game id, "1" if a bot acts next, now,
 #       the new epoch, now (ms, for 'updated'), expiry if active (ms), expiry if over (ms),
 #       the forfeit record of a bot's move played as a random one ("" for none), the epoch
 #       the move was decided on, the bot job that plays the next turn itself ("" for
 #       none), the number n of seats fields it saw, the sha1 of the metadata it was decided
-#       with ("" for no check), then those n (field, value) pairs of the seats hash
+#       with ("" for no check), the new clock state ("" for a game without a clock), the
+#       deadline of the seat to act (ms, "" for none), then those n (field, value) pairs of
+#       the seats hash
 # -> {"ok"} | {"replay", record} | {"changed", the game as read_game reads it now}
 # The move is stored only if the game is exactly as the caller decided it on: same version,
 # same snapshot (epoch), same seats (tokens, resignations) and same metadata. Else nothing
@@ -141,14 +144,14 @@ end
 local head = redis.call('HMGET', KEYS[1], 'version', 'epoch')
 local same = head[1] == ARGV[1] and (head[2] or '') == ARGV[17]
 local fields = tonumber(ARGV[19])
-if same and redis.call('HLEN', KEYS[7]) ~= fields then same = false end
+if same and redis.call('HLEN', KEYS[8]) ~= fields then same = false end
 local i = 0
 while same and i < fields do
-  if redis.call('HGET', KEYS[7], ARGV[21 + 2 * i]) ~= ARGV[22 + 2 * i] then same = false end
+  if redis.call('HGET', KEYS[8], ARGV[23 + 2 * i]) ~= ARGV[24 + 2 * i] then same = false end
   i = i + 1
 end
-if same and not meta_is(KEYS[6], ARGV[20]) then same = false end
-if not same then return {'changed', read_game(KEYS[1], KEYS[7], ARGV[1], ARGV[17])} end
+if same and not meta_is(KEYS[7], ARGV[20]) then same = false end
+if not same then return {'changed', read_game(KEYS[1], KEYS[8], ARGV[1], ARGV[17])} end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'snapshot', ARGV[3], 'to_act', ARGV[4],
            'status', ARGV[5], 'epoch', ARGV[12], 'updated', ARGV[13])
 if ARGV[18] ~= '' then
@@ -158,11 +161,19 @@ else
 end
 redis.call('RPUSH', KEYS[2], ARGV[6])
 if ARGV[16] ~= '' then
-  redis.call('HSET', KEYS[8], ARGV[1], ARGV[16])
+  redis.call('HSET', KEYS[9], ARGV[1], ARGV[16])
   redis.call('HINCRBY', KEYS[1], 'forfeits', 1)
 end
+-- The clock moves with the move, in the same step (api.clocks): the deadline of the seat to
+-- act, for the sweeper, is in the deadlines zset exactly while one runs.
+if ARGV[21] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[21]) end
+if ARGV[22] ~= '' then
+  redis.call('ZADD', KEYS[6], tonumber(ARGV[22]), ARGV[9])
+else
+  redis.call('ZREM', KEYS[6], ARGV[9])
+end
 redis.call('PEXPIRE', KEYS[2], ARGV[5] == 'active' and ARGV[14] or ARGV[15])
-expire_game(6, ARGV[5] == 'active' and ARGV[14] or ARGV[15])
+expire_game(7, ARGV[5] == 'active' and ARGV[14] or ARGV[15])
 if ARGV[7] ~= '' then redis.call('SET', KEYS[3], ARGV[7], 'EX', tonumber(ARGV[8])) end
 if ARGV[10] == '1' then
   redis.call('ZADD', KEYS[4], tonumber(ARGV[11]), ARGV[9])
@@ -175,10 +186,14 @@ return {'ok'}
 
 # A change of an active game that is not a move of its rules (an abort, a resignation, the
 # game found abandoned): a new version, a log entry, a new status, same snapshot.
-# KEYS: state hash, move log, bot turns zset, version channel, then meta, seats, forfeits
+# KEYS: state hash, move log, bot turns zset, version channel, clock deadlines zset, then
+#       meta, seats, forfeits
 # ARGV: game id, log entry (its index and version filled in here), new epoch, new status,
 #       seat to act ("" for none), "1" if a bot acts next, now (ms), expiry if active (ms),
-#       expiry if over (ms), the version the caller read ("" for any)
+#       expiry if over (ms), the version the caller read ("" for any), a seat whose state
+#       changes with it ("" for none), that seat's new state (JSON), the new clock state
+#       ("" to keep it)
+# A game over, or a bot to act, has no deadline (api.clocks: bots are not clocked).
 # -> {"ok", new version} | {"over", status} | {"stale", current version}
 _MARK = _EXPIRE + """
 local head = redis.call('HMGET', KEYS[1], 'version', 'status')
@@ -193,14 +208,17 @@ redis.call('HSET', KEYS[1], 'version', version, 'to_act', ARGV[5], 'status', ARG
            'epoch', ARGV[3], 'updated', ARGV[7])
 redis.call('HDEL', KEYS[1], 'bot_job')
 redis.call('RPUSH', KEYS[2], cjson.encode(entry))
+if ARGV[11] ~= '' then redis.call('HSET', KEYS[7], ARGV[11], ARGV[12]) end
+if ARGV[13] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[13]) end
 if ARGV[6] == '1' then
   redis.call('ZADD', KEYS[3], tonumber(ARGV[7]) / 1000, ARGV[1])
 else
   redis.call('ZREM', KEYS[3], ARGV[1])
 end
+if ARGV[4] ~= 'active' or ARGV[6] == '1' then redis.call('ZREM', KEYS[5], ARGV[1]) end
 local ttl = ARGV[4] == 'active' and ARGV[8] or ARGV[9]
 redis.call('PEXPIRE', KEYS[2], ttl)
-expire_game(5, ttl)
+expire_game(6, ttl)
 redis.call('PUBLISH', KEYS[4], version)
 return {'ok', version}
 """
@@ -235,6 +253,7 @@ class Head:
     status: str
     updated_ms: int = 0  # when it was last written (0: unknown, an older game)
     forfeits: int = 0  # bot moves forfeited for overrunning their budget (see `forfeits`)
+    clock: dict[str, Any] | None = None  # the clock state of a game with one (api.clocks)
 
 
 SeatsSeen = tuple[tuple[bytes, bytes], ...]
@@ -289,17 +308,19 @@ def new_epoch() -> str:
 
 
 def _head(version: Any, to_act: Any, status: Any, updated: Any = None,
-          forfeits: Any = None) -> Head:
+          forfeits: Any = None, clock: Any = None) -> Head:
     seat = _text(to_act)
+    clock_text = _text(clock)
     return Head(int(_text(version) or 0), int(seat) if seat else None, _text(status) or "active",
-                int(float(_text(updated) or 0)), int(_text(forfeits) or 0))
+                int(float(_text(updated) or 0)), int(_text(forfeits) or 0),
+                json.loads(clock_text) if clock_text else None)
 
 
 def _read(game: list[Any], record: dict[str, Any] | None) -> Read:
     """A Read from what the scripts' read_game returned."""
-    version, to_act, status, snapshot, epoch, flat, updated, forfeits = game
+    version, to_act, status, snapshot, epoch, flat, updated, forfeits, clock = game
     seen = tuple((flat[i], flat[i + 1]) for i in range(0, len(flat), 2))
-    return Read(_head(version, to_act, status, updated, forfeits),
+    return Read(_head(version, to_act, status, updated, forfeits, clock),
                 _text(snapshot) if snapshot else None, record, _text(epoch) or "",
                 {int(seat): json.loads(value) for seat, value in seen}, seen)
 
@@ -335,6 +356,10 @@ class Store:
             "version": head.version, "snapshot": snapshot, "epoch": epoch,
             "to_act": "" if head.to_act is None else head.to_act, "status": head.status,
             "updated": int(time.time() * 1000)})
+        if head.clock is not None:
+            pipe.hset(keys.game_state(game_id), "clock", json_text(head.clock))
+            if head.clock.get("deadline_ms") is not None:
+                pipe.zadd(keys.clock_deadlines(), {game_id: int(head.clock["deadline_ms"])})
         ttl = self._ttl(head.status)
         if ttl:
             for key in (keys.game_meta(game_id), keys.game_state(game_id)):
@@ -401,11 +426,11 @@ class Store:
 
     def head(self, game_id: str) -> Head | None:
         """A game's version, seat to act and status, or None for an unknown game."""
-        version, to_act, status, updated = self.client.hmget(
-            keys.game_state(game_id), ["version", "to_act", "status", "updated"])
+        version, to_act, status, updated, clock = self.client.hmget(
+            keys.game_state(game_id), ["version", "to_act", "status", "updated", "clock"])
         if version is None:
             return None
-        return _head(version, to_act, status, updated)
+        return _head(version, to_act, status, updated, None, clock)
 
     def read(self, game_id: str, cached: tuple[int, str] | None = None,
              idempotency: tuple[int, str] | None = None, meta_digest: str = "",
@@ -457,10 +482,13 @@ class Store:
                 "log_index": int(entry["index"]),
                 "entry_sha1": hashlib.sha1(entry_text, usedforsecurity=False).hexdigest(),
                 **record})
+        clock = head.clock
+        deadline = None if clock is None else clock.get("deadline_ms")
         outcome = self._commit(
             keys=[keys.game_state(game_id), keys.move_log(game_id), record_key,
-                  keys.bot_turns(), keys.version_channel(game_id), keys.game_meta(game_id),
-                  keys.game_seats(game_id), keys.game_forfeits(game_id)],
+                  keys.bot_turns(), keys.version_channel(game_id), keys.clock_deadlines(),
+                  keys.game_meta(game_id), keys.game_seats(game_id),
+                  keys.game_forfeits(game_id)],
             args=[expected, head.version, snapshot, "" if head.to_act is None else head.to_act,
                   head.status, entry_text, record_text,
                   IDEMPOTENCY_TTL_SECONDS, game_id, "1" if bot_to_act else "0", time.time(),
@@ -469,6 +497,8 @@ class Store:
                   json.dumps(entry["forfeit"], separators=(",", ":"))
                   if entry.get("forfeit") else "",
                   decided_epoch, bot_job or "", len(seats), meta_digest,
+                  b"" if clock is None else json_text(clock),
+                  "" if deadline is None else int(deadline),
                   *(part for pair in seats for part in pair)])
         kind = _text(outcome[0])
         if kind == "ok":
@@ -489,19 +519,27 @@ class Store:
 
     def mark(self, game_id: str, entry: dict[str, Any], epoch: str, status: str,
              to_act: int | None = None, bot_to_act: bool = False,
-             expected: int | None = None) -> tuple[bool, str | int]:
+             expected: int | None = None,
+             seat_change: tuple[int, dict[str, Any]] | None = None,
+             clock: dict[str, Any] | None = None) -> tuple[bool, str | int]:
         """A new version of an active game that is no move of its rules (its log entry is
         `entry`): now `status` with `to_act`, if the game is still active (and at version
         `expected`, when given). (True, new version), or (False, the status that prevented
-        it, or "stale" when another version came first)."""
+        it, or "stale" when another version came first). `seat_change` (seat, its whole new
+        state in the seats hash) and `clock` (the new clock state) are written in the same
+        step; a game over or with a bot to act loses its clock's deadline."""
         outcome = self._mark(
             keys=[keys.game_state(game_id), keys.move_log(game_id), keys.bot_turns(),
-                  keys.version_channel(game_id), keys.game_meta(game_id),
-                  keys.game_seats(game_id), keys.game_forfeits(game_id)],
+                  keys.version_channel(game_id), keys.clock_deadlines(),
+                  keys.game_meta(game_id), keys.game_seats(game_id),
+                  keys.game_forfeits(game_id)],
             args=[game_id, json.dumps(entry, separators=(",", ":")), epoch, status,
                   "" if to_act is None else to_act, "1" if bot_to_act else "0",
                   int(time.time() * 1000), self.retention.active_ttl_ms,
-                  self.retention.retain_finished_ms, "" if expected is None else expected])
+                  self.retention.retain_finished_ms, "" if expected is None else expected,
+                  "" if seat_change is None else seat_change[0],
+                  "" if seat_change is None else json_text(seat_change[1]),
+                  b"" if clock is None else json_text(clock)])
         kind = _text(outcome[0])
         if kind == "ok":
             return True, int(outcome[1])
