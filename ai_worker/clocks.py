@@ -1,0 +1,109 @@
+"""The sweeper's side of game clocks: a seat to act past its deadline gets its game's
+`on_timeout` (docs/clocks.md).
+
+The move's own script keeps `keys.clock_deadlines()` (member: game id, score: deadline of its
+clocked seat to act, epoch ms) exactly while a deadline runs (api.store). Each sweeper pass
+takes the games whose deadline has passed and, for each, writes one new version with
+`Store.mark`, compare-and-set on the version it read: the log entry, the seat's change (a
+bot takes it, or it resigns) and the clock's end, in one script. A move that raced it wins
+or loses whole (a late move is refused `time-out` by the API anyway); a second sweeper finds
+the version moved on, or no deadline any more, and does nothing.
+
+- `bot`: the seat is handed to `api.clocks.TIMEOUT_BOT` for the rest of the game (not
+  ranked last: it did not resign); its player's token is refused `time-out` from then on.
+  The rest of the game, not the one turn: a player who ran out of a correspondence day once
+  would otherwise hold every later turn to the deadline again.
+- `resign`: the seat resigns as `POST /resign` makes it (ranked last; a game of two seats
+  ends, else the same bot plays its remaining turns).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import redis
+from rq import Queue
+
+from api import keys
+from api.botqueue import enqueue_turn
+from api.clocks import TIMEOUT_BOT
+from api.seats import effective_seat, seat_states
+from api.store import Store, new_epoch
+
+log = logging.getLogger(__name__)
+
+# Games with a passed deadline handled per pass (the oldest deadline first).
+BATCH = 200
+
+
+def due_games(connection: redis.Redis, now_ms: int) -> list[str]:
+    """The games whose seat to act passed its deadline by `now_ms`, oldest first."""
+    found = connection.zrangebyscore(keys.clock_deadlines(), "-inf", now_ms, start=0, num=BATCH)
+    return [raw.decode() if isinstance(raw, bytes) else str(raw) for raw in found]
+
+
+def sweep_clocks(store: Store, queue: Queue, now_ms: int | None = None) -> list[str]:
+    """Apply `on_timeout` to every game whose deadline passed; the ids of the games changed."""
+    now_ms = int(time.time() * 1000) if now_ms is None else now_ms
+    changed = []
+    for game_id in due_games(store.client, now_ms):
+        try:
+            if time_out(store, queue, game_id, now_ms):
+                changed.append(game_id)
+        except redis.RedisError:
+            raise
+        except Exception:  # one odd game must not stop the others'
+            log.exception("timing out %s failed", game_id)
+    return changed
+
+
+def time_out(store: Store, queue: Queue, game_id: str, now_ms: int) -> bool:
+    """Apply the game's `on_timeout` to its seat to act if its deadline passed by `now_ms`;
+    whether this call did (False: nothing due, or another writer came first)."""
+    meta = store.current_meta(game_id)
+    head = store.head(game_id)
+    if meta is None or head is None or head.status != "active" or "clock" not in meta:
+        store.client.zrem(keys.clock_deadlines(), game_id)  # gone or over: nothing runs
+        return False
+    deadline = (head.clock or {}).get("deadline_ms")
+    seat = head.to_act
+    if deadline is None or now_ms <= int(deadline) or seat is None:
+        return False  # a move came first: its script wrote the next deadline
+    states = seat_states(store.client, game_id)
+    if effective_seat(meta, states, seat)["kind"] != "human" or \
+            states.get(seat, {}).get("resigned"):
+        return False
+    action = meta["clock"]["on_timeout"]
+    change, entry, status, to_act = _timeout_change(meta, states.get(seat, {}), seat, action)
+    clock: dict[str, Any] = dict(head.clock or {}, deadline_ms=None)
+    done, outcome = store.mark(game_id, entry, new_epoch(), status, to_act,
+                               bot_to_act=to_act is not None, expected=head.version,
+                               seat_change=(seat, change), clock=clock)
+    if not done:
+        return False  # the version moved on (a move, another sweeper): read again next pass
+    log.info("game %s: seat %d ran out of time (%s)", game_id, seat, action)
+    if to_act is not None:
+        enqueue_turn(queue, game_id, to_act, int(outcome),
+                     f"seat {to_act} of {game_id} at version {outcome} (time-out)")
+    return True
+
+
+def _timeout_change(meta: dict[str, Any], state: dict[str, Any], seat: int, action: str,
+                    ) -> tuple[dict[str, Any], dict[str, Any], str, int | None]:
+    """The seat's new state, the log entry, the game's status and seat to act after the
+    time-out of `seat` with `action`."""
+    taken = {"bot": TIMEOUT_BOT, "params": {}}
+    event = {"type": "timed_out", "seat": seat, "action": action}
+    if action == "bot":
+        return (dict(state, timed_out=True, bot=taken),
+                {"seat": seat, "system": True, "move": {"type": "timeout"},
+                 "events": [dict(event, bot=TIMEOUT_BOT)]},
+                "active", seat)
+    # As `POST /resign` (api.lifecycle): a game of two seats (or solo) ends.
+    ends = len(meta["seats"]) <= 2
+    return (dict(state, timed_out=True, resigned=True, bot=None if ends else taken),
+            {"seat": seat, "system": True, "move": {"type": "resign"},
+             "events": [event, {"type": "resigned", "seat": seat}]},
+            "finished" if ends else "active", None if ends else seat)

@@ -1,0 +1,134 @@
+"""Game clocks through the API: creation, the clock moved by each move, late moves refused."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from typing import Any
+
+import pytest
+import redis
+from flask.testing import FlaskClient
+
+from api import clocks, keys
+from tests.api.conftest import create, move, problem
+
+
+def _clock(client: FlaskClient, game_id: str) -> dict[str, Any]:
+    return client.get(f"/v1/games/{game_id}").get_json()["clock"]
+
+
+def _when(stamp: str) -> float:
+    """An RFC 3339 timestamp as epoch seconds."""
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+
+
+@pytest.mark.parametrize("clock", [
+    {},  # neither per_move nor main
+    {"per_move": 60},  # no on_timeout
+    {"per_move": 0, "on_timeout": "bot"},
+    {"per_move": -5, "on_timeout": "bot"},
+    {"per_move": 1.5, "on_timeout": "bot"},
+    {"per_move": "60", "on_timeout": "bot"},
+    {"per_move": True, "on_timeout": "bot"},
+    {"per_move": 10**9, "on_timeout": "bot"},
+    {"per_move": 60, "on_timeout": "pass"},
+    {"increment": 5, "on_timeout": "resign"},  # an increment without main time
+    {"main": 60, "increment": -1, "on_timeout": "resign"},
+    {"main": 60, "on_timeout": "resign", "byoyomi": 5},  # unknown field
+    "fast",
+])
+def test_a_bad_clock_is_refused_and_creates_nothing(client: FlaskClient,
+                                                    redis_client: redis.Redis,
+                                                    clock: Any) -> None:
+    response = client.post("/v1/games", json={"game": "toy-pontoon",
+                                               "options": {"players": 2}, "clock": clock})
+    body = problem(response, 422, "validation-error")
+    assert "clock" in body["errors"]["json"]
+    assert response.content_type == "application/problem+json"
+    assert redis_client.keys("bgb:game:*") == []
+
+
+def test_a_game_without_a_clock_shows_none(client: FlaskClient,
+                                           redis_client: redis.Redis) -> None:
+    created = create(client)
+    assert _clock(client, created.id) is None
+    assert move(client, created, 0, 0).status_code == 200
+    assert redis_client.zcard(keys.clock_deadlines()) == 0
+
+
+def test_a_correspondence_clock_shows_the_deadline_of_the_seat_to_act(
+        client: FlaskClient, redis_client: redis.Redis) -> None:
+    before = time.time()
+    created = create(client, clock={"per_move": 86400, "on_timeout": "bot"})
+    shown = _clock(client, created.id)
+    assert (shown["per_move"], shown["main"], shown["on_timeout"]) == (86400, None, "bot")
+    deadline = _when(shown["deadline"])
+    assert before + 86400 - 1 <= deadline <= time.time() + 86400 + 1
+    assert shown["seats"][0]["deadline"] == shown["deadline"]
+    assert shown["seats"][1]["deadline"] is None
+    assert redis_client.zscore(keys.clock_deadlines(), created.id) == \
+        pytest.approx(deadline * 1000, abs=1)
+    assert move(client, created, 0, 0).status_code == 200
+    after = _clock(client, created.id)
+    assert after["seats"][0]["deadline"] is None
+    assert after["seats"][1]["deadline"] == after["deadline"]
+    assert _when(after["deadline"]) >= deadline  # seat 1's day began with its turn
+    # The game over: no deadline runs, none waits for the sweeper.
+    for version, seat in ((1, 1), (2, 0)):
+        assert move(client, created, seat, version, "stop").status_code == 200
+    over = client.get(f"/v1/games/{created.id}").get_json()
+    assert over["status"] == "finished" and over["clock"]["deadline"] is None
+    assert redis_client.zscore(keys.clock_deadlines(), created.id) is None
+
+
+def test_a_bot_seat_is_not_clocked(client: FlaskClient, redis_client: redis.Redis) -> None:
+    created = create(client, clock={"per_move": 60, "on_timeout": "resign"},
+                     seats=[{"kind": "bot", "bot": "random"}, {"kind": "human"}])
+    shown = _clock(client, created.id)
+    assert [s["clocked"] for s in shown["seats"]] == [False, True]
+    assert shown["deadline"] is None  # the bot is to act
+    assert redis_client.zscore(keys.clock_deadlines(), created.id) is None
+
+
+def test_a_live_clock_spends_main_time_and_adds_the_increment(client: FlaskClient) -> None:
+    created = create(client, clock={"main": 60, "increment": 5, "on_timeout": "resign"})
+    start = _clock(client, created.id)
+    assert start["seats"][1]["remaining_ms"] == 60000
+    assert 59000 <= start["seats"][0]["remaining_ms"] <= 60000
+    time.sleep(0.3)
+    assert move(client, created, 0, 0).status_code == 200
+    after = _clock(client, created.id)
+    spent_and_gained = after["seats"][0]["remaining_ms"]
+    # 60 s, less what the move took (0.3 s and up), plus the 5 s increment
+    assert 60000 < spent_and_gained <= 65000 - 300
+    deadline = _when(after["deadline"])
+    assert deadline == pytest.approx(time.time() + 60, abs=2)
+
+
+def test_a_move_after_the_deadline_is_refused(client: FlaskClient,
+                                               redis_client: redis.Redis) -> None:
+    created = create(client, clock={"per_move": 1, "on_timeout": "resign"})
+    time.sleep(1.2)
+    body = problem(move(client, created, 0, 0), 409, "time-out")
+    assert "ran out of time" in body["detail"]
+    # Nothing changed: the sweeper applies on_timeout.
+    read = client.get(f"/v1/games/{created.id}").get_json()
+    assert read["version"] == 0 and read["status"] == "active"
+    assert redis_client.zscore(keys.clock_deadlines(), created.id) is not None
+
+
+def test_the_clock_arithmetic() -> None:
+    control = {"per_move": 10, "main": 30, "increment": 2, "on_timeout": "bot"}
+    clock = clocks.new_clock(control, [0, 1], 0, True, 1000)
+    assert clock["deadline_ms"] == 1000 + 10000  # the tighter of the two
+    same = clocks.after_move(control, clock, 0, True, 0, True, 4000)  # a turn of two moves
+    assert same["remaining_ms"]["0"] == 27000 and same["turn_ms"] == 1000
+    assert same["deadline_ms"] == 11000
+    passed = clocks.after_move(control, same, 0, True, 1, True, 6000)
+    assert passed["remaining_ms"]["0"] == 27000 - 2000 + 2000
+    assert passed["deadline_ms"] == 6000 + 10000
+    assert not clocks.timed_out(passed, 16000) and clocks.timed_out(passed, 16001)
+    to_bot = clocks.after_move(control, passed, 1, True, 0, False, 7000)
+    assert to_bot["deadline_ms"] is None
+    assert clocks.rfc3339(0) == "1970-01-01T00:00:00.000Z"
