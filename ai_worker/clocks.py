@@ -30,7 +30,7 @@ from api import keys
 from api.botqueue import enqueue_turn
 from api.clocks import TIMEOUT_BOT
 from api.seats import effective_seat, seat_states
-from api.store import Store, new_epoch
+from api.store import Head, Store, new_epoch
 
 log = logging.getLogger(__name__)
 
@@ -59,11 +59,14 @@ def sweep_clocks(store: Store, queue: Queue, now_ms: int | None = None) -> list[
     return changed
 
 
-def time_out(store: Store, queue: Queue, game_id: str, now_ms: int) -> bool:
+def time_out(store: Store, queue: Queue, game_id: str, now_ms: int,
+             head: Head | None = None) -> bool:
     """Apply the game's `on_timeout` to its seat to act if its deadline passed by `now_ms`;
-    whether this call did (False: nothing due, or another writer came first)."""
+    whether this call did (False: nothing due, or another writer came first). `head`: the
+    game's head as read before (read now when None); the change is written only if the game
+    is still at its version."""
     meta = store.current_meta(game_id)
-    head = store.head(game_id)
+    head = store.head(game_id) if head is None else head
     if meta is None or head is None or head.status != "active" or "clock" not in meta:
         store.client.zrem(keys.clock_deadlines(), game_id)  # gone or over: nothing runs
         return False

@@ -283,11 +283,14 @@ class Client:
 
     def create_game(self, game: str, options: Json | None = None,
                     seats: list[Json] | None = None, seed: int | None = None,
-                    unranked: bool = False) -> Json:
+                    unranked: bool = False, clock: Json | None = None) -> Json:
         """Create a game; the answer holds its id, one secret token per human seat and the
         creator's token. A `seed` is mixed with the server's own unless `unranked` (then the
-        deal is the seed itself: reproducible, and known to whoever knows the seed)."""
+        deal is the seed itself: reproducible, and known to whoever knows the seed). `clock`:
+        a time control for the human seats (docs/clocks.md)."""
         body: Json = {"game": game, "options": options or {}}
+        if clock is not None:
+            body["clock"] = clock
         if seats is not None:
             body["seats"] = seats
         if seed is not None:

@@ -9,8 +9,11 @@ from typing import Any
 import pytest
 import redis
 from flask.testing import FlaskClient
+from rq import Queue
 
+from ai_worker import clocks as ai_clocks
 from api import clocks, keys
+from api.store import Store
 from tests.api.conftest import create, move, problem
 
 
@@ -132,3 +135,31 @@ def test_the_clock_arithmetic() -> None:
     to_bot = clocks.after_move(control, passed, 1, True, 0, False, 7000)
     assert to_bot["deadline_ms"] is None
     assert clocks.rfc3339(0) == "1970-01-01T00:00:00.000Z"
+
+
+def test_the_sweeper_times_out_a_seat_once_and_a_racing_move_wins_or_loses_whole(
+        client: FlaskClient, redis_client: redis.Redis) -> None:
+    created = create(client, players=3, clock={"per_move": 1, "on_timeout": "bot"})
+    queue = Queue("bots", connection=redis_client)
+    first, second = Store(redis_client), Store(redis_client)
+    now = int(time.time() * 1000)
+    assert ai_clocks.sweep_clocks(first, queue, now) == []  # not due yet
+    late = now + 1500
+    # A move stored before the sweep: the version the sweeper read is gone, nothing happens.
+    head = first.head(created.id)
+    assert move(client, created, 0, 0).status_code == 200
+    assert not ai_clocks.time_out(first, queue, created.id, late, head)
+    # Two sweepers past seat 1's deadline: one times it out, the other finds nothing due.
+    late = int(time.time() * 1000) + 1500
+    assert ai_clocks.sweep_clocks(first, queue, late) == [created.id]
+    assert ai_clocks.sweep_clocks(second, queue, late) == []
+    read = client.get(f"/v1/games/{created.id}").get_json()
+    assert read["version"] == 2 and read["to_act"] == 1
+    assert read["seats"][1] == {"seat": 1, "kind": "bot", "bot": "greedy"}
+    assert read["clock"]["deadline"] is None and not read["clock"]["seats"][1]["clocked"]
+    assert redis_client.zscore(keys.clock_deadlines(), created.id) is None
+    entry = client.get(f"/v1/games/{created.id}/moves").get_json()["moves"][-1]
+    assert entry["move"] == {"type": "timeout"} and entry["system"] is True
+    assert entry["events"][0]["type"] == "timed_out" and entry["events"][0]["seat"] == 1
+    assert queue.fetch_job(f"play-{created.id}-2") is not None  # the bot's turn is queued
+    problem(move(client, created, 1, 2), 409, "time-out")
