@@ -675,7 +675,8 @@ class Moves(MethodView):
     @blp.problem(401, "no or a wrong seat token")
     @blp.problem(403, "not-your-turn")
     @blp.problem(404, "no such game")
-    @blp.problem(409, "stale-version (with `current`) or game-over")
+    @blp.problem(409, "stale-version (with `current`), game-over, or time-out (the seat's "
+                      "clock ran out: docs/clocks.md)")
     @blp.problem(400, "the body is not valid JSON")
     @blp.problem(413, "the body is larger than 64 KiB")
     @blp.problem(415, "not JSON")

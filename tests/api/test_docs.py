@@ -282,7 +282,7 @@ def test_openapi_is_typed_for_code_generators(client: FlaskClient) -> None:
     refs = {ref["$ref"].rsplit("/", 1)[1] for ref in
             move_post["responses"]["409"]["content"]["application/problem+json"]["schema"]
             ["oneOf"]}
-    assert refs == {"StaleVersionProblem", "GameOverProblem"}
+    assert refs == {"StaleVersionProblem", "GameOverProblem", "TimeOutProblem"}
     assert "current" in schemas["StaleVersionProblem"]["required"]
     assert "legal_moves" in schemas["IllegalMoveProblem"]["required"]
     assert schemas["Game"]["discriminator"]["propertyName"] == "game"
