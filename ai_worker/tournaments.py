@@ -172,7 +172,8 @@ def _start(store: TournamentStore, svc: Services, tournament_id: str, nonce: str
                 if index is not None and spec["entrants"][index]["kind"] == "external"}
     created = start_game(svc, game, entry["options"], entry["seats"], deal,
                          {"tournament": {"id": tournament_id, "slot": slot},
-                          **({"accounts": accounts} if accounts else {})})
+                          **({"accounts": accounts} if accounts else {})},
+                         clock=spec.get("clock"))
     tokens = {int(s["seat"]): str(s["token"]) for s in created["seats"] if s.get("token")}
     if tokens:
         store.save_tokens(tournament_id, slot, tokens)

@@ -246,7 +246,8 @@ class Rematch(MethodView):
             # rematch, and no one else is handed a way to.
             extra["creator_sha256"] = creator
         try:
-            created = start_game(svc, game, meta["options"], specs, deal, extra)
+            created = start_game(svc, game, meta["options"], specs, deal, extra,
+                                 clock=meta.get("clock"))
         except Exception:
             svc.redis.hdel(state_key, "rematch")
             raise

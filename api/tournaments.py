@@ -38,7 +38,7 @@ from api.limits import current as current_limits
 from api.notify import entrant_accounts, notify_tournament
 from api.parsing import Blueprint, require_json_body
 from api.problems import Problem, validation_error
-from api.schemas import MAX_SEED, StrictInt
+from api.schemas import MAX_SEED, StrictInt, TimeControlSchema
 from api.services import Services, services
 from api.standings import chart_png, score_lists, standings
 from api.store import new_epoch
@@ -110,6 +110,9 @@ class CreateTournamentSchema(ma.Schema):
         "description": "deal d is seeded by seed + d, mixed with the server's secret"})
     max_parallel = StrictInt(load_default=4, validate=validate.Range(min=1, max=64))
     automa = fields.Nested(AutomaSchema, metadata={"description": "gauntlet only"})
+    clock = fields.Nested(TimeControlSchema, metadata={
+        "description": "a time control for every game's human seats, the external entrants' "
+                       "(docs/clocks.md); bots keep their own budgets"})
 
 
 class ProgressSchema(ma.Schema):
@@ -132,6 +135,8 @@ class TournamentSchema(ma.Schema):
     seed = fields.Integer()
     max_parallel = fields.Integer()
     automa = fields.Dict(allow_none=True)
+    clock = fields.Nested(TimeControlSchema, allow_none=True, metadata={
+        "description": "the time control of its games' human seats (null: none)"})
     entrants = fields.List(fields.Dict())
     status = fields.String()
     progress = fields.Nested(ProgressSchema)
@@ -253,7 +258,7 @@ def _spec(body: dict[str, Any]) -> dict[str, Any]:
             "deals": _deals(body, len(entrants), len(free), len(variants)),
             "max_parallel": body["max_parallel"],
             "seed": body["seed"] if "seed" in body else secrets.randbelow(2**32),
-            "automa": automa_levels, "seat_count": count,
+            "automa": automa_levels, "seat_count": count, "clock": body.get("clock"),
             "automa_seats": {str(seat): bot for seat, bot in automa.items()},
             "entrants": entrants}
 
@@ -298,6 +303,7 @@ def _body(tournament_id: str, info: dict[str, Any], progress: dict[str, Any],
     return {"id": tournament_id, "game": spec["game"], "options": spec["options"],
             "format": spec["format"], "deals": spec["deals"], "seed": spec["seed"],
             "max_parallel": spec["max_parallel"], "automa": spec.get("automa"),
+            "clock": spec.get("clock"),
             "entrants": [_public_entrant(e) for e in spec["entrants"]],
             "status": info["status"], "progress": progress,
             "standings": _cached("standings", tournament_id, len(results), lambda: standings(

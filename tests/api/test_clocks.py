@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from rq import Queue
 
 from ai_worker import clocks as ai_clocks
+from ai_worker.tournaments import advance
 from api import clocks, keys
 from api.store import Store
 from tests.api.conftest import create, move, problem
@@ -163,3 +164,46 @@ def test_the_sweeper_times_out_a_seat_once_and_a_racing_move_wins_or_loses_whole
     assert entry["events"][0]["type"] == "timed_out" and entry["events"][0]["seat"] == 1
     assert queue.fetch_job(f"play-{created.id}-2") is not None  # the bot's turn is queued
     problem(move(client, created, 1, 2), 409, "time-out")
+
+
+def test_a_tournament_of_external_entrants_takes_a_clock(client: FlaskClient,
+                                                         redis_client: redis.Redis) -> None:
+    clock = {"per_move": 3600, "on_timeout": "resign"}
+    spec = {"game": "toy-pontoon", "options": {"players": 2}, "seed": 11,
+            "entrants": [{"kind": "external", "name": "ann"}, {"kind": "bot", "bot": "random"}]}
+    problem(client.post("/v1/tournaments", json=dict(spec, clock={"per_move": 0})), 422,
+            "validation-error")
+    created = client.post("/v1/tournaments", json=dict(spec, clock=clock))
+    assert created.status_code == 201, created.get_json()
+    body = created.get_json()
+    assert body["clock"] == clock
+    advance(body["id"], redis_client)
+    games = client.get(f"/v1/tournaments/{body['id']}/games").get_json()["games"]
+    game_id = next(g["game_id"] for g in games if g["game_id"])
+    read = client.get(f"/v1/games/{game_id}",
+                      headers={"Authorization": f"Bearer {_a_seat_token(client, body)}"},
+                      ).get_json()
+    shown = read["clock"]
+    assert shown["per_move"] == 3600 and shown["on_timeout"] == "resign"
+    # The external entrant's seat is clocked, the bot's is not.
+    assert [s["clocked"] for s in shown["seats"]] == \
+        [s["kind"] == "human" for s in read["seats"]] and len(read["seats"]) == 2
+
+
+def _a_seat_token(client: FlaskClient, tournament: dict[str, Any]) -> str:
+    """The seat token of the external entrant's first game."""
+    token = tournament["entrant_tokens"]["ann"]
+    games = client.get(f"/v1/tournaments/{tournament['id']}/games",
+                       headers={"Authorization": f"Bearer {token}"}).get_json()["games"]
+    return next(iter(next(g for g in games if g.get("tokens"))["tokens"].values()))
+
+
+def test_a_rematch_keeps_the_clock(client: FlaskClient) -> None:
+    clock = {"main": 600, "increment": 5, "on_timeout": "bot"}
+    created = create(client, clock=clock)
+    for version, seat in ((0, 0), (1, 1)):
+        assert move(client, created, seat, version, "stop").status_code == 200
+    again = client.post(f"/v1/games/{created.id}/rematch", headers=created.auth(0))
+    assert again.status_code == 201, again.get_json()
+    shown = _clock(client, again.get_json()["id"])
+    assert (shown["main"], shown["increment"], shown["on_timeout"]) == (600, 5, "bot")
