@@ -15,6 +15,11 @@ the version moved on, or no deadline any more, and does nothing.
   would otherwise hold every later turn to the deadline again.
 - `resign`: the seat resigns as `POST /resign` makes it (ranked last; a game of two seats
   ends, else the same bot plays its remaining turns).
+
+The same zset holds, as member "warn:<id>", when the seat to act is warned (api.clocks
+`warn_of`): a due warning is taken by one sweeper (removed only while its score is the one
+read, so a move's new warning is never lost) and queued as a `deadline_soon` webhook to the
+seat's player.
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ from rq import Queue
 
 from api import keys
 from api.botqueue import enqueue_turn
-from api.clocks import TIMEOUT_BOT
+from api.clocks import TIMEOUT_BOT, rfc3339
+from api.notify import notify_deadline
 from api.seats import effective_seat, seat_states
 from api.store import Head, Store, new_epoch
 
@@ -38,25 +44,60 @@ log = logging.getLogger(__name__)
 BATCH = 200
 
 
-def due_games(connection: redis.Redis, now_ms: int) -> list[str]:
-    """The games whose seat to act passed its deadline by `now_ms`, oldest first."""
-    found = connection.zrangebyscore(keys.clock_deadlines(), "-inf", now_ms, start=0, num=BATCH)
-    return [raw.decode() if isinstance(raw, bytes) else str(raw) for raw in found]
+# Takes a due warning: removes it only while it has the score read (a move may have written
+# the next seat's since). KEYS: the deadlines zset; ARGV: member, score read -> 1 if taken.
+_TAKE = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  return 1
+end
+return 0
+"""
+
+
+def due(connection: redis.Redis, now_ms: int) -> list[tuple[str, float]]:
+    """The members (game ids, and warnings "warn:<id>") due by `now_ms` with their scores,
+    oldest first."""
+    found = connection.zrangebyscore(keys.clock_deadlines(), "-inf", now_ms, start=0, num=BATCH,
+                                     withscores=True)
+    return [(raw.decode() if isinstance(raw, bytes) else str(raw), score)
+            for raw, score in found]
 
 
 def sweep_clocks(store: Store, queue: Queue, now_ms: int | None = None) -> list[str]:
-    """Apply `on_timeout` to every game whose deadline passed; the ids of the games changed."""
+    """Apply `on_timeout` to every game whose deadline passed and queue the warnings due;
+    the ids of the games timed out."""
     now_ms = int(time.time() * 1000) if now_ms is None else now_ms
     changed = []
-    for game_id in due_games(store.client, now_ms):
+    for member, score in due(store.client, now_ms):
         try:
-            if time_out(store, queue, game_id, now_ms):
-                changed.append(game_id)
+            if member.startswith(keys.CLOCK_WARNING):
+                warn(store, member.removeprefix(keys.CLOCK_WARNING), score, now_ms)
+            elif time_out(store, queue, member, now_ms):
+                changed.append(member)
         except redis.RedisError:
             raise
         except Exception:  # one odd game must not stop the others'
-            log.exception("timing out %s failed", game_id)
+            log.exception("the clock of %s failed", member)
     return changed
+
+
+def warn(store: Store, game_id: str, score: float, now_ms: int) -> list[str]:
+    """Queue the `deadline_soon` webhook of a game's seat to act, if this sweeper takes the
+    warning (scored `score`) and the deadline is still ahead; the message ids queued."""
+    take = store.client.register_script(_TAKE)
+    if not take(keys=[keys.clock_deadlines()], args=[keys.CLOCK_WARNING + game_id, score]):
+        return []  # another sweeper took it, or a move replaced it
+    meta = store.current_meta(game_id)
+    head = store.head(game_id)
+    if meta is None or head is None or head.status != "active" or head.clock is None:
+        return []
+    deadline = head.clock.get("deadline_ms")
+    if deadline is None or now_ms > int(deadline):
+        return []
+    return notify_deadline(store.client, game_id, meta, seat_states(store.client, game_id),
+                           head, rfc3339(int(deadline)) or "")
 
 
 def time_out(store: Store, queue: Queue, game_id: str, now_ms: int,

@@ -3,7 +3,7 @@
 An account is a player (its key) or a tournament's external entrant (its token, with
 `?tournament=<id>`). `api.notify.notify_players` appends the account's events to a capped
 Redis stream (`game_started`, `your_turn`, `game_over`, `tournament_started`,
-`tournament_finished`) and announces them on the version channels, so this process's one
+`tournament_finished`; `ai_worker.clocks` adds `deadline_soon`) and announces them on the version channels, so this process's one
 pub/sub listener (`api.events.VersionWatcher`) wakes the account's open streams: an idle
 stream reads nothing from Redis and, under gevent, holds no thread. Each event's `id:` is
 its Redis stream id: a client resumes with Last-Event-ID and loses nothing the stream still
@@ -13,7 +13,8 @@ the account still holds.
 A `your_turn` is sent only while it is current (the game still at its version): a client
 that resumes, or a bot that was slow, never plays a turn that is gone. With `?view=1` it
 carries the seat's game as `GET /v1/games/<id>` with the seat's token answers (view and
-legal moves), so a bot plays on the stream alone: no read of the game.
+legal moves), so a bot plays on the stream alone: no read of the game. A `deadline_soon`
+(the game's clock: docs/clocks.md) is also sent only while the game is at its version.
 """
 
 from __future__ import annotations
@@ -198,12 +199,13 @@ def account_events(svc: Services, account: str, after: str, view: bool, ends: bo
 
 
 def _current(svc: Services, event: dict[str, Any], view: bool) -> dict[str, Any] | None:
-    """The event as sent, None for a `your_turn` that is gone (the game moved on, or is
-    gone); with `view`, a `your_turn` carries the seat's game at its version."""
-    if event["type"] != "your_turn":
+    """The event as sent, None for a `your_turn` or `deadline_soon` that is gone (the game
+    moved on, or is gone); with `view`, a `your_turn` carries the seat's game at its
+    version."""
+    if event["type"] not in ("your_turn", "deadline_soon"):
         return event
     game_id = event["game_id"]
-    if not view:
+    if not view or event["type"] == "deadline_soon":
         version = svc.redis.hget(keys.game_state(game_id), "version")
         return event if version is not None and int(version) == event["version"] else None
     meta = svc.store.meta(game_id)

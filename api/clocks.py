@@ -6,7 +6,8 @@ written by the same script as every move (`Store.commit_move`):
     {"remaining_ms": {seat: ms, ...},  # main time left per clocked seat (a live clock)
      "since_ms": when the seat to act started its current decision,
      "turn_ms": when the seat to act started its turn (its first decision in a row),
-     "deadline_ms": when the seat to act runs out of time, or null (a bot or nobody acts)}
+     "deadline_ms": when the seat to act runs out of time, or null (a bot or nobody acts),
+     "warn_ms": when its player's webhooks are warned (`deadline_soon`), or null}
 
 Only human seats are clocked: a bot seat keeps its own budget (and its forfeits), so a seat
 a bot plays (from its creation, or since a resignation or a time-out) has no deadline.
@@ -26,6 +27,10 @@ ON_TIMEOUT = ("bot", "resign")
 # The bot that plays a timed-out seat (`on_timeout: "bot"`) or a seat resigned by its clock:
 # every game's seat may be played by it, and it is cheap.
 TIMEOUT_BOT = "greedy"
+# A seat's player is warned once a turn, when a fifth of the turn's time is left, at most an
+# hour before the deadline (a day a turn: an hour before; a live minute: 12 s before).
+WARN_SHARE = 0.2
+WARN_MAX_MS = 3600 * 1000
 
 
 def new_clock(control: dict[str, Any], clocked: Iterable[int], to_act: int | None,
@@ -36,7 +41,18 @@ def new_clock(control: dict[str, Any], clocked: Iterable[int], to_act: int | Non
         "remaining_ms": {str(seat): int(main * 1000) for seat in clocked} if main else {},
         "since_ms": now_ms, "turn_ms": now_ms, "deadline_ms": None}
     clock["deadline_ms"] = deadline_of(control, clock, to_act) if to_act_clocked else None
+    clock["warn_ms"] = warn_of(clock)
     return clock
+
+
+def warn_of(clock: dict[str, Any]) -> int | None:
+    """When the seat to act is warned of its deadline: a fifth of its turn's time before it
+    (at most WARN_MAX_MS); None without a deadline."""
+    deadline = clock.get("deadline_ms")
+    if deadline is None:
+        return None
+    span = max(0, int(deadline) - int(clock["turn_ms"]))
+    return int(deadline) - min(WARN_MAX_MS, int(span * WARN_SHARE))
 
 
 def deadline_of(control: dict[str, Any], clock: dict[str, Any], seat: int | None) -> int | None:
@@ -73,6 +89,9 @@ def after_move(control: dict[str, Any], clock: dict[str, Any], mover: int,
              "turn_ms": now_ms if passes else clock["turn_ms"], "deadline_ms": None}
     if to_act_clocked:
         after["deadline_ms"] = deadline_of(control, after, to_act)
+    after["warn_ms"] = warn_of(after)
+    if not passes and clock.get("warn_ms") is not None and int(clock["warn_ms"]) <= now_ms:
+        after["warn_ms"] = None  # warned already this turn (or due now): once a turn
     return after
 
 

@@ -27,7 +27,8 @@ What each key holds:
 - `bot_turns()`: sorted set, member game id, score the time its bot turn was recorded;
   present exactly while a bot seat is to act (written by the same script as the move).
 - `clock_deadlines()`: sorted set, member game id, score the deadline (epoch ms) of its
-  clocked seat to act; present exactly while one runs (api.clocks, ai_worker.clocks).
+  clocked seat to act; present exactly while one runs; member "warn:<id>": when its player
+  is warned (api.clocks, ai_worker.clocks).
 - `bot_secret()`: the HMAC secret of derived bot tokens when BGB_BOT_SECRET is unset.
 - `account_events(account)`: Redis stream of an account's events (a player's,
   "player:<id>", or a tournament's external entrant's, "entrant:<tournament>:<index>"),
@@ -94,9 +95,14 @@ def bot_turns() -> str:
     return f"{PREFIX}:bot-turns"
 
 
+# The member of `clock_deadlines` that says when a game's seat to act is warned.
+CLOCK_WARNING = "warn:"
+
+
 def clock_deadlines() -> str:
-    """The sorted set of games whose clocked seat to act has a deadline (score: that deadline,
-    epoch ms); written by the same script as the move (api.store), read by the sweeper."""
+    """The sorted set of games whose clocked seat to act has a deadline (member: game id,
+    score: that deadline, epoch ms; member CLOCK_WARNING + id: when to warn its player);
+    written by the same script as the move (api.store), read by the sweeper."""
     return f"{PREFIX}:clock-deadlines"
 
 

@@ -1,11 +1,13 @@
 """Notifications of accounts: each account's event stream, and players' webhooks ("your
-turn" and "game over"), queued, never sent inline.
+turn", "game over" and "deadline soon", a game's clock: docs/clocks.md), queued, never sent
+inline.
 
 `notify_players` is the one place a game's news reaches accounts: the API calls it when a
 game is created, after every stored move and when a game ends, whoever made the move (a
 person, or a bot worker through the API). It appends the events to the event stream of each
 account with a seat in the game (`api.account_stream`: a player, or an external entrant of
-a tournament), and queues the webhook deliveries of players.
+a tournament), and queues the webhook deliveries of players. `notify_deadline` is the
+sweeper's (ai_worker.clocks): the seat to act's time runs out soon.
 
 A request that changes a game only enqueues deliveries (RQ queue `webhooks`); a worker
 (`ai_worker/webhooks.py`) signs and posts them, retrying with back-off for a day. So a slow,
@@ -36,8 +38,8 @@ from api.store import Head
 # expires a week after its last one.
 MAX_ACCOUNT_EVENTS = 1000
 ACCOUNT_EVENTS_TTL_SECONDS = 7 * 24 * 3600
-ACCOUNT_EVENTS = ("game_started", "your_turn", "game_over", "tournament_started",
-                  "tournament_finished")
+ACCOUNT_EVENTS = ("game_started", "your_turn", "deadline_soon", "game_over",
+                  "tournament_started", "tournament_finished")
 
 QUEUE_NAME = "webhooks"
 JOB_FUNCTION = "ai_worker.webhooks.deliver"
@@ -52,7 +54,7 @@ def retry_intervals() -> list[int]:
     return [int(x) for x in raw.split(",") if x.strip()] or RETRY_INTERVALS
 
 
-EVENTS = ("your_turn", "game_over")
+EVENTS = ("your_turn", "game_over", "deadline_soon")
 
 
 def new_message_id() -> str:
@@ -143,6 +145,35 @@ def _account_event(kind: str, game_id: str, meta: dict[str, Any], seat: int, hea
     return event
 
 
+def notify_deadline(client: redis.Redis, game_id: str, meta: dict[str, Any],
+                    states: SeatStates, head: Head, deadline: str) -> list[str]:
+    """Tell the account of the seat to act (a player, or a tournament's external entrant)
+    that its clock runs out at `deadline` (RFC 3339): an event on its stream, and its
+    player's webhooks that want "deadline_soon". The message ids of the deliveries queued."""
+    account = None if head.to_act is None else seat_accounts(meta, states).get(head.to_act)
+    if account is None or head.to_act is None:
+        return []
+    event = _account_event("deadline_soon", game_id, meta, head.to_act, head, None, {})
+    event["deadline"] = deadline
+    publish(client, [(account, event)])
+    if not account.startswith("player:"):
+        return []
+    payload = _payload("deadline_soon", game_id, meta, head.to_act, head)
+    payload["data"]["deadline"] = deadline
+    return _deliver(client, account.removeprefix("player:"), "deadline_soon", payload)
+
+
+def _deliver(client: redis.Redis, player_id: str, kind: str, payload: dict[str, Any],
+             ) -> list[str]:
+    """Queue `payload` to each of the player's webhooks that takes `kind`."""
+    sent = []
+    for webhook_id, raw in client.hgetall(keys.player_webhooks(player_id)).items():
+        if kind in json.loads(raw)["events"]:
+            hook_id = webhook_id.decode() if isinstance(webhook_id, bytes) else webhook_id
+            sent.append(enqueue_delivery(client, player_id, hook_id, payload))
+    return sent
+
+
 def notify_players(svc: Services, game_id: str, meta: dict[str, Any], states: SeatStates,
                    previous_to_act: int | None, head: Head, *, started: bool = False,
                    tokens: dict[int, str] | None = None, result: Any = None) -> list[str]:
@@ -169,11 +200,6 @@ def notify_players(svc: Services, game_id: str, meta: dict[str, Any], states: Se
     for kind, seat, account in targets:
         if kind not in EVENTS or not account.startswith("player:"):
             continue
-        player_id = account.removeprefix("player:")
-        for webhook_id, raw in svc.redis.hgetall(keys.player_webhooks(player_id)).items():
-            hook = json.loads(raw)
-            if kind in hook["events"]:
-                hook_id = webhook_id.decode() if isinstance(webhook_id, bytes) else webhook_id
-                sent.append(enqueue_delivery(svc.redis, player_id, hook_id,
-                                             _payload(kind, game_id, meta, seat, head)))
+        sent += _deliver(svc.redis, account.removeprefix("player:"), kind,
+                         _payload(kind, game_id, meta, seat, head))
     return sent

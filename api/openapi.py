@@ -283,6 +283,12 @@ def account_event_components() -> dict[str, Schema]:
             ["your_turn"], "the account's seat is to act (sent only while it still is)",
             {"current": {**_ref("Game"), "description": "with `?view=1`: the game as the "
                                                         "seat's read answers it"}}, []),
+        "AccountDeadlineSoon": _account_event(
+            ["deadline_soon"], "the account's seat to act runs out of time soon (the game's "
+            "clock: docs/clocks.md; sent only while the game is at `version`)",
+            {"deadline": {"type": "string", "format": "date-time",
+                          "description": "RFC 3339 time the seat's time runs out"}},
+            ["deadline"]),
         "AccountGameOver": _account_event(
             ["game_over"], "a game with a seat of the account's is over",
             {"result": {**_nullable("Result"), "description": "null while its tournament "
@@ -301,6 +307,7 @@ def account_event_components() -> dict[str, Schema]:
         "discriminator": {"propertyName": "type", "mapping": {
             "game_started": "#/components/schemas/AccountGameStarted",
             "your_turn": "#/components/schemas/AccountYourTurn",
+            "deadline_soon": "#/components/schemas/AccountDeadlineSoon",
             "game_over": "#/components/schemas/AccountGameOver",
             "tournament_started": "#/components/schemas/AccountTournamentEvent",
             "tournament_finished": "#/components/schemas/AccountTournamentEvent"}},

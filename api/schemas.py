@@ -501,9 +501,12 @@ class NewWebhookSchema(ma.Schema):
                          "example": "https://push.example.com/bgb",
                          "description": "http(s) to a public address, without a user name or "
                                         "password (docs/webhooks-security.md)"})
-    events = fields.List(fields.String(validate=validate.OneOf(["your_turn", "game_over"])),
-                         required=True, validate=[validate.Length(min=1, max=2), _each_once],
-                         metadata={"example": ["your_turn", "game_over"], "uniqueItems": True})
+    events = fields.List(fields.String(validate=validate.OneOf(
+                             ["your_turn", "game_over", "deadline_soon"])),
+                         required=True, validate=[validate.Length(min=1, max=3), _each_once],
+                         metadata={"example": ["your_turn", "game_over"], "uniqueItems": True,
+                                   "description": "`deadline_soon`: the seat's clock runs out "
+                                                  "soon (docs/clocks.md)"})
 
 
 class WebhookSchema(ma.Schema):

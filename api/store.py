@@ -126,8 +126,8 @@ return false
 #       the move was decided on, the bot job that plays the next turn itself ("" for
 #       none), the number n of seats fields it saw, the sha1 of the metadata it was decided
 #       with ("" for no check), the new clock state ("" for a game without a clock), the
-#       deadline of the seat to act (ms, "" for none), then those n (field, value) pairs of
-#       the seats hash
+#       deadline of the seat to act (ms, "" for none), when to warn it ("" for never), then
+#       those n (field, value) pairs of the seats hash
 # -> {"ok"} | {"replay", record} | {"changed", the game as read_game reads it now}
 # The move is stored only if the game is exactly as the caller decided it on: same version,
 # same snapshot (epoch), same seats (tokens, resignations) and same metadata. Else nothing
@@ -147,7 +147,7 @@ local fields = tonumber(ARGV[19])
 if same and redis.call('HLEN', KEYS[8]) ~= fields then same = false end
 local i = 0
 while same and i < fields do
-  if redis.call('HGET', KEYS[8], ARGV[23 + 2 * i]) ~= ARGV[24 + 2 * i] then same = false end
+  if redis.call('HGET', KEYS[8], ARGV[24 + 2 * i]) ~= ARGV[25 + 2 * i] then same = false end
   i = i + 1
 end
 if same and not meta_is(KEYS[7], ARGV[20]) then same = false end
@@ -165,12 +165,18 @@ if ARGV[16] ~= '' then
   redis.call('HINCRBY', KEYS[1], 'forfeits', 1)
 end
 -- The clock moves with the move, in the same step (api.clocks): the deadline of the seat to
--- act, for the sweeper, is in the deadlines zset exactly while one runs.
+-- act, for the sweeper, is in the deadlines zset exactly while one runs (and its warning,
+-- member "warn:<id>", while one is due).
 if ARGV[21] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[21]) end
 if ARGV[22] ~= '' then
   redis.call('ZADD', KEYS[6], tonumber(ARGV[22]), ARGV[9])
 else
   redis.call('ZREM', KEYS[6], ARGV[9])
+end
+if ARGV[23] ~= '' then
+  redis.call('ZADD', KEYS[6], tonumber(ARGV[23]), 'warn:' .. ARGV[9])
+else
+  redis.call('ZREM', KEYS[6], 'warn:' .. ARGV[9])
 end
 redis.call('PEXPIRE', KEYS[2], ARGV[5] == 'active' and ARGV[14] or ARGV[15])
 expire_game(7, ARGV[5] == 'active' and ARGV[14] or ARGV[15])
@@ -215,7 +221,9 @@ if ARGV[6] == '1' then
 else
   redis.call('ZREM', KEYS[3], ARGV[1])
 end
-if ARGV[4] ~= 'active' or ARGV[6] == '1' then redis.call('ZREM', KEYS[5], ARGV[1]) end
+if ARGV[4] ~= 'active' or ARGV[6] == '1' then
+  redis.call('ZREM', KEYS[5], ARGV[1], 'warn:' .. ARGV[1])
+end
 local ttl = ARGV[4] == 'active' and ARGV[8] or ARGV[9]
 redis.call('PEXPIRE', KEYS[2], ttl)
 expire_game(6, ttl)
@@ -360,6 +368,9 @@ class Store:
             pipe.hset(keys.game_state(game_id), "clock", json_text(head.clock))
             if head.clock.get("deadline_ms") is not None:
                 pipe.zadd(keys.clock_deadlines(), {game_id: int(head.clock["deadline_ms"])})
+            if head.clock.get("warn_ms") is not None:
+                pipe.zadd(keys.clock_deadlines(),
+                          {keys.CLOCK_WARNING + game_id: int(head.clock["warn_ms"])})
         ttl = self._ttl(head.status)
         if ttl:
             for key in (keys.game_meta(game_id), keys.game_state(game_id)):
@@ -484,6 +495,7 @@ class Store:
                 **record})
         clock = head.clock
         deadline = None if clock is None else clock.get("deadline_ms")
+        warn = None if clock is None else clock.get("warn_ms")
         outcome = self._commit(
             keys=[keys.game_state(game_id), keys.move_log(game_id), record_key,
                   keys.bot_turns(), keys.version_channel(game_id), keys.clock_deadlines(),
@@ -498,7 +510,7 @@ class Store:
                   if entry.get("forfeit") else "",
                   decided_epoch, bot_job or "", len(seats), meta_digest,
                   b"" if clock is None else json_text(clock),
-                  "" if deadline is None else int(deadline),
+                  "" if deadline is None else int(deadline), "" if warn is None else int(warn),
                   *(part for pair in seats for part in pair)])
         kind = _text(outcome[0])
         if kind == "ok":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from datetime import datetime
 from typing import Any
@@ -207,3 +208,37 @@ def test_a_rematch_keeps_the_clock(client: FlaskClient) -> None:
     assert again.status_code == 201, again.get_json()
     shown = _clock(client, again.get_json()["id"])
     assert (shown["main"], shown["increment"], shown["on_timeout"]) == (600, 5, "bot")
+
+
+def test_the_player_of_the_seat_to_act_is_warned_once_before_its_deadline(
+        client: FlaskClient, redis_client: redis.Redis) -> None:
+    answer = client.post("/v1/players", json={"name": "Ada"}).get_json()
+    player_id, auth = answer["id"], {"Authorization": f"Bearer {answer['key']}"}
+    response = client.post("/v1/games", headers=auth, json={
+        "game": "toy-pontoon", "options": {"players": 2},
+        "seats": [{"kind": "human", "claim": True}, {"kind": "human"}],
+        "clock": {"per_move": 100, "on_timeout": "resign"}})
+    assert response.status_code == 201, response.get_json()
+    game_id = response.get_json()["id"]
+    for hook, events in (("wh_warned", ["deadline_soon"]), ("wh_turns", ["your_turn"])):
+        redis_client.hset(keys.player_webhooks(player_id), hook, json.dumps({
+            "id": hook, "url": "https://push.example.com/bgb", "events": events,
+            "created": 1796100000.0, "secret": "whsec_" + "A" * 32}))
+    webhooks = Queue("webhooks", connection=redis_client)
+    before = len(webhooks.job_ids)
+    bots = Queue("bots", connection=redis_client)
+    deadline = _when(_clock(client, game_id)["deadline"]) * 1000
+    store = Store(redis_client)
+    assert ai_clocks.sweep_clocks(store, bots, int(deadline - 25000)) == []
+    assert len(webhooks.job_ids) == before  # a fifth of 100 s: 20 s before the deadline
+    assert ai_clocks.sweep_clocks(store, bots, int(deadline - 15000)) == []
+    assert len(webhooks.job_ids) == before + 1
+    job = webhooks.fetch_job(webhooks.job_ids[-1])
+    assert job is not None and job.args[1] == "wh_warned"
+    payload = json.loads(job.args[3])
+    assert payload["type"] == "deadline_soon" and payload["data"]["seat"] == 0
+    assert _when(payload["data"]["deadline"]) * 1000 == pytest.approx(deadline, abs=1)
+    # Once: a second sweeper (or pass) finds nothing to warn of.
+    assert ai_clocks.sweep_clocks(Store(redis_client), bots, int(deadline - 14000)) == []
+    assert len(webhooks.job_ids) == before + 1
+    assert client.get(f"/v1/games/{game_id}").get_json()["version"] == 0
