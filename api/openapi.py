@@ -454,6 +454,9 @@ def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Sche
         props["game"] = {"type": "string", "enum": [game.name]}
         props["deal"] = {**_nullable("Deal"), "description": "the commitment to the deal "
                                                             "(null for games older than deals)"}
+        if "clock" in props:
+            props["clock"] = {**_nullable("Clock"),
+                              "description": props["clock"].get("description", "")}
         if has_json_schemas(game):
             schemas = game.json_schemas()
             add[f"{prefix}Move"] = _union("Move", schemas["moves"], prefix, add)
@@ -990,6 +993,10 @@ def tournament_components(components: dict[str, Schema]) -> dict[str, Schema]:
             add[name] = copy.deepcopy(components[name])
             add[name]["properties"]["standings"] = {
                 **_ref("Standings"), "description": props["standings"].get("description", "")}
+            if "clock" in props:
+                add[name]["properties"]["clock"] = {
+                    **_nullable("TimeControl"),
+                    "description": props["clock"].get("description", "")}
     games = components.get("TournamentGames", {}).get("properties", {}).get("games")
     if games is not None:
         add["TournamentGames"] = copy.deepcopy(components["TournamentGames"])
