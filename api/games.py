@@ -309,7 +309,8 @@ class Games(MethodView):
             for seat in claims:
                 own_seat(player_id, game_id, seat, float(meta.get("created", 0)))
             notify_players(svc, game_id, meta, seat_states(svc.redis, game_id), None,
-                           Head(0, body_out["to_act"], body_out["status"]), started=True,
+                           svc.store.head(game_id)  # with its clock, if any
+                           or Head(0, body_out["to_act"], body_out["status"]), started=True,
                            tokens={seat["seat"]: seat["token"] for seat in body_out["seats"]
                                    if seat.get("token")})
         return _json(body_out, 201, {"Location": f"/v1/games/{game_id}"})

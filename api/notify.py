@@ -30,6 +30,7 @@ import redis
 from rq import Queue, Retry
 
 from api import keys
+from api.clocks import rfc3339
 from api.seats import SeatStates, owner
 from api.services import Services
 from api.store import Head
@@ -76,10 +77,13 @@ def enqueue_delivery(client: redis.Redis, player_id: str, webhook_id: str,
 
 def _payload(kind: str, game_id: str, meta: dict[str, Any], seat: int,
              head: Head) -> dict[str, Any]:
+    data = {"game_id": game_id, "game": meta["game"], "seat": seat, "version": head.version,
+            "status": head.status, "to_act": head.to_act, "url": f"/v1/games/{game_id}"}
+    deadline = None if head.clock is None else head.clock.get("deadline_ms")
+    if deadline is not None and seat == head.to_act and head.status == "active":
+        data["deadline"] = rfc3339(int(deadline))  # the game's clock: when the seat's time ends
     return {"type": kind, "timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
-            "data": {"game_id": game_id, "game": meta["game"], "seat": seat,
-                     "version": head.version, "status": head.status, "to_act": head.to_act,
-                     "url": f"/v1/games/{game_id}"}}
+            "data": data}
 
 
 def player_account(player_id: str) -> str:

@@ -166,17 +166,19 @@ if ARGV[16] ~= '' then
 end
 -- The clock moves with the move, in the same step (api.clocks): the deadline of the seat to
 -- act, for the sweeper, is in the deadlines zset exactly while one runs (and its warning,
--- member "warn:<id>", while one is due).
-if ARGV[21] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[21]) end
-if ARGV[22] ~= '' then
-  redis.call('ZADD', KEYS[6], tonumber(ARGV[22]), ARGV[9])
-else
-  redis.call('ZREM', KEYS[6], ARGV[9])
-end
-if ARGV[23] ~= '' then
-  redis.call('ZADD', KEYS[6], tonumber(ARGV[23]), 'warn:' .. ARGV[9])
-else
-  redis.call('ZREM', KEYS[6], 'warn:' .. ARGV[9])
+-- member "warn:<id>", while one is due). A game without a clock touches none of it.
+if ARGV[21] ~= '' then
+  redis.call('HSET', KEYS[1], 'clock', ARGV[21])
+  if ARGV[22] ~= '' then
+    redis.call('ZADD', KEYS[6], tonumber(ARGV[22]), ARGV[9])
+  else
+    redis.call('ZREM', KEYS[6], ARGV[9])
+  end
+  if ARGV[23] ~= '' then
+    redis.call('ZADD', KEYS[6], tonumber(ARGV[23]), 'warn:' .. ARGV[9])
+  else
+    redis.call('ZREM', KEYS[6], 'warn:' .. ARGV[9])
+  end
 end
 redis.call('PEXPIRE', KEYS[2], ARGV[5] == 'active' and ARGV[14] or ARGV[15])
 expire_game(7, ARGV[5] == 'active' and ARGV[14] or ARGV[15])

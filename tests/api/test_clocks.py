@@ -242,3 +242,27 @@ def test_the_player_of_the_seat_to_act_is_warned_once_before_its_deadline(
     assert ai_clocks.sweep_clocks(Store(redis_client), bots, int(deadline - 14000)) == []
     assert len(webhooks.job_ids) == before + 1
     assert client.get(f"/v1/games/{game_id}").get_json()["version"] == 0
+
+
+def test_your_turn_carries_the_seats_deadline(client: FlaskClient,
+                                              redis_client: redis.Redis) -> None:
+    answer = client.post("/v1/players", json={"name": "Bo"}).get_json()
+    player_id, auth = answer["id"], {"Authorization": f"Bearer {answer['key']}"}
+    redis_client.hset(keys.player_webhooks(player_id), "wh_turns", json.dumps({
+        "id": "wh_turns", "url": "https://push.example.com/bgb", "events": ["your_turn"],
+        "created": 1796100000.0, "secret": "whsec_" + "A" * 32}))
+    response = client.post("/v1/games", headers=auth, json={
+        "game": "toy-pontoon", "options": {"players": 2},
+        "seats": [{"kind": "human"}, {"kind": "human", "claim": True}],
+        "clock": {"per_move": 600, "on_timeout": "bot"}})
+    assert response.status_code == 201, response.get_json()
+    created = response.get_json()
+    token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
+    webhooks = Queue("webhooks", connection=redis_client)
+    assert webhooks.job_ids == []  # seat 0 acts first: nobody's turn to tell
+    assert client.post(f"/v1/games/{created['id']}/moves", headers={
+        "Authorization": f"Bearer {token}"}, json={"move": {"type": "draw"},
+                                                    "version": 0}).status_code == 200
+    payload = json.loads(webhooks.fetch_job(webhooks.job_ids[-1]).args[3])
+    assert payload["type"] == "your_turn" and payload["data"]["seat"] == 1
+    assert payload["data"]["deadline"] == _clock(client, created["id"])["deadline"]
