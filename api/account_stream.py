@@ -3,9 +3,10 @@
 An account is a player (its key) or a tournament's external entrant (its token, with
 `?tournament=<id>`). `api.notify.notify_players` appends the account's events to a capped
 Redis stream (`game_started`, `your_turn`, `game_over`, `tournament_started`,
-`tournament_finished`; `ai_worker.clocks` adds `deadline_soon`) and announces them on the version channels, so this process's one
-pub/sub listener (`api.events.VersionWatcher`) wakes the account's open streams: an idle
-stream reads nothing from Redis and, under gevent, holds no thread. Each event's `id:` is
+`tournament_finished`; the sweeper's `notify_deadline` adds `deadline_soon`) and announces
+them on the version channels, so this process's one pub/sub listener
+(`api.events.VersionWatcher`) wakes the account's open streams: an idle stream reads nothing
+from Redis and, under gevent, holds no thread. Each event's `id:` is
 its Redis stream id: a client resumes with Last-Event-ID and loses nothing the stream still
 holds (its latest `MAX_ACCOUNT_EVENTS`, for a week); without one, a stream starts with all
 the account still holds.

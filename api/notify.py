@@ -146,6 +146,9 @@ def _account_event(kind: str, game_id: str, meta: dict[str, Any], seat: int, hea
             event["tournament_id"] = meta["tournament"]["id"]
     elif kind == "game_over":
         event["result"] = result
+    deadline = None if head.clock is None else head.clock.get("deadline_ms")
+    if kind == "your_turn" and deadline is not None:
+        event["deadline"] = rfc3339(int(deadline))  # the game's clock: when the seat's ends
     return event
 
 

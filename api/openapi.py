@@ -282,7 +282,10 @@ def account_event_components() -> dict[str, Schema]:
         "AccountYourTurn": _account_event(
             ["your_turn"], "the account's seat is to act (sent only while it still is)",
             {"current": {**_ref("Game"), "description": "with `?view=1`: the game as the "
-                                                        "seat's read answers it"}}, []),
+                                                        "seat's read answers it"},
+             "deadline": {"type": "string", "format": "date-time",
+                          "description": "a game with a clock: RFC 3339 time the seat's "
+                                         "time runs out (docs/clocks.md)"}}, []),
         "AccountDeadlineSoon": _account_event(
             ["deadline_soon"], "the account's seat to act runs out of time soon (the game's "
             "clock: docs/clocks.md; sent only while the game is at `version`)",

@@ -266,3 +266,41 @@ def test_your_turn_carries_the_seats_deadline(client: FlaskClient,
     payload = json.loads(webhooks.fetch_job(webhooks.job_ids[-1]).args[3])
     assert payload["type"] == "your_turn" and payload["data"]["seat"] == 1
     assert payload["data"]["deadline"] == _clock(client, created["id"])["deadline"]
+
+
+def test_the_account_stream_carries_the_deadline_and_warns_before_it(
+        client: FlaskClient, redis_client: redis.Redis) -> None:
+    key = client.post("/v1/players", json={"name": "Cy"}).get_json()["key"]
+    auth = {"Authorization": f"Bearer {key}"}
+    response = client.post("/v1/games", headers=auth, json={
+        "game": "toy-pontoon", "options": {"players": 2},
+        "seats": [{"kind": "human", "claim": True}, {"kind": "human"}],
+        "clock": {"per_move": 100, "on_timeout": "bot"}})
+    assert response.status_code == 201, response.get_json()
+    game_id = response.get_json()["id"]
+    deadline = _clock(client, game_id)["deadline"]
+    started, turn = (e["data"] for e in _read_stream(client, auth, 2))
+    assert started["type"] == "game_started" and turn["type"] == "your_turn"
+    assert turn["deadline"] == deadline
+    late = int(_when(deadline) * 1000) - 15000  # within the last fifth
+    ai_clocks.sweep_clocks(Store(redis_client), Queue("bots", connection=redis_client), late)
+    warned = _read_stream(client, auth, 3)[2]
+    assert warned["event"] == "deadline_soon"
+    assert (warned["data"]["seat"], warned["data"]["version"]) == (0, 0)
+    assert warned["data"]["deadline"] == deadline
+
+
+def _read_stream(client: FlaskClient, auth: dict[str, str], count: int) -> list[dict[str, Any]]:
+    """The first `count` events of the account's stream."""
+    response = client.get("/v1/players/me/stream", headers=auth, buffered=False)
+    assert response.status_code == 200, response.data[:300]
+    text, events = "", []
+    for chunk in response.response:
+        text += chunk.decode() if isinstance(chunk, bytes) else chunk
+        events = [{"event": block.split("event: ", 1)[1].split("\n", 1)[0],
+                   "data": json.loads(block.split("data: ", 1)[1].split("\n", 1)[0])}
+                  for block in text.split("\n\n") if "event: " in block and "data: " in block]
+        if len(events) >= count:
+            break
+    response.close()
+    return events[:count]
