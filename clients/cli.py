@@ -286,6 +286,15 @@ def build_parser() -> argparse.ArgumentParser:
                       help="gauntlet: the automa levels, e.g. alfred=white,green")
     tour.add_argument("--seed", type=int, default=0)
     tour.add_argument("--parallel", type=int, default=4, help="games in progress at once")
+    tour.add_argument("--per-move", type=int, default=None, metavar="SECONDS",
+                      help="a clock for the external entrants: seconds per turn "
+                           "(docs/clocks.md)")
+    tour.add_argument("--main", type=int, default=None, metavar="SECONDS",
+                      help="a clock for the external entrants: main time per game")
+    tour.add_argument("--increment", type=int, default=None, metavar="SECONDS",
+                      help="seconds added to the main time after each turn")
+    tour.add_argument("--on-timeout", choices=["bot", "resign"], default="bot",
+                      help="what happens to an external seat out of time (default: bot)")
     tour.add_argument("--follow", default=None, metavar="ID",
                       help="follow an existing tournament instead of starting one")
     tour.add_argument("--json", action="store_true", help="print the standings as JSON")
@@ -812,6 +821,9 @@ def tournament(args: argparse.Namespace, console: Console) -> int:
             if args.levels:
                 option, _, levels = args.levels.partition("=")
                 automa = {"option": option, "levels": [v for v in levels.split(",") if v]}
+            clock: dict[str, Any] = {name: value for name, value in (
+                ("per_move", args.per_move), ("main", args.main),
+                ("increment", args.increment)) if value is not None}
 
             def created(answer: dict[str, Any]) -> None:
                 bar.update(task, total=answer["progress"]["total"],
@@ -826,7 +838,9 @@ def tournament(args: argparse.Namespace, console: Console) -> int:
                 standings = tour.run(client, args.game, entrants, games=args.games,
                                      deals=args.deals, options=options, seed=args.seed,
                                      parallel=args.parallel, fmt=args.format, automa=automa,
-                                     journal=args.journal, progress=progress, created=created)
+                                     journal=args.journal, progress=progress, created=created,
+                                     clock=dict(clock, on_timeout=args.on_timeout)
+                                     if clock else None)
             except ValueError as exc:  # a journal of another tournament
                 console.print(f"[red]{exc}")
                 return 2

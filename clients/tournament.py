@@ -149,12 +149,14 @@ def run(client: Client, game: str, entrants: list[Entrant], *, games: int | None
         parallel: int = 4, fmt: str = "auto", automa: dict[str, Any] | None = None,
         journal: Path | None = None,
         progress: Callable[[dict[str, Any]], None] | None = None,
-        created: Callable[[dict[str, Any]], None] | None = None) -> Standings:
+        created: Callable[[dict[str, Any]], None] | None = None,
+        clock: dict[str, Any] | None = None) -> Standings:
     """Have the server play a tournament between `entrants`; its final standings.
 
     `games` asks for at least that many games (whole deals), `deals` for that many deals
     (each played once per seating rotation); `created` sees the creation answer (with the
-    external entrants' tokens).
+    external entrants' tokens); `clock` is a time control for the external entrants' seats
+    (docs/clocks.md).
     """
     request: dict[str, Any] = {"format": fmt, "seed": seed, "max_parallel": parallel}
     if games is not None:
@@ -163,6 +165,8 @@ def run(client: Client, game: str, entrants: list[Entrant], *, games: int | None
         request["deals"] = deals
     if automa:
         request["automa"] = automa
+    if clock:
+        request["clock"] = clock
     described = {"game": game, "options": dict(options or {}),
                  "entrants": [e.to_json() for e in entrants], **request}
     tournament_id = _journal_id(journal, described)

@@ -103,3 +103,14 @@ def test_cli_prints_table_and_writes_exports(tmp_path: Path, monkeypatch: pytest
     args = cli.build_parser().parse_args(["tournament", "darwins-journey", "--bot", "random",
                                           "--players", "1", "--levels", "alfred=white,green"])
     assert args.levels == "alfred=white,green" and args.format == "auto"
+
+
+def test_cli_gives_external_entrants_a_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    stub = StubClient()
+    monkeypatch.setattr(cli, "Client", lambda url=None: stub)
+    assert cli.main(["tournament", "toy-pontoon", "--bot", "random", "--external", "ann",
+                     "--games", "2", "--per-move", "60", "--on-timeout", "resign"]) == 0
+    assert stub.created[-1]["clock"] == {"per_move": 60, "on_timeout": "resign"}
+    assert cli.main(["tournament", "toy-pontoon", "--bot", "random", "--external", "ann",
+                     "--games", "2"]) == 0
+    assert "clock" not in stub.created[-1]  # no clock asked: none sent
