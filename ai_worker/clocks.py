@@ -74,7 +74,7 @@ def sweep_clocks(store: Store, queue: Queue, now_ms: int | None = None) -> list[
         try:
             if member.startswith(keys.CLOCK_WARNING):
                 warn(store, member.removeprefix(keys.CLOCK_WARNING), score, now_ms)
-            elif time_out(store, queue, member, now_ms):
+            elif time_out(store, queue, member, now_ms, score=score):
                 changed.append(member)
         except redis.RedisError:
             raise
@@ -86,8 +86,7 @@ def sweep_clocks(store: Store, queue: Queue, now_ms: int | None = None) -> list[
 def warn(store: Store, game_id: str, score: float, now_ms: int) -> list[str]:
     """Queue the `deadline_soon` webhook of a game's seat to act, if this sweeper takes the
     warning (scored `score`) and the deadline is still ahead; the message ids queued."""
-    take = store.client.register_script(_TAKE)
-    if not take(keys=[keys.clock_deadlines()], args=[keys.CLOCK_WARNING + game_id, score]):
+    if not _take(store, keys.CLOCK_WARNING + game_id, score):
         return []  # another sweeper took it, or a move replaced it
     meta = store.current_meta(game_id)
     head = store.head(game_id)
@@ -100,12 +99,19 @@ def warn(store: Store, game_id: str, score: float, now_ms: int) -> list[str]:
                            head, rfc3339(int(deadline)) or "")
 
 
+def _take(store: Store, member: str, score: float) -> bool:
+    """Remove `member` of the deadlines zset if its score is still `score`; whether it did."""
+    take = store.client.register_script(_TAKE)
+    return bool(take(keys=[keys.clock_deadlines()], args=[member, score]))
+
+
 def time_out(store: Store, queue: Queue, game_id: str, now_ms: int,
-             head: Head | None = None) -> bool:
+             head: Head | None = None, score: float | None = None) -> bool:
     """Apply the game's `on_timeout` to its seat to act if its deadline passed by `now_ms`;
     whether this call did (False: nothing due, or another writer came first). `head`: the
     game's head as read before (read now when None); the change is written only if the game
-    is still at its version."""
+    is still at its version. `score`: the deadline read from the zset, dropped if it stands
+    for no running clock (so that it is not looked at again every pass)."""
     meta = store.current_meta(game_id)
     head = store.head(game_id) if head is None else head
     if meta is None or head is None or head.status != "active" or "clock" not in meta:
@@ -113,15 +119,18 @@ def time_out(store: Store, queue: Queue, game_id: str, now_ms: int,
         return False
     deadline = (head.clock or {}).get("deadline_ms")
     seat = head.to_act
-    if deadline is None or now_ms <= int(deadline) or seat is None:
-        return False  # a move came first: its script wrote the next deadline
     states = seat_states(store.client, game_id)
-    if effective_seat(meta, states, seat)["kind"] != "human" or \
+    if deadline is None or now_ms <= int(deadline) or seat is None or \
+            effective_seat(meta, states, seat)["kind"] != "human" or \
             states.get(seat, {}).get("resigned"):
+        # Nothing due. A running clock's entry is scored with its deadline, ahead of now (a
+        # move that came first rewrote it): an entry still scored as read is stale.
+        if score is not None:
+            _take(store, game_id, score)
         return False
     action = meta["clock"]["on_timeout"]
     change, entry, status, to_act = _timeout_change(meta, states.get(seat, {}), seat, action)
-    clock: dict[str, Any] = dict(head.clock or {}, deadline_ms=None)
+    clock: dict[str, Any] = dict(head.clock or {}, deadline_ms=None, warn_ms=None)
     done, outcome = store.mark(game_id, entry, new_epoch(), status, to_act,
                                bot_to_act=to_act is not None, expected=head.version,
                                seat_change=(seat, change), clock=clock)

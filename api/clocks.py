@@ -122,5 +122,6 @@ def shown(control: dict[str, Any], clock: dict[str, Any] | None, to_act: int | N
                      "deadline": rfc3339(deadline)})
     return {"per_move": control.get("per_move"), "main": control.get("main"),
             "increment": control.get("increment"), "on_timeout": control["on_timeout"],
-            "deadline": None if over else rfc3339(clock.get("deadline_ms")),
+            "deadline": rfc3339(clock.get("deadline_ms"))
+            if not over and to_act in clocked else None,
             "seats": rows}

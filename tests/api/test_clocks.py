@@ -304,3 +304,20 @@ def _read_stream(client: FlaskClient, auth: dict[str, str], count: int) -> list[
             break
     response.close()
     return events[:count]
+
+
+def test_a_resignation_stops_the_clock_of_the_seat_a_bot_takes(
+        client: FlaskClient, redis_client: redis.Redis) -> None:
+    created = create(client, players=3, clock={"per_move": 60, "on_timeout": "resign"})
+    assert redis_client.zscore(keys.clock_deadlines(), created.id) is not None
+    resigned = client.post(f"/v1/games/{created.id}/resign", headers=created.auth(0),
+                           json={"bot": "greedy"})
+    assert resigned.status_code == 200, resigned.get_json()
+    shown = _clock(client, created.id)
+    assert shown["deadline"] is None and not shown["seats"][0]["clocked"]
+    assert redis_client.zrange(keys.clock_deadlines(), 0, -1) == []
+    # A stale entry (no clock runs for it) is dropped by the sweeper, not looked at for ever.
+    redis_client.zadd(keys.clock_deadlines(), {created.id: 1000})
+    bots = Queue("bots", connection=redis_client)
+    assert ai_clocks.sweep_clocks(Store(redis_client), bots) == []
+    assert redis_client.zrange(keys.clock_deadlines(), 0, -1) == []
