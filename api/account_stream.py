@@ -131,6 +131,8 @@ class AccountStream(MethodView):
                    "403": _problem_doc("a player key with `tournament`: a tournament's stream "
                                        "is its external entrants'"),
                    "404": _problem_doc("no such tournament"),
+                   "422": _problem_doc("validation-error: a `view` other than 1, 0, true or "
+                                       "false"),
                    "429": _problem_doc("too-many-streams: this client holds as many long "
                                        "polls and streams as it may (Retry-After)"),
                    "503": _problem_doc("service-unavailable: the store does not answer, or "

@@ -838,6 +838,8 @@ class GameEvents(MethodView):
                    "400": _problem_doc("a Last-Event-ID that is no version"),
                    "401": _problem_doc("`view=1` without a seat token of this game"),
                    "404": _problem_doc("no such game"),
+                   "422": _problem_doc("validation-error: a `view` other than 1, 0, true or "
+                                       "false"),
                    "429": _problem_doc("too-many-streams: this client holds as many long "
                                        "polls and streams as it may (Retry-After)"),
                    "503": _problem_doc("service-unavailable: the game store does not answer, "
