@@ -157,6 +157,9 @@ def record(client: Any, redis_client: Any, rec: Recorder | None = None) -> Examp
     rec.call("get", f"{hooks}/{{webhook_id}}/deliveries", 200,
              f"{hooks}/{hook['id']}/deliveries", headers=key)
     rec.call("delete", f"{hooks}/{{webhook_id}}", 204, f"{hooks}/{hook['id']}", headers=key)
+    # The player's key rotated, then the player deleted (its seat in the rematch resigns).
+    rotated = rec.call("post", "/v1/players/me/key", 200, headers=key)
+    rec.call("delete", "/v1/players/me", 200, headers=_bearer(rotated["key"]))
 
     # A tournament: planned, read, its games listed, cancelled, its event stream.
     tour = "/v1/tournaments/{tournament_id}"

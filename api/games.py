@@ -19,7 +19,7 @@ from flask.views import MethodView
 
 import core
 from api import keys, metrics, replays
-from api.auth import bearer_token, seat_of, token_hash
+from api.auth import PLAYER_KEY, bearer_token, seat_of, token_hash
 from api.bots import automa_only, bot_title, check_params, known_bot_names
 from api.creation import start_game
 from api.i18n import request_locale, seat_names, with_event_texts
@@ -31,6 +31,7 @@ from api.players import current_player, own_seat
 from api.presenters import game_body, public_deal, redact_entry, redact_events, status_of
 from api.problems import Problem, service_unavailable, validation_error
 from api.schemas import (
+    MAX_SEATS,
     AbortedSchema,
     CreatedGameSchema,
     CreateGameSchema,
@@ -61,8 +62,11 @@ MAX_IDEMPOTENCY_KEY = 255
 _CANONICAL_VERSION = re.compile(r"^(0|[1-9][0-9]{0,17})$")
 _QUOTED_VERSION = re.compile(r'^"(0|[1-9][0-9]{0,17})"$')
 _IF_MATCH_PATTERN = r'^(\*|"(0|[1-9][0-9]{0,17})")$'  # "*": any version (the body's says)
-SEAT_AUTH = [{"seatToken": []}]
-OPTIONAL_SEAT_AUTH = [{}, {"seatToken": []}]
+# A player's key acts for the seats its player owns (`?seat=N` among several: api.auth).
+SEAT_AUTH = [{"seatToken": []}, {"playerKey": []}]
+OPTIONAL_SEAT_AUTH = [{}, {"seatToken": []}, {"playerKey": []}]
+SEAT_REQUIRED = ("bad-request: an unknown query parameter; seat-required: a player key owning "
+                 "several seats of this game, without `seat`")
 
 
 def _not_found(game_id: str) -> Problem:
@@ -105,7 +109,8 @@ def _caller_seat(svc: Services, game_id: str, meta: dict[str, Any]) -> int | Non
     token = bearer_token()
     if token is None:
         return None
-    return seat_of(token, game_id, meta, svc.bot_tokens, seat_states(svc.redis, game_id))
+    return seat_of(token, game_id, meta, svc.bot_tokens, seat_states(svc.redis, game_id),
+                   player_keys=True)
 
 
 def _state(svc: Services, game: core.Game, game_id: str, meta_digest: str = "") -> Cached:
@@ -308,10 +313,12 @@ class GameResource(MethodView):
     @blp.response(200, GameSchema, headers={"ETag": {
         "description": 'the version, quoted: "<version>"', "schema": {"type": "string"}}})
     @blp.alt_response(304, description="If-None-Match named the current version")
-    @blp.problem(401, "a token of no seat of this game")
+    @blp.problem(400, SEAT_REQUIRED)
+    @blp.problem(401, "a token of no seat of this game, or a rotated or deleted player key")
     @blp.problem(403, "forbidden: a spectator's read of a tournament game whose deal is still "
                       "in play (a tournament with an external entrant), or a replay of "
-                      "another seat's view while the game is in play")
+                      "another seat's view while the game is in play; not-your-seat: a "
+                      "player key naming a seat its player does not own")
     @blp.problem(404, "no such game")
     @blp.unavailable()
     @blp.doc(security=OPTIONAL_SEAT_AUTH)
@@ -320,6 +327,12 @@ class GameResource(MethodView):
         a long poll answering once the version is greater (or after `timeout` seconds); with
         `at`, the game as it stood at that version, as the caller saw it then (a replay:
         docs/records.md)."""
+        if "seat" in query and "at" not in query and not PLAYER_KEY.match(bearer_token() or ""):
+            # Only a player's key chooses its seat; otherwise only a replay names a seat.
+            raise validation_error({"query": {"seat": ["`seat` names whose view a replay "
+                                                       "(`at`) shows, or with a player key "
+                                                       "which of its seats reads"]}},
+                                   "`seat` without `at` needs a player key")
         svc = services()
         meta = _game_meta(svc, game_id)
         game = _rules(meta)
@@ -352,7 +365,8 @@ def _read_as(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
     checked against them without a read of its own (and `meta`, given its `meta_digest`,
     is checked to be Redis's)."""
     now = _state(svc, game, game_id, meta_digest)
-    seat = None if token is None else seat_of(token, game_id, meta, svc.bot_tokens, now.seats)
+    seat = None if token is None else seat_of(token, game_id, meta, svc.bot_tokens, now.seats,
+                                              player_keys=True)
     return now, seat
 
 
@@ -508,7 +522,7 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
     head, state, states = now.head, now.state, now.seats
     token, body = asked.token, asked.body
     assert head is not None
-    seat = seat_of(token, game_id, meta, svc.bot_tokens, states)
+    seat = seat_of(token, game_id, meta, svc.bot_tokens, states, player_keys=True)
     if states.get(seat, {}).get("resigned") and \
             svc.bot_tokens.seat_of(token, game_id, [seat]) is None:
         raise Problem(403, "resigned", "Resigned",
@@ -637,11 +651,12 @@ class Moves(MethodView):
 
     @blp.arguments(MoveRequestSchema())
     @blp.response(200, MoveResultSchema)
-    @blp.problem(401, "no or a wrong seat token")
-    @blp.problem(403, "not-your-turn")
+    @blp.problem(401, "no or a wrong seat token, or a rotated or deleted player key")
+    @blp.problem(403, "not-your-turn, or not-your-seat: a player key naming a seat its "
+                      "player does not own")
     @blp.problem(404, "no such game")
     @blp.problem(409, "stale-version (with `current`) or game-over")
-    @blp.problem(400, "the body is not valid JSON")
+    @blp.problem(400, "the body is not valid JSON; " + SEAT_REQUIRED)
     @blp.problem(413, "the body is larger than 64 KiB")
     @blp.problem(415, "not JSON")
     @blp.problem(422, "illegal-move (with `legal_moves`) or validation-error")
@@ -653,7 +668,11 @@ class Moves(MethodView):
                         "leading zero (else 422): required when the body has no `version` "
                         "(both given: they must agree)"},
         {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"},
-         "description": "a retry with the same key replays the first answer"}])
+         "description": "a retry with the same key replays the first answer"},
+        {"in": "query", "name": "seat", "required": False,
+         "schema": {"type": "integer", "minimum": 0, "maximum": MAX_SEATS - 1},
+         "description": "with a player key: which of the player's seats moves (needed when "
+                        "it owns several, a hot-seat game); ignored with a seat token"}])
     def post(self, body: dict[str, Any], game_id: str) -> Response:
         """Play a move of the caller's seat, chosen from its legal moves at `version`."""
         require_json_body()
@@ -662,7 +681,7 @@ class Moves(MethodView):
         token = bearer_token()
         if token is None:
             raise Problem(401, "unauthorized", "Unauthorized",
-                          "a move needs 'Authorization: Bearer <seat token>'",
+                          "a move needs 'Authorization: Bearer <seat token or player key>'",
                           headers={"WWW-Authenticate": 'Bearer realm="boardgamesbot"'})
         asked = MoveAsked(token, body, request.headers.get("If-Match"),
                           request.headers.get("Idempotency-Key"))
@@ -699,9 +718,11 @@ class Moves(MethodView):
 
     @blp.arguments(MoveLogQuerySchema(), location="query")
     @blp.response(200, MoveLogSchema)
-    @blp.problem(401, "a token of no seat of this game")
+    @blp.problem(400, SEAT_REQUIRED)
+    @blp.problem(401, "a token of no seat of this game, or a rotated or deleted player key")
     @blp.problem(403, "forbidden: a spectator's read of a tournament game whose deal is still "
-                      "in play (a tournament with an external entrant)")
+                      "in play (a tournament with an external entrant); not-your-seat: a "
+                      "player key naming a seat its player does not own")
     @blp.problem(404, "no such game")
     @blp.unavailable()
     @blp.doc(security=OPTIONAL_SEAT_AUTH)

@@ -81,6 +81,8 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("get", "/v1/games/{game_id}/record"): "getGameRecord",
     ("post", "/v1/players"): "createPlayer",
     ("get", "/v1/players/me"): "getPlayer",
+    ("delete", "/v1/players/me"): "deletePlayer",
+    ("post", "/v1/players/me/key"): "rotatePlayerKey",
     ("get", "/v1/players/me/games"): "listPlayerGames",
     ("get", "/v1/players/me/webhooks"): "listWebhooks",
     ("post", "/v1/players/me/webhooks"): "createWebhook",
@@ -108,6 +110,9 @@ PROBLEM_SCHEMAS: dict[str, tuple[str, dict[str, Schema]]] = {
     "not-your-turn": ("NotYourTurnProblem", {"to_act": {
         "type": "integer", "nullable": True, "description": "the seat to act"}}),
     "not-your-seat": ("NotYourSeatProblem", {}),
+    "seat-required": ("SeatRequiredProblem", {"seats": {
+        "type": "array", "items": {"type": "integer"},
+        "description": "the seats of this game the player owns: name one with `?seat=N`"}}),
     "resigned": ("ResignedProblem", {}),
     "not-found": ("NotFoundProblem", {}),
     "method-not-allowed": ("MethodNotAllowedProblem", {}),
@@ -146,7 +151,14 @@ PROBLEM_SCHEMAS: dict[str, tuple[str, dict[str, Schema]]] = {
 # The problem types an operation answers with at a status (a oneOf of their schemas when
 # several); other statuses fall back to PROBLEMS_BY_STATUS, else the generic Problem.
 PROBLEMS_BY_RESPONSE: dict[tuple[str, str, str], list[str]] = {
-    ("post", "/v1/games/{game_id}/moves", "403"): ["not-your-turn", "resigned"],
+    ("post", "/v1/games/{game_id}/moves", "403"): ["not-your-turn", "resigned", "not-your-seat"],
+    ("post", "/v1/games/{game_id}/moves", "400"): ["bad-request", "seat-required"],
+    ("get", "/v1/games/{game_id}", "400"): ["bad-request", "seat-required"],
+    ("get", "/v1/games/{game_id}", "403"): ["forbidden", "not-your-seat"],
+    ("get", "/v1/games/{game_id}/moves", "400"): ["bad-request", "seat-required"],
+    ("get", "/v1/games/{game_id}/moves", "403"): ["forbidden", "not-your-seat"],
+    ("post", "/v1/games/{game_id}/resign", "400"): ["bad-request", "seat-required"],
+    ("post", "/v1/games/{game_id}/resign", "403"): ["forbidden", "not-your-seat"],
     ("post", "/v1/games/{game_id}/moves", "409"): ["stale-version", "game-over"],
     ("post", "/v1/games/{game_id}/moves", "422"): ["illegal-move", "validation-error",
                                                    "idempotency-key-reused"],

@@ -9,8 +9,6 @@ asking a seat's new token. The key names the player, so it is checked with one r
 from __future__ import annotations
 
 import base64
-import hashlib
-import hmac
 import json
 import re
 import secrets
@@ -21,23 +19,25 @@ from flask import Response
 from flask.views import MethodView
 
 from api import keys, outbound
-from api.auth import bearer_token
+from api.auth import bearer_token, player_of_key, token_hash
 from api.notify import enqueue_delivery
 from api.parsing import Blueprint, require_json_body
 from api.problems import Problem, validation_error
 from api.schemas import (
     CreatedPlayerSchema,
     CreatedWebhookSchema,
+    DeletedPlayerSchema,
     DeliveriesSchema,
     NewPlayerSchema,
     NewWebhookSchema,
     PlayerGamesQuerySchema,
     PlayerGamesSchema,
+    PlayerKeySchema,
     PlayerSchema,
     QueuedDeliverySchema,
     WebhooksSchema,
 )
-from api.seats import seat_states
+from api.seats import effective_seat, seat_states, update_seat
 from api.services import services
 
 blp = Blueprint("players", __name__, url_prefix="/v1",
@@ -46,32 +46,16 @@ blp = Blueprint("players", __name__, url_prefix="/v1",
 
 PLAYER_AUTH = [{"playerKey": []}]
 MAX_WEBHOOKS = 10
-_KEY = re.compile(r"^bgbp_([A-Za-z0-9]{16})_([A-Za-z0-9_-]{20,64})$")
 _WEBHOOK_ID = re.compile(r"^wh_[A-Za-z0-9_-]{8,32}$")
 
 
 def _key_hash(key: str) -> str:
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+    return token_hash(key)
 
 
 def _unauthorized(detail: str) -> Problem:
     return Problem(401, "unauthorized", "Unauthorized", detail,
                    headers={"WWW-Authenticate": 'Bearer realm="boardgamesbot-players"'})
-
-
-def player_of_key(key: str | None) -> str | None:
-    """The id of the player whose key this is, or None (no key, or not a player key)."""
-    if key is None:
-        return None
-    match = _KEY.match(key)
-    if match is None:
-        return None
-    player_id = match.group(1)
-    stored = services().redis.hget(keys.player(player_id), "key_sha256")
-    if stored is None:
-        return None
-    stored_text = stored.decode() if isinstance(stored, bytes) else stored
-    return player_id if hmac.compare_digest(stored_text, _key_hash(key)) else None
 
 
 def current_player() -> str:
@@ -140,6 +124,81 @@ class Me(MethodView):
         raw = services().redis.hgetall(keys.player(player_id))
         return _json({"id": player_id, "name": raw.get(b"name", b"").decode() or None,
                       "created": float(raw.get(b"created", 0))})
+
+
+    @blp.response(200, DeletedPlayerSchema, example={"id": "Xq3f9LmQ2aZk7WcP", "resigned": [
+        {"game_id": "eXknnuBu1J0EBrVv", "seat": 0, "version": 13, "status": "finished"}]})
+    @blp.problem(401, "no or a wrong player key")
+    @blp.unavailable()
+    @blp.doc(security=PLAYER_AUTH)
+    def delete(self) -> Response:
+        """Delete the calling player: its key stops working at once, each of its seats in an
+        active game resigns (as `POST /v1/games/{id}/resign`: a game of two seats ends, in
+        a larger one the `random` bot plays the seat), and its games list, webhooks and
+        their delivery logs are deleted. Its finished games keep their seats until they
+        expire with the game (`BGB_RETAIN_FINISHED`), no longer tied to the player."""
+        from api.lifecycle import resign_seat  # lifecycle imports this module
+
+        player_id = current_player()
+        svc = services()
+        # The key first: from now on nothing acts as this player, the deletion included
+        # if it is asked again meanwhile.
+        svc.redis.delete(keys.player(player_id))
+        resigned: list[dict[str, Any]] = []
+        index = keys.player_games(player_id)
+        for raw in svc.redis.zrange(index, 0, -1):
+            game_id = raw.decode() if isinstance(raw, bytes) else raw
+            meta = svc.store.meta(game_id)
+            if meta is None:
+                continue  # expired
+            states = seat_states(svc.redis, game_id)
+            for seat in sorted(s for s, st in states.items() if st.get("player") == player_id):
+                head = svc.store.head(game_id)
+                if head is not None and head.status == "active" and \
+                        effective_seat(meta, states, seat)["kind"] == "human":
+                    try:
+                        version, status = resign_seat(svc, game_id, meta, seat)
+                    except Problem:
+                        pass  # the game ended meanwhile (or by this player's other seat)
+                    else:
+                        resigned.append({"game_id": game_id, "seat": seat,
+                                         "version": version, "status": status})
+                update_seat(svc.redis, game_id, seat, player=None)
+        hooks = svc.redis.hkeys(keys.player_webhooks(player_id))
+        svc.redis.delete(index, keys.player_webhooks(player_id),
+                         *(keys.webhook_deliveries(player_id, (h.decode() if isinstance(
+                             h, bytes) else h)) for h in hooks))
+        return _json({"id": player_id, "resigned": resigned})
+
+
+@blp.route("/players/me/key")
+class MyKey(MethodView):
+    """The calling player's key."""
+
+    @blp.response(200, PlayerKeySchema, example={
+        "id": "Xq3f9LmQ2aZk7WcP", "key": "bgbp_Xq3f9LmQ2aZk7WcP_Jd7…"})
+    @blp.problem(401, "no or a wrong player key")
+    @blp.unavailable()
+    @blp.doc(security=PLAYER_AUTH)
+    def post(self) -> Response:
+        """A new key for the calling player (shown only in this answer); the key that asked
+        stops working at once, everywhere (game reads and moves included)."""
+        player_id = current_player()
+        key = f"bgbp_{player_id}_{secrets.token_urlsafe(32)}"
+        svc = services()
+        # Only if the player still exists (a deletion meanwhile must not revive it).
+        replaced = svc.redis.eval(_ROTATE, 1, keys.player(player_id), _key_hash(key))
+        if not replaced:
+            raise _unauthorized("this player was deleted")
+        return _json({"id": player_id, "key": key})
+
+
+# Sets the player's key hash if the player still exists: 1, else 0.
+_ROTATE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'key_sha256', ARGV[1])
+return 1
+"""
 
 
 @blp.route("/players/me/games")

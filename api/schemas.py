@@ -164,17 +164,17 @@ class GameQuerySchema(ma.Schema):
                        "log entries), as the caller's seat saw it then (docs/records.md); not "
                        "with `wait_version`"})
     seat = fields.Integer(validate=validate.Range(min=0, max=MAX_SEATS - 1), metadata={
-        "description": "with `at`, once the game is over: whose view to show (by default the "
-                       "caller's; during play only the caller's own seat may be named)"})
+        "description": "with a player key: which of the player's seats reads (needed when "
+                       "it owns several, a hot-seat game); with `at`, once the game is over "
+                       "and a seat token: whose view to show (by default the caller's; during "
+                       "play only the caller's own seat may be named)"})
 
     @ma.validates_schema
     def _replay_alone(self, data: dict[str, Any], **_: Any) -> None:
-        """A replay is no long poll, and only a replay names a seat."""
+        """A replay is no long poll."""
         if "at" in data and "wait_version" in data:
             raise ma.ValidationError("a replay (`at`) does not wait: leave out `wait_version`",
                                      "at")
-        if "seat" in data and "at" not in data:
-            raise ma.ValidationError("`seat` names whose view a replay (`at`) shows", "seat")
 
 
 class ForfeitSchema(ma.Schema):
@@ -284,6 +284,9 @@ class MoveLogQuerySchema(ma.Schema):
     after = fields.Integer(load_default=-1, validate=validate.Range(min=-1, max=MAX_INDEX),
                            metadata={"description": "only moves with a greater index"})
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=200))
+    seat = fields.Integer(validate=validate.Range(min=0, max=MAX_SEATS - 1), metadata={
+        "description": "with a player key: which of the player's seats reads (needed when "
+                       "it owns several)"})
 
 
 class LogEntrySchema(ma.Schema):
@@ -389,6 +392,33 @@ class CreatedPlayerSchema(PlayerSchema):
     key = fields.String(required=True, metadata={
         "description": "the player's secret key: `Authorization: Bearer <key>` on /v1/players/me "
                        "and on seat claims; stored only hashed", "example": "bgbp_…"})
+
+
+class PlayerKeySchema(ma.Schema):
+    """A player's new key (shown only here): the previous one no longer works."""
+
+    id = fields.String(required=True)
+    key = fields.String(required=True, metadata={
+        "description": "the player's new secret key; the previous key stopped working",
+        "example": "bgbp_…"})
+
+
+class DeletedPlayerSchema(ma.Schema):
+    """What deleting a player did to its games."""
+
+    id = fields.String(required=True)
+    resigned = fields.List(fields.Nested(lambda: ResignedSeatSchema()), required=True, metadata={
+        "description": "the player's seats of active games, each resigned as "
+                       "`POST /v1/games/{id}/resign` does"})
+
+
+class ResignedSeatSchema(ma.Schema):
+    """A seat resigned when its player was deleted."""
+
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
 
 
 class PlayerGamesQuerySchema(ma.Schema):
