@@ -107,6 +107,8 @@ class FastLane:
         try:
             with self.app.request_context(environ):
                 self.limits.check()
+                # The headers Flask-Limiter would write: no Flask hook sees the lane's answer.
+                environ[limits.HEADERS] = self.limits.lane_headers()
         except (Problem, redis.RedisError) as refused:
             return self._error(environ, start_response, refused, started)
         environ[limits.COUNTED] = True
@@ -198,7 +200,8 @@ class FastLane:
                   *headers.items(),
                   ("Vary", f"{vary}, Accept-Language" if vary else "Accept-Language"),
                   ("Content-Language", i18n.content_language("en")),
-                  *self.cors.simple_headers(environ.get("HTTP_ORIGIN"))]
+                  *self.cors.simple_headers(environ.get("HTTP_ORIGIN")),
+                  *environ.get(limits.HEADERS, ())]
         start_response("200 OK", listed)
         metrics.record(environ["REQUEST_METHOD"], endpoint, 200, started)
         return [payload]

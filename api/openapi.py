@@ -205,6 +205,14 @@ HEADERS: dict[str, Schema] = {
     "X-Accel-Buffering": {"description": "no: a proxy must pass the stream through unbuffered",
                           "schema": {"type": "string"}},
     "Allow": {"description": "the methods the path allows", "schema": {"type": "string"}},
+    "X-RateLimit-Limit": {"description": "the requests the rate limit this request counted "
+                                         "against allows in its window (with rate limits on: "
+                                         "docs/operating-limits.md)",
+                          "schema": {"type": "integer"}},
+    "X-RateLimit-Remaining": {"description": "the requests left in that window after this one",
+                              "schema": {"type": "integer"}},
+    "X-RateLimit-Reset": {"description": "when that window frees a place: Unix time, seconds",
+                          "schema": {"type": "integer"}},
     "Access-Control-Allow-Origin": {"description": "CORS (/v1 only): the origins allowed "
                                                    "(BGB_CORS_ORIGINS; * by default)",
                                     "schema": {"type": "string"}},
@@ -214,6 +222,8 @@ HEADERS: dict[str, Schema] = {
 
 # Headers any answer may carry: CORS (on /v1), Vary, and on JSON answers their language.
 COMMON_HEADERS = ["Access-Control-Allow-Origin", "Access-Control-Expose-Headers", "Vary"]
+# Headers any answer of a rate-limited operation may carry (api.limits).
+RATE_LIMIT_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]
 # The request headers every /v1 operation reads besides its own: the language of its texts.
 LANGUAGE_PARAMETERS: dict[str, Schema] = {
     "AcceptLanguage": {"in": "header", "name": "Accept-Language", "required": False,
@@ -748,8 +758,12 @@ def document_operations(paths: dict[str, Any], example_move: Schema | None,
             responses["429"] = {"description": "too many requests: see the problem's type; "
                                                "retry after Retry-After seconds",
                                 "content": {PROBLEM_MIMETYPE: {"schema": _ref("Problem")}}}
+        limited = _rate_limited(method, path)
         for status, response in responses.items():
             headers = response.setdefault("headers", {})
+            if limited:
+                for name in RATE_LIMIT_HEADERS:
+                    headers.setdefault(name, {"$ref": f"#/components/headers/{name}"})
             if status == "401":
                 headers.setdefault("WWW-Authenticate", HEADERS["WWW-Authenticate"])
             if status in ("429", "503"):
