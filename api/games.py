@@ -113,6 +113,24 @@ def _caller_seat(svc: Services, game_id: str, meta: dict[str, Any]) -> int | Non
                    player_keys=True)
 
 
+def with_result(events: list[dict[str, Any]],
+                result: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """`events` with the game's `result` in its `game_over` event (the rules' event says only
+    that the game is over; apps want the scores with it)."""
+    return [{**e, "result": result} if e.get("type") == "game_over" else e for e in events]
+
+
+def final_result(svc: Services, game: core.Game, game_id: str) -> dict[str, Any] | None:
+    """The result of a finished game as a game read shows it (None unless finished); the
+    caller checks that its tournament deal does not hold it back."""
+    now = _state(svc, game, game_id)
+    if now.head is None or now.head.status != "finished":
+        return None
+    rules_over = game.to_act(now.state) is None
+    return adjusted_result(game.result(now.state), now.seats,
+                           ended_by_resignation=not rules_over)
+
+
 def _state(svc: Services, game: core.Game, game_id: str, meta_digest: str = "") -> Cached:
     """The game as Redis holds it now: its head, state (from this process's cache when
     current) and seats' changes since creation, in one read. With `meta_digest` (of
@@ -587,6 +605,8 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
         answer["bot_job"] = claim  # the worker's job plays the next turn: none is queued
     if to_act is None and _held_back(svc, meta, seat):
         answer["result"] = None  # its deal's other games are still in play (tournament)
+    if to_act is None:
+        answer["events"] = with_result(answer["events"], answer["result"])
     entry = {"index": head.version, "version": new_head.version, "seat": seat,
              "move": chosen, "events": events}
     if forfeit is not None:
@@ -634,7 +654,8 @@ def _stored(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any], 
     metrics.count_move(game.name)
     if decided.bot is not None and head.to_act is not None and decided.claim is None:
         svc.bot_queue.enqueue(game_id, head.to_act, head.version, decided.bot["bot"])
-    notify_players(svc, game_id, meta, states, decided.seat, head)
+    notify_players(svc, game_id, meta, states, decided.seat, head,
+                   decided.answer.get("result"))
     answer = decided.answer
     if decided.claim is not None:
         # The worker's job plays the next turn: it gets that seat's game as its read
@@ -740,8 +761,11 @@ class Moves(MethodView):
         locale = request_locale()
         names = seat_names(meta["game"], meta["seats"], _rules(meta).automa_seats(meta["options"]),
                            seat, locale, lambda bot: bot_title(bot, locale))
-        moves = with_event_texts([redact_entry(entry, seat, over) for entry in entries],
-                                 meta["game"], names, locale)
+        shown = [redact_entry(entry, seat, over) for entry in entries]
+        if over and any(e.get("type") == "game_over" for m in shown for e in m["events"]):
+            result = final_result(svc, _rules(meta), game_id)
+            shown = [{**m, "events": with_result(m["events"], result)} for m in shown]
+        moves = with_event_texts(shown, meta["game"], names, locale)
         last = moves[-1]["index"] if moves else None
         return _json({"game": meta["game"], "moves": moves,
                       "next": last if last is not None and last < length - 1 else None})

@@ -207,8 +207,19 @@ def resign_seat(svc: Services, game_id: str, meta: dict[str, Any], seat: int,
         svc.bot_queue.enqueue(game_id, head.to_act, int(outcome), acting["bot"])
     status = "finished" if ends else "active"
     notify_players(svc, game_id, meta, seat_states(svc.redis, game_id), head.to_act,
-                   Head(int(outcome), None if ends else head.to_act, status))
+                   Head(int(outcome), None if ends else head.to_act, status),
+                   _result_now(svc, game_id, meta, seat) if ends else None)
     return int(outcome), status
+
+
+def _result_now(svc: Services, game_id: str, meta: dict[str, Any],
+                seat: int) -> dict[str, Any] | None:
+    """The result of a game just ended, as `seat` reads it (null while held back)."""
+    from api.games import _held_back, _rules, final_result
+
+    if _held_back(svc, meta, seat):
+        return None
+    return final_result(svc, _rules(meta), game_id)
 
 
 @blp.route("/games/<game_id>/rematch")

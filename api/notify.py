@@ -57,18 +57,24 @@ def enqueue_delivery(client: redis.Redis, player_id: str, webhook_id: str,
 
 
 def _payload(kind: str, game_id: str, meta: dict[str, Any], seat: int,
-             head: Head) -> dict[str, Any]:
+             head: Head, result: dict[str, Any] | None = None) -> dict[str, Any]:
+    data = {"game_id": game_id, "game": meta["game"], "seat": seat,
+            "version": head.version, "status": head.status, "to_act": head.to_act,
+            "url": f"/v1/games/{game_id}"}
+    if kind == "game_over":
+        # As a game read shows it (null while a tournament deal holds it back).
+        data["result"] = result
     return {"type": kind, "timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
-            "data": {"game_id": game_id, "game": meta["game"], "seat": seat,
-                     "version": head.version, "status": head.status, "to_act": head.to_act,
-                     "url": f"/v1/games/{game_id}"}}
+            "data": data}
 
 
 def notify_players(svc: Services, game_id: str, meta: dict[str, Any], states: SeatStates,
-                   previous_to_act: int | None, head: Head) -> list[str]:
+                   previous_to_act: int | None, head: Head,
+                   result: dict[str, Any] | None = None) -> list[str]:
     """Queue the notifications a game's new `head` calls for: "your turn" to the player of
-    the seat now to act (when the turn changed hands), "game over" to every player of the
-    game once it is over. Returns the message ids queued."""
+    the seat now to act (when the turn changed hands), "game over" (with the game's
+    `result`) to every player of the game once it is over. Returns the message ids
+    queued."""
     owners = {seat: owner(states, seat) for seat in range(len(meta["seats"]))}
     owners = {seat: player for seat, player in owners.items() if player}
     if not owners:
@@ -84,6 +90,6 @@ def notify_players(svc: Services, game_id: str, meta: dict[str, Any], states: Se
             hook = json.loads(raw)
             if kind in hook["events"]:
                 hook_id = webhook_id.decode() if isinstance(webhook_id, bytes) else webhook_id
-                sent.append(enqueue_delivery(svc.redis, player_id, hook_id,
-                                             _payload(kind, game_id, meta, seat, head)))
+                payload = _payload(kind, game_id, meta, seat, head, result)
+                sent.append(enqueue_delivery(svc.redis, player_id, hook_id, payload))
     return sent

@@ -380,6 +380,12 @@ def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Sche
             schemas = game.json_schemas()
             add[f"{prefix}Move"] = _union("Move", schemas["moves"], prefix, add)
             add[f"{prefix}Event"] = _union("Event", schemas["events"], prefix, add)
+            over = add.get(f"{prefix}EventGameOver")
+            if over is not None:  # added by the API (api.games.with_result), not the rules
+                over.setdefault("properties", {})["result"] = {
+                    **_nullable(f"{prefix}Result"),
+                    "description": "the game's result, as a read of the game shows it (null "
+                                   "while a tournament deal holds it back)"}
             add[f"{prefix}View"] = to_openapi(schemas["view"])
             add[f"{prefix}Result"] = to_openapi(schemas["result"])
             add[f"{prefix}Options"] = to_openapi(schemas["options"])
