@@ -14,13 +14,12 @@ from __future__ import annotations
 import json
 import os
 import secrets
-from datetime import UTC, datetime
 from typing import Any
 
 import redis
 from rq import Queue, Retry
 
-from api import keys
+from api import keys, timestamps
 from api.seats import SeatStates, owner
 from api.services import Services
 from api.store import Head
@@ -64,8 +63,7 @@ def _payload(kind: str, game_id: str, meta: dict[str, Any], seat: int,
     if kind == "game_over":
         # As a game read shows it (null while a tournament deal holds it back).
         data["result"] = result
-    return {"type": kind, "timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
-            "data": data}
+    return {"type": kind, "timestamp": timestamps.now(), "data": data}
 
 
 def notify_players(svc: Services, game_id: str, meta: dict[str, Any], states: SeatStates,

@@ -18,7 +18,7 @@ from typing import Any
 from flask import Response
 from flask.views import MethodView
 
-from api import keys, outbound
+from api import keys, outbound, timestamps
 from api.auth import bearer_token, player_of_key, token_hash
 from api.notify import enqueue_delivery
 from api.parsing import Blueprint, require_json_body
@@ -39,6 +39,7 @@ from api.schemas import (
 )
 from api.seats import effective_seat, seat_states, update_seat
 from api.services import services
+from api.timestamps import maybe_rfc3339, rfc3339
 
 blp = Blueprint("players", __name__, url_prefix="/v1",
                 description="Players: one identity across games, their games, and webhooks "
@@ -91,7 +92,7 @@ class Players(MethodView):
 
     @blp.arguments(NewPlayerSchema(), example={"name": "Ada"})
     @blp.response(201, CreatedPlayerSchema, example={
-        "id": "Xq3f9LmQ2aZk7WcP", "name": "Ada", "created": 1796100000.0,
+        "id": "Xq3f9LmQ2aZk7WcP", "name": "Ada", "created": "2026-12-02T08:00:00.000Z",
         "key": "bgbp_Xq3f9LmQ2aZk7WcP_8dGk…"})
     @blp.problem(429, "rate-limited")
     @blp.body_problems()
@@ -105,7 +106,7 @@ class Players(MethodView):
         created = time.time()
         svc.redis.hset(keys.player(player_id), mapping={
             "name": body.get("name", ""), "key_sha256": _key_hash(key), "created": created})
-        return _json({"id": player_id, "name": body.get("name"), "created": created,
+        return _json({"id": player_id, "name": body.get("name"), "created": rfc3339(created),
                       "key": key}, 201)
 
 
@@ -114,7 +115,7 @@ class Me(MethodView):
     """The calling player."""
 
     @blp.response(200, PlayerSchema, example={"id": "Xq3f9LmQ2aZk7WcP", "name": "Ada",
-                                             "created": 1796100000.0})
+                                             "created": "2026-12-02T08:00:00.000Z"})
     @blp.problem(401, "no or a wrong player key")
     @blp.unavailable()
     @blp.doc(security=PLAYER_AUTH)
@@ -123,7 +124,7 @@ class Me(MethodView):
         player_id = current_player()
         raw = services().redis.hgetall(keys.player(player_id))
         return _json({"id": player_id, "name": raw.get(b"name", b"").decode() or None,
-                      "created": float(raw.get(b"created", 0))})
+                      "created": rfc3339(float(raw.get(b"created", 0)))})
 
 
     @blp.response(200, DeletedPlayerSchema, example={"id": "Xq3f9LmQ2aZk7WcP", "resigned": [
@@ -208,8 +209,8 @@ class MyGames(MethodView):
     @blp.arguments(PlayerGamesQuerySchema(), location="query")
     @blp.response(200, PlayerGamesSchema, example={"games": [{
         "id": "eXknnuBu1J0EBrVv", "game": "darwins-journey", "options": {"players": 2},
-        "created": 1796100000.0, "version": 12, "status": "active", "to_act": 0, "seats": [0],
-        "my_turn": True}], "next": None})
+        "created": "2026-12-02T08:00:00.000Z", "version": 12, "status": "active", "to_act": 0,
+        "seats": [0], "my_turn": True}], "next": None})
     @blp.problem(401, "no or a wrong player key")
     @blp.unavailable()
     @blp.doc(security=PLAYER_AUTH)
@@ -246,7 +247,7 @@ class MyGames(MethodView):
             status_text = status.decode() if status else "active"
             seat_to_act = int(to_act) if to_act not in (None, b"") else None
             entry = {"id": game_id, "game": meta["game"], "options": meta["options"],
-                     "created": score, "version": int(version), "status": status_text,
+                     "created": rfc3339(score), "version": int(version), "status": status_text,
                      "to_act": seat_to_act,
                      "seats": mine, "my_turn": status_text == "active" and seat_to_act in mine}
             if "status" in query and entry["status"] != query["status"]:
@@ -270,7 +271,7 @@ class Webhooks(MethodView):
                                                 "events": ["your_turn", "game_over"]})
     @blp.response(201, CreatedWebhookSchema, example={
         "id": "wh_3kQ9x7LmZp2V", "url": "https://push.example.com/bgb",
-        "events": ["game_over", "your_turn"], "created": 1796100000.0,
+        "events": ["game_over", "your_turn"], "created": "2026-12-02T08:00:00.000Z",
         "secret": "whsec_MfKQ9r8GKYqXJ0y7Z1s2Wm3bq5c6d7e8"})
     @blp.problem(401, "no or a wrong player key")
     @blp.problem(409, "too-many-webhooks")
@@ -291,11 +292,11 @@ class Webhooks(MethodView):
         hook = {"id": webhook_id, "url": body["url"], "events": sorted(set(body["events"])),
                 "secret": secret, "created": time.time()}
         svc.redis.hset(keys.player_webhooks(player_id), webhook_id, json.dumps(hook))
-        return _json(hook, 201)
+        return _json(_shown_hook(hook), 201)
 
     @blp.response(200, WebhooksSchema, example={"webhooks": [{
         "id": "wh_3kQ9x7LmZp2V", "url": "https://push.example.com/bgb",
-        "events": ["game_over", "your_turn"], "created": 1796100000.0}]})
+        "events": ["game_over", "your_turn"], "created": "2026-12-02T08:00:00.000Z"}]})
     @blp.problem(401, "no or a wrong player key")
     @blp.unavailable()
     @blp.doc(security=PLAYER_AUTH)
@@ -304,8 +305,13 @@ class Webhooks(MethodView):
         player_id = current_player()
         raw = services().redis.hgetall(keys.player_webhooks(player_id))
         hooks = sorted((json.loads(v) for v in raw.values()), key=lambda h: h["created"])
-        return _json({"webhooks": [{k: v for k, v in h.items() if k != "secret"}
+        return _json({"webhooks": [{k: v for k, v in _shown_hook(h).items() if k != "secret"}
                                    for h in hooks]})
+
+
+def _shown_hook(hook: dict[str, Any]) -> dict[str, Any]:
+    """A stored webhook as answers show it (its Unix time of creation as RFC 3339)."""
+    return {**hook, "created": maybe_rfc3339(hook["created"])}
 
 
 def _check_target(url: str) -> None:
@@ -329,7 +335,7 @@ def coarse_attempt(entry: dict[str, Any]) -> dict[str, Any]:
         status_class = f"{status // 100}xx"
     else:
         outcome, status_class = "unreachable", None
-    return {"message_id": entry.get("message_id"), "at": entry.get("at"),
+    return {"message_id": entry.get("message_id"), "at": maybe_rfc3339(entry.get("at")),
             "event": entry.get("event"), "outcome": outcome, "status_class": status_class,
             "ok": outcome == "delivered"}
 
@@ -366,10 +372,10 @@ class Deliveries(MethodView):
     """A webhook's delivery log."""
 
     @blp.response(200, DeliveriesSchema, example={"deliveries": [
-        {"message_id": "msg_f3Kq9x7LmZp2Vb1c", "at": 1796100012, "event": "your_turn",
-         "outcome": "delivered", "status_class": "2xx", "ok": True},
-        {"message_id": "msg_f3Kq9x7LmZp2Vb1c", "at": 1796100002, "event": "your_turn",
-         "outcome": "refused", "status_class": "5xx", "ok": False}]})
+        {"message_id": "msg_f3Kq9x7LmZp2Vb1c", "at": "2026-12-02T08:00:12.000Z",
+         "event": "your_turn", "outcome": "delivered", "status_class": "2xx", "ok": True},
+        {"message_id": "msg_f3Kq9x7LmZp2Vb1c", "at": "2026-12-02T08:00:02.000Z",
+         "event": "your_turn", "outcome": "refused", "status_class": "5xx", "ok": False}]})
     @blp.problem(401, "no or a wrong player key")
     @blp.problem(404, "no such webhook")
     @blp.unavailable()
@@ -396,6 +402,6 @@ class TestDelivery(MethodView):
         player_id = current_player()
         _webhook(player_id, webhook_id)
         message_id = enqueue_delivery(services().redis, player_id, webhook_id, {
-            "type": "ping", "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime()),
+            "type": "ping", "timestamp": timestamps.now(),
             "data": {"webhook_id": webhook_id}})
         return _json({"message_id": message_id}, 202)

@@ -11,6 +11,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from api import timestamps
 from api.outbound import MAX_URL_LENGTH, OUTCOMES
 
 MAX_SEATS = 16
@@ -378,12 +379,19 @@ class NewPlayerSchema(ma.Schema):
         "pattern": NAME_PATTERN})
 
 
+def timestamp(description: str, **kwargs: Any) -> fields.String:
+    """A time in an answer: RFC 3339, UTC, milliseconds (api.timestamps)."""
+    return fields.String(**kwargs, metadata={
+        "format": "date-time", "example": timestamps.EXAMPLE,
+        "description": f"{description} (RFC 3339, UTC)"})
+
+
 class PlayerSchema(ma.Schema):
     """A player as it sees itself."""
 
     id = fields.String(required=True)
     name = fields.String(allow_none=True, required=True)
-    created = fields.Float(required=True, metadata={"description": "Unix time"})
+    created = timestamp("when the player was created", required=True)
 
 
 class CreatedPlayerSchema(PlayerSchema):
@@ -430,7 +438,8 @@ class PlayerGamesQuerySchema(ma.Schema):
     my_turn = fields.Boolean(truthy={"true"}, falsy={"false"}, metadata={
         "description": "only games where one of the player's seats is to act"})
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
-    before = fields.Float(metadata={"description": "the `next` of the previous page"})
+    before = fields.Float(metadata={"description": "the `next` of the previous page (a "
+                                                   "cursor)"})
 
 
 class PlayerGameSchema(ma.Schema):
@@ -439,7 +448,7 @@ class PlayerGameSchema(ma.Schema):
     id = fields.String(required=True)
     game = fields.String(required=True)
     options = fields.Dict(required=True)
-    created = fields.Float(required=True)
+    created = timestamp("when the game was created", required=True)
     version = fields.Integer(required=True)
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     to_act = fields.Integer(allow_none=True, required=True)
@@ -453,7 +462,8 @@ class PlayerGamesSchema(ma.Schema):
 
     games = fields.List(fields.Nested(PlayerGameSchema), required=True)
     next = fields.Float(allow_none=True, required=True, metadata={
-        "description": "pass as `before` for the next page; null on the last"})
+        "description": "pass as `before` for the next page; null on the last (a cursor, "
+                       "not a timestamp)"})
 
 
 def _each_once(items: list[Any]) -> None:
@@ -481,7 +491,7 @@ class WebhookSchema(ma.Schema):
     id = fields.String(required=True)
     url = fields.String(required=True)
     events = fields.List(fields.String(), required=True)
-    created = fields.Float(required=True)
+    created = timestamp("when the webhook was registered", required=True)
 
 
 class CreatedWebhookSchema(WebhookSchema):
@@ -502,7 +512,7 @@ class DeliverySchema(ma.Schema):
 
     message_id = fields.String(required=True, metadata={
         "description": "the delivery's `webhook-id` (the same on each retry)"})
-    at = fields.Integer(required=True, metadata={"description": "when (Unix time, seconds)"})
+    at = timestamp("when it was attempted", required=True)
     event = fields.String(required=True, metadata={"example": "your_turn"})
     outcome = fields.String(required=True, validate=validate.OneOf(OUTCOMES), metadata={
         "description": "`delivered` (a 2xx answer); `refused` (the receiver answered another "
