@@ -17,6 +17,7 @@ import core
 from api import (
     analysis,
     catalog,
+    challenges,
     cors,
     fastlane,
     games,
@@ -133,6 +134,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(games.blp)
     api.register_blueprint(lifecycle.blp)
     api.register_blueprint(players.blp)
+    api.register_blueprint(challenges.blp)
     api.register_blueprint(catalog.blp)
     api.register_blueprint(ops.blp)
     api.register_blueprint(tournaments.blp)

@@ -135,7 +135,7 @@ class Me(MethodView):
     def delete(self) -> Response:
         """Delete the calling player: its key stops working at once, each of its seats in an
         active game resigns (as `POST /v1/games/{id}/resign`: a game of two seats ends, in
-        a larger one the `random` bot plays the seat), and its games list, webhooks and
+        a larger one the `random` bot plays the seat), and its games list, challenges, webhooks and
         their delivery logs are deleted. Its finished games keep their seats until they
         expire with the game (`BGB_RETAIN_FINISHED`), no longer tied to the player."""
         from api.lifecycle import resign_seat  # lifecycle imports this module
@@ -166,7 +166,7 @@ class Me(MethodView):
                                          "version": version, "status": status})
                 update_seat(svc.redis, game_id, seat, player=None)
         hooks = svc.redis.hkeys(keys.player_webhooks(player_id))
-        svc.redis.delete(index, keys.player_webhooks(player_id),
+        svc.redis.delete(index, keys.player_webhooks(player_id), keys.player_challenges(player_id),
                          *(keys.webhook_deliveries(player_id, (h.decode() if isinstance(
                              h, bytes) else h)) for h in hooks))
         return _json({"id": player_id, "resigned": resigned})

@@ -544,6 +544,39 @@ class ClaimSchema(ma.Schema):
     token = fields.String(required=True, validate=validate.Length(min=1, max=256))
 
 
+class InviteSchema(ma.Schema):
+    """A seat offered to a player."""
+
+    player = fields.String(required=True, validate=validate.Length(min=1, max=64), metadata={
+        "description": "the invited player's id", "example": "Xq3f9LmQ2aZk7WcP"})
+
+
+class ChallengeSchema(ma.Schema):
+    """A seat of a game offered to a player."""
+
+    id = fields.String(required=True)
+    game_id = fields.String(required=True)
+    game = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    created = timestamp("when the seat was offered", required=True)
+
+
+class ChallengesSchema(ma.Schema):
+    """A player's pending challenges, oldest first."""
+
+    challenges = fields.List(fields.Nested(ChallengeSchema), required=True)
+
+
+class AcceptedChallengeSchema(ma.Schema):
+    """An accepted challenge: the player's seat and its new token (shown only here)."""
+
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True, metadata={
+        "description": "the seat's new token (the inviter's stopped working); the player's "
+                       "key plays the seat too"})
+
+
 class ClaimedSchema(ma.Schema):
     """A seat and its owner."""
 
