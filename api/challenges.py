@@ -35,9 +35,13 @@ from api.seats import effective_seat, owner, seat_states, update_seat
 from api.services import Services, services
 from api.timestamps import rfc3339
 
-blp = Blueprint("challenges", __name__, url_prefix="/v1",
-                description="Challenges: invite a player to a seat of a game; the player "
-                            "accepts (and owns the seat) or declines.")
+blp = Blueprint(
+    "challenges",
+    __name__,
+    url_prefix="/v1",
+    description="Challenges: invite a player to a seat of a game; the player "
+    "accepts (and owns the seat) or declines.",
+)
 
 SEAT_AUTH = [{"seatToken": []}]
 # A player's pending challenges are kept this long after the newest (seconds).
@@ -48,8 +52,9 @@ _PLAYER_ID = re.compile(r"^[A-Za-z0-9]{16}$")
 
 
 def _json(body: Any, status: int = 200) -> Response:
-    return Response(json.dumps(body, separators=(",", ":")), status=status,
-                    mimetype="application/json")
+    return Response(
+        json.dumps(body, separators=(",", ":")), status=status, mimetype="application/json"
+    )
 
 
 def _open_seat(svc: Services, game_id: str, meta: dict[str, Any], seat: int) -> str | None:
@@ -74,14 +79,25 @@ class Invite(MethodView):
     """Offering a seat to a player."""
 
     @blp.arguments(InviteSchema(), example={"player": "Xq3f9LmQ2aZk7WcP"})
-    @blp.response(201, ChallengeSchema, example={
-        "id": "ch_Jd7Qm4b8Kd2Yp6Vn", "game_id": "eXknnuBu1J0EBrVv", "game": "darwins-journey",
-        "seat": 1, "created": "2026-12-05T08:06:31.123Z"})
+    @blp.response(
+        201,
+        ChallengeSchema,
+        example={
+            "id": "ch_Jd7Qm4b8Kd2Yp6Vn",
+            "game_id": "eXknnuBu1J0EBrVv",
+            "game": "darwins-journey",
+            "seat": 1,
+            "created": "2026-12-05T08:06:31.123Z",
+        },
+    )
     @blp.problem(401, "no or a wrong seat token")
     @blp.problem(403, "forbidden: the token is not this seat's")
     @blp.problem(404, "no such game, seat or player")
-    @blp.problem(409, "conflict: the game is over, or the seat is a bot's or already claimed; "
-                      "or the player has too many challenges")
+    @blp.problem(
+        409,
+        "conflict: the game is over, or the seat is a bot's or already claimed; "
+        "or the player has too many challenges",
+    )
     @blp.body_problems()
     @blp.unavailable()
     @blp.doc(security=SEAT_AUTH)
@@ -97,8 +113,9 @@ class Invite(MethodView):
             raise Problem(404, "not-found", "Not found", f"this game has no seat {seat}")
         token = bearer_token()
         if token is None:
-            raise unauthorized("inviting needs the seat's token: 'Authorization: Bearer "
-                               "<seat token>'")
+            raise unauthorized(
+                "inviting needs the seat's token: 'Authorization: Bearer <seat token>'"
+            )
         if seat_of(token, game_id, meta, svc.bot_tokens, seat_states(svc.redis, game_id)) != seat:
             raise Problem(403, "forbidden", "Forbidden", f"this token is not seat {seat}'s")
         player_id = body["player"]
@@ -109,10 +126,19 @@ class Invite(MethodView):
             raise Problem(409, "conflict", "Conflict", f"seat {seat} cannot be offered: {why}")
         index = keys.player_challenges(player_id)
         if svc.redis.hlen(index) >= MAX_CHALLENGES:
-            raise Problem(409, "conflict", "Conflict",
-                          f"this player has {MAX_CHALLENGES} challenges pending already")
-        challenge = {"id": "ch_" + secrets.token_urlsafe(12), "game_id": game_id,
-                     "game": meta["game"], "seat": seat, "created": time.time()}
+            raise Problem(
+                409,
+                "conflict",
+                "Conflict",
+                f"this player has {MAX_CHALLENGES} challenges pending already",
+            )
+        challenge = {
+            "id": "ch_" + secrets.token_urlsafe(12),
+            "game_id": game_id,
+            "game": meta["game"],
+            "seat": seat,
+            "created": time.time(),
+        }
         pipe = svc.redis.pipeline()
         pipe.hset(index, challenge["id"], json.dumps(challenge))
         pipe.expire(index, CHALLENGE_TTL)
@@ -124,9 +150,21 @@ class Invite(MethodView):
 class Challenges(MethodView):
     """The calling player's challenges."""
 
-    @blp.response(200, ChallengesSchema, example={"challenges": [{
-        "id": "ch_Jd7Qm4b8Kd2Yp6Vn", "game_id": "eXknnuBu1J0EBrVv", "game": "darwins-journey",
-        "seat": 1, "created": "2026-12-05T08:06:31.123Z"}]})
+    @blp.response(
+        200,
+        ChallengesSchema,
+        example={
+            "challenges": [
+                {
+                    "id": "ch_Jd7Qm4b8Kd2Yp6Vn",
+                    "game_id": "eXknnuBu1J0EBrVv",
+                    "game": "darwins-journey",
+                    "seat": 1,
+                    "created": "2026-12-05T08:06:31.123Z",
+                }
+            ]
+        },
+    )
     @blp.problem(401, "no or a wrong player key")
     @blp.unavailable()
     @blp.doc(security=PLAYER_AUTH)
@@ -140,8 +178,10 @@ class Challenges(MethodView):
         kept, gone = [], []
         for challenge in sorted(found, key=lambda c: c["created"]):
             meta = svc.store.meta(challenge["game_id"])
-            if meta is None or _open_seat(svc, challenge["game_id"], meta,
-                                          challenge["seat"]) is not None:
+            if (
+                meta is None
+                or _open_seat(svc, challenge["game_id"], meta, challenge["seat"]) is not None
+            ):
                 gone.append(challenge["id"])
             else:
                 kept.append(_shown(challenge))
@@ -151,8 +191,11 @@ class Challenges(MethodView):
 
 
 def _challenge(svc: Services, player_id: str, challenge_id: str) -> dict[str, Any]:
-    raw = (svc.redis.hget(keys.player_challenges(player_id), challenge_id)
-           if _CHALLENGE_ID.match(challenge_id) else None)
+    raw = (
+        svc.redis.hget(keys.player_challenges(player_id), challenge_id)
+        if _CHALLENGE_ID.match(challenge_id)
+        else None
+    )
     if raw is None:
         raise Problem(404, "not-found", "Not found", f"no challenge {challenge_id!r}")
     return json.loads(raw)
@@ -162,9 +205,15 @@ def _challenge(svc: Services, player_id: str, challenge_id: str) -> dict[str, An
 class Accept(MethodView):
     """Taking an offered seat."""
 
-    @blp.response(200, AcceptedChallengeSchema, example={
-        "game_id": "eXknnuBu1J0EBrVv", "seat": 1,
-        "token": "t7Jx0Qm4b8Kd2Yp6Vn1Rs5Wc9Hz3Lg7Fa2Ue6Io0Py4"})
+    @blp.response(
+        200,
+        AcceptedChallengeSchema,
+        example={
+            "game_id": "eXknnuBu1J0EBrVv",
+            "seat": 1,
+            "token": "t7Jx0Qm4b8Kd2Yp6Vn1Rs5Wc9Hz3Lg7Fa2Ue6Io0Py4",
+        },
+    )
     @blp.problem(401, "no or a wrong player key")
     @blp.problem(404, "no such challenge")
     @blp.problem(409, "conflict: the game is over or the seat was taken meanwhile")
@@ -190,8 +239,7 @@ class Accept(MethodView):
         return _json({"game_id": game_id, "seat": seat, "token": token})
 
 
-def _claim_if_free(svc: Services, game_id: str, seat: int, player_id: str,
-                   digest: str) -> bool:
+def _claim_if_free(svc: Services, game_id: str, seat: int, player_id: str, digest: str) -> bool:
     """Give `seat` to `player_id` with a new token digest, unless a player owns it now."""
     import redis as redis_errors
 

@@ -16,8 +16,11 @@ def _player(client: FlaskClient, name: str) -> tuple[str, dict[str, str]]:
 
 
 def _invite(client: FlaskClient, game_id: str, seat: int, token: str, player: str) -> Any:
-    return client.post(f"/v1/games/{game_id}/seats/{seat}/invite", json={"player": player},
-                       headers={"Authorization": f"Bearer {token}"})
+    return client.post(
+        f"/v1/games/{game_id}/seats/{seat}/invite",
+        json={"player": player},
+        headers={"Authorization": f"Bearer {token}"},
+    )
 
 
 def _challenges(client: FlaskClient, auth: dict[str, str]) -> list[dict[str, Any]]:
@@ -47,12 +50,16 @@ def test_an_invited_player_accepts_and_plays_the_seat(client: FlaskClient) -> No
     problem(move(client, game, 1, 1), 401, "unauthorized")
     new = {"Authorization": f"Bearer {body['token']}"}
     assert client.get(f"/v1/games/{game.id}", headers=new).get_json()["seat"] == 1
-    answer = client.post(f"/v1/games/{game.id}/moves", headers=bob,
-                         json={"move": {"type": "draw"}, "version": 1})
+    answer = client.post(
+        f"/v1/games/{game.id}/moves", headers=bob, json={"move": {"type": "draw"}, "version": 1}
+    )
     assert answer.status_code == 200, answer.get_json()
     # Accepted once only.
-    problem(client.post(f"/v1/players/me/challenges/{challenge['id']}/accept", headers=bob),
-            404, "not-found")
+    problem(
+        client.post(f"/v1/players/me/challenges/{challenge['id']}/accept", headers=bob),
+        404,
+        "not-found",
+    )
 
 
 def test_only_the_seats_holder_invites_and_only_to_an_open_seat(client: FlaskClient) -> None:
@@ -60,30 +67,40 @@ def test_only_the_seats_holder_invites_and_only_to_an_open_seat(client: FlaskCli
     ann_id, ann = _player(client, "Ann")
     game = create(client, players=2)
     problem(_invite(client, game.id, 1, game.tokens[0], bob_id), 403, "forbidden")
-    problem(client.post(f"/v1/games/{game.id}/seats/1/invite", json={"player": bob_id}),
-            401, "unauthorized")
+    problem(
+        client.post(f"/v1/games/{game.id}/seats/1/invite", json={"player": bob_id}),
+        401,
+        "unauthorized",
+    )
     problem(_invite(client, game.id, 1, game.tokens[1], "NoSuchPlayer0000"), 404, "not-found")
     problem(_invite(client, game.id, 5, game.tokens[1], bob_id), 404, "not-found")
     # A seat a player claimed is not offered.
-    client.post(f"/v1/games/{game.id}/seats/0/claim", headers=ann,
-                json={"token": game.tokens[0]})
+    client.post(f"/v1/games/{game.id}/seats/0/claim", headers=ann, json={"token": game.tokens[0]})
     problem(_invite(client, game.id, 0, game.tokens[0], bob_id), 409, "conflict")
     # Two invitations of one seat: the first accepted, the second is stale.
     first = _invite(client, game.id, 1, game.tokens[1], bob_id).get_json()
     _, cat = _player(client, "Cat")
     cat_id = client.get("/v1/players/me", headers=cat).get_json()["id"]
     second = _invite(client, game.id, 1, game.tokens[1], cat_id).get_json()
-    assert client.post(f"/v1/players/me/challenges/{first['id']}/accept",
-                       headers=bob).status_code == 200
+    assert (
+        client.post(f"/v1/players/me/challenges/{first['id']}/accept", headers=bob).status_code
+        == 200
+    )
     assert _challenges(client, cat) == []  # the seat is taken: dropped
-    problem(client.post(f"/v1/players/me/challenges/{second['id']}/accept", headers=cat),
-            404, "not-found")
+    problem(
+        client.post(f"/v1/players/me/challenges/{second['id']}/accept", headers=cat),
+        404,
+        "not-found",
+    )
     # Nobody acts on another's challenge.
     _, dan = _player(client, "Dan")
     game2 = create(client, players=2)
     third = _invite(client, game2.id, 1, game2.tokens[1], bob_id).get_json()
-    problem(client.post(f"/v1/players/me/challenges/{third['id']}/accept", headers=dan),
-            404, "not-found")
+    problem(
+        client.post(f"/v1/players/me/challenges/{third['id']}/accept", headers=dan),
+        404,
+        "not-found",
+    )
     assert ann_id and len(_challenges(client, bob)) == 1
 
 
@@ -94,15 +111,20 @@ def test_a_declined_challenge_leaves_the_seat(client: FlaskClient) -> None:
     declined = client.post(f"/v1/players/me/challenges/{challenge['id']}/decline", headers=bob)
     assert declined.status_code == 204
     assert _challenges(client, bob) == []
-    problem(client.post(f"/v1/players/me/challenges/{challenge['id']}/accept", headers=bob),
-            404, "not-found")
+    problem(
+        client.post(f"/v1/players/me/challenges/{challenge['id']}/accept", headers=bob),
+        404,
+        "not-found",
+    )
     assert move(client, game, 0, 0).status_code == 200
     assert move(client, game, 1, 1).status_code == 200  # the inviter keeps the seat
     # A challenge of a game that ended is dropped, and refused if accepted.
     over = _invite(client, game.id, 1, game.tokens[1], bob_id).get_json()
-    client.post(f"/v1/games/{game.id}/abort",
-                headers={"Authorization": f"Bearer {game.body['creator_token']}"})
-    problem(client.post(f"/v1/players/me/challenges/{over['id']}/accept", headers=bob),
-            409, "conflict")
-    problem(client.post("/v1/players/me/challenges/ch_x/decline", headers=bob), 404,
-            "not-found")
+    client.post(
+        f"/v1/games/{game.id}/abort",
+        headers={"Authorization": f"Bearer {game.body['creator_token']}"},
+    )
+    problem(
+        client.post(f"/v1/players/me/challenges/{over['id']}/accept", headers=bob), 409, "conflict"
+    )
+    problem(client.post("/v1/players/me/challenges/ch_x/decline", headers=bob), 404, "not-found")

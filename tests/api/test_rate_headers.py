@@ -22,9 +22,14 @@ def _app(redis_url: str, **limits: Any) -> Flask:
 
 @pytest.fixture
 def limited(redis_client: redis.Redis, redis_url: str) -> Iterator[FlaskClient]:
-    yield _app(redis_url, RATE_LIMIT_CREATE="3/minute", RATE_LIMIT_MOVES_PER_SEAT="4/minute",
-               RATE_LIMIT_MOVES="100/minute", RATE_LIMIT_READS="5/minute",
-               RATE_LIMIT_OTHER="50/minute").test_client()
+    yield _app(
+        redis_url,
+        RATE_LIMIT_CREATE="3/minute",
+        RATE_LIMIT_MOVES_PER_SEAT="4/minute",
+        RATE_LIMIT_MOVES="100/minute",
+        RATE_LIMIT_READS="5/minute",
+        RATE_LIMIT_OTHER="50/minute",
+    ).test_client()
 
 
 def _limit(response: Any) -> tuple[int, int, int]:
@@ -66,7 +71,7 @@ def test_moves_and_other_requests_carry_them(limited: FlaskClient) -> None:
     assert _limit(limited.get("/v1/games-catalog"))[0] == 50
     for version in range(4):
         answer = move(limited, created, 0, version)
-        assert answer.status_code == 200 and _limit(answer) [:2] == (4, 3 - version)
+        assert answer.status_code == 200 and _limit(answer)[:2] == (4, 3 - version)
     refused = move(limited, created, 0, 4)
     problem(refused, 429, "rate-limited")
     assert _limit(refused)[:2] == (4, 0)
@@ -84,9 +89,12 @@ def test_the_headers_are_declared_for_every_limited_answer(limited: FlaskClient)
     spec = limited.get("/v1/openapi.json").get_json()
     names = {"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}
     assert names <= set(spec["components"]["headers"])
-    operations = [(path, method, op) for path, item in spec["paths"].items()
-                  for method, op in item.items()
-                  if path.startswith("/v1/") and isinstance(op, dict) and "responses" in op]
+    operations = [
+        (path, method, op)
+        for path, item in spec["paths"].items()
+        for method, op in item.items()
+        if path.startswith("/v1/") and isinstance(op, dict) and "responses" in op
+    ]
     assert operations
     for path, method, op in operations:
         for status, response in op["responses"].items():

@@ -40,13 +40,22 @@ def test_player_answers(client: FlaskClient, redis_client: redis.Redis) -> None:
     _recent(created["created"])
     auth = {"Authorization": f"Bearer {created['key']}"}
     assert client.get("/v1/players/me", headers=auth).get_json()["created"] == created["created"]
-    client.post("/v1/games", headers=auth, json={
-        "game": "toy-pontoon", "options": {"players": 2},
-        "seats": [{"kind": "human", "claim": True}, {"kind": "human"}]})
+    client.post(
+        "/v1/games",
+        headers=auth,
+        json={
+            "game": "toy-pontoon",
+            "options": {"players": 2},
+            "seats": [{"kind": "human", "claim": True}, {"kind": "human"}],
+        },
+    )
     [game] = client.get("/v1/players/me/games", headers=auth).get_json()["games"]
     _recent(game["created"])
-    hook = client.post("/v1/players/me/webhooks", headers=auth, json={
-        "url": "https://push.example.com/bgb", "events": ["your_turn"]}).get_json()
+    hook = client.post(
+        "/v1/players/me/webhooks",
+        headers=auth,
+        json={"url": "https://push.example.com/bgb", "events": ["your_turn"]},
+    ).get_json()
     _recent(hook["created"])
     [listed] = client.get("/v1/players/me/webhooks", headers=auth).get_json()["webhooks"]
     assert listed["created"] == hook["created"]
@@ -56,37 +65,60 @@ def test_player_answers(client: FlaskClient, redis_client: redis.Redis) -> None:
     _recent(json.loads(job.args[3])["timestamp"])
     from api import keys
 
-    redis_client.lpush(keys.webhook_deliveries(created["id"], hook["id"]), json.dumps(
-        {"message_id": "msg_x", "at": int(time.time()), "event": "ping",
-         "outcome": "delivered", "status_class": "2xx"}))
-    [attempt] = client.get(f"/v1/players/me/webhooks/{hook['id']}/deliveries",
-                           headers=auth).get_json()["deliveries"]
+    redis_client.lpush(
+        keys.webhook_deliveries(created["id"], hook["id"]),
+        json.dumps(
+            {
+                "message_id": "msg_x",
+                "at": int(time.time()),
+                "event": "ping",
+                "outcome": "delivered",
+                "status_class": "2xx",
+            }
+        ),
+    )
+    [attempt] = client.get(
+        f"/v1/players/me/webhooks/{hook['id']}/deliveries", headers=auth
+    ).get_json()["deliveries"]
     _recent(attempt["at"])
 
 
 def test_your_turn_payload(client: FlaskClient, redis_client: redis.Redis) -> None:
     key = client.post("/v1/players", json={}).get_json()["key"]
     auth = {"Authorization": f"Bearer {key}"}
-    client.post("/v1/players/me/webhooks", headers=auth, json={
-        "url": "https://push.example.com/bgb", "events": ["your_turn"]})
-    game = client.post("/v1/games", headers=auth, json={
-        "game": "toy-pontoon", "options": {"players": 2},
-        "seats": [{"kind": "human"}, {"kind": "human", "claim": True}]}).get_json()
+    client.post(
+        "/v1/players/me/webhooks",
+        headers=auth,
+        json={"url": "https://push.example.com/bgb", "events": ["your_turn"]},
+    )
+    game = client.post(
+        "/v1/games",
+        headers=auth,
+        json={
+            "game": "toy-pontoon",
+            "options": {"players": 2},
+            "seats": [{"kind": "human"}, {"kind": "human", "claim": True}],
+        },
+    ).get_json()
     from tests.api.conftest import Created
 
     played = Created(game["id"], {0: game["seats"][0]["token"]}, game)
     assert move(client, played, 0, 0).status_code == 200
-    payloads = [json.loads(j.args[3]) for j in rq.Queue("webhooks",
-                                                         connection=redis_client).jobs]
+    payloads = [json.loads(j.args[3]) for j in rq.Queue("webhooks", connection=redis_client).jobs]
     assert [p["type"] for p in payloads] == ["your_turn"]
     _recent(payloads[0]["timestamp"])
 
 
 def test_tournament_and_record(client: FlaskClient, redis_client: redis.Redis) -> None:
-    body = client.post("/v1/tournaments", json={
-        "game": "toy-pontoon", "options": {"players": 2}, "seed": 11,
-        "entrants": [{"kind": "external", "name": "ann"},
-                     {"kind": "external", "name": "bob"}]}).get_json()
+    body = client.post(
+        "/v1/tournaments",
+        json={
+            "game": "toy-pontoon",
+            "options": {"players": 2},
+            "seed": 11,
+            "entrants": [{"kind": "external", "name": "ann"}, {"kind": "external", "name": "bob"}],
+        },
+    ).get_json()
     _recent(body["created"])
     assert body["finished_at"] is None
     url = f"/v1/tournaments/{body['id']}"
@@ -94,9 +126,13 @@ def test_tournament_and_record(client: FlaskClient, redis_client: redis.Redis) -
     read = client.get(url).get_json()
     assert read["created"] == body["created"]
     assert _recent(read["finished_at"]) >= _recent(read["created"])
-    game = client.post("/v1/games", json={"game": "toy-pontoon", "options": {"players": 1},
-                                          "seed": 3}).get_json()
+    game = client.post(
+        "/v1/games", json={"game": "toy-pontoon", "options": {"players": 1}, "seed": 3}
+    ).get_json()
     token = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
-    client.post(f"/v1/games/{game['id']}/moves", headers=token,
-                json={"move": {"type": "stop"}, "version": 0})
+    client.post(
+        f"/v1/games/{game['id']}/moves",
+        headers=token,
+        json={"move": {"type": "stop"}, "version": 0},
+    )
     _recent(client.get(f"/v1/games/{game['id']}/record").get_json()["created"])
