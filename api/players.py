@@ -47,6 +47,8 @@ blp = Blueprint("players", __name__, url_prefix="/v1",
 
 PLAYER_AUTH = [{"playerKey": []}]
 MAX_WEBHOOKS = 10
+# Seconds a deleted player's data may outlive a deletion that failed half-way.
+DELETED_DATA_TTL = 3600
 _WEBHOOK_ID = re.compile(r"^wh_[A-Za-z0-9_-]{8,32}$")
 
 
@@ -147,6 +149,16 @@ class Me(MethodView):
         svc.redis.delete(keys.player(player_id))
         resigned: list[dict[str, Any]] = []
         index = keys.player_games(player_id)
+        hooks = svc.redis.hkeys(keys.player_webhooks(player_id))
+        rest = [index, keys.player_webhooks(player_id), keys.player_challenges(player_id),
+                *(keys.webhook_deliveries(player_id, h.decode() if isinstance(h, bytes) else h)
+                  for h in hooks)]
+        # Should this request die half-way, what is left expires anyway (nothing can ask
+        # again: the key is gone).
+        pipe = svc.redis.pipeline(transaction=False)
+        for key in rest:
+            pipe.expire(key, DELETED_DATA_TTL)
+        pipe.execute()
         for raw in svc.redis.zrange(index, 0, -1):
             game_id = raw.decode() if isinstance(raw, bytes) else raw
             meta = svc.store.meta(game_id)
@@ -165,10 +177,7 @@ class Me(MethodView):
                         resigned.append({"game_id": game_id, "seat": seat,
                                          "version": version, "status": status})
                 update_seat(svc.redis, game_id, seat, player=None)
-        hooks = svc.redis.hkeys(keys.player_webhooks(player_id))
-        svc.redis.delete(index, keys.player_webhooks(player_id), keys.player_challenges(player_id),
-                         *(keys.webhook_deliveries(player_id, (h.decode() if isinstance(
-                             h, bytes) else h)) for h in hooks))
+        svc.redis.delete(*rest)
         return _json({"id": player_id, "resigned": resigned})
 
 

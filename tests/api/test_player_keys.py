@@ -174,3 +174,20 @@ def test_deleting_a_player_resigns_its_active_seats(client: FlaskClient, redis_c
     )
     # Bob is untouched.
     assert client.get(f"/v1/games/{other['id']}", headers=bob).status_code == 200
+
+
+def test_a_deletion_that_fails_half_way_leaves_data_that_expire(
+    client: FlaskClient, redis_client: Any, monkeypatch: Any
+) -> None:
+    from api import keys, lifecycle
+
+    player_id, auth = _player(client)
+    _claimed_game(client, auth, [True, False])
+
+    def broken(*_: Any, **__: Any) -> Any:
+        raise RuntimeError("the process dies here")
+
+    monkeypatch.setattr(lifecycle, "resign_seat", broken)
+    assert client.delete("/v1/players/me", headers=auth).status_code == 500
+    problem(client.get("/v1/players/me", headers=auth), 401, "unauthorized")
+    assert 0 < redis_client.ttl(keys.player_games(player_id)) <= 3600
