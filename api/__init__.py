@@ -18,6 +18,7 @@ from api import (
     account_stream,
     analysis,
     catalog,
+    challenges,
     cors,
     fastlane,
     games,
@@ -136,6 +137,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(lifecycle.blp)
     api.register_blueprint(players.blp)
     api.register_blueprint(account_stream.blp)
+    api.register_blueprint(challenges.blp)
     api.register_blueprint(catalog.blp)
     api.register_blueprint(ops.blp)
     api.register_blueprint(tournaments.blp)

@@ -30,9 +30,11 @@ from api.botqueue import analysis_job_id, enqueue_analysis
 from api.games import GAME_ID, OPTIONAL_SEAT_AUTH
 from api.parsing import Blueprint
 from api.problems import Problem, validation_error
+from api.schemas import timestamp
 from api.seats import seat_states
 from api.services import services
 from api.store import OVER, json_text
+from api.timestamps import maybe_rfc3339
 from api.tournament_secrecy import held_back
 
 blp = Blueprint("analysis", __name__, url_prefix="/v1",
@@ -112,7 +114,7 @@ class AnalysisSchema(ma.Schema):
                                "description": "seat (as text) -> mean accuracy of its "
                                               "decisions; empty until done"})
     error = fields.String(allow_none=True)
-    requested = fields.Float(required=True, metadata={"description": "Unix time"})
+    requested = timestamp("when the analysis was asked for", required=True)
 
 
 def _meta(game_id: str) -> dict[str, Any]:
@@ -176,6 +178,7 @@ def _alive(client: redis.Redis, record: dict[str, Any]) -> bool:
 
 def _answer(record: dict[str, Any], status: int) -> Response:
     shown = {k: v for k, v in record.items() if k not in ("job", "started", "finished")}
+    shown["requested"] = maybe_rfc3339(record.get("requested"))  # stored as Unix time
     return Response(json_text(shown), status=status, mimetype="application/json")
 
 

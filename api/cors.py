@@ -21,7 +21,8 @@ from flask_cors import CORS
 # The request headers a page may send, and the answer headers it may read.
 ALLOW_HEADERS = ("Authorization", "Content-Type", "If-Match", "If-None-Match",
                  "Idempotency-Key", "Last-Event-ID")
-EXPOSE_HEADERS = ("ETag", "Location", "Retry-After", "Idempotent-Replayed", "WWW-Authenticate")
+EXPOSE_HEADERS = ("ETag", "Location", "Retry-After", "Idempotent-Replayed", "WWW-Authenticate",
+                  "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
 MAX_AGE_SECONDS = 600
 
 

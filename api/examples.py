@@ -162,6 +162,21 @@ def record(client: Any, redis_client: Any, rec: Recorder | None = None) -> Examp
     rec.call("get", f"{hooks}/{{webhook_id}}/deliveries", 200,
              f"{hooks}/{hook['id']}/deliveries", headers=key)
     rec.call("delete", f"{hooks}/{{webhook_id}}", 204, f"{hooks}/{hook['id']}", headers=key)
+    # Challenges: two seats of a new game offered to the player; one accepted, one declined.
+    table = rec.call("post", "/v1/games", 201, body=two)
+    invite = f"{game}/seats/{{seat}}/invite"
+    taken, left = (rec.call("post", invite, 201, f"/v1/games/{table['id']}/seats/{seat}/invite",
+                            {"player": player["id"]}, _bearer(table["seats"][seat]["token"]))
+                   for seat in (1, 0))
+    rec.call("get", "/v1/players/me/challenges", 200, headers=key)
+    challenge = "/v1/players/me/challenges/{challenge_id}"
+    rec.call("post", f"{challenge}/accept", 200,
+             f"/v1/players/me/challenges/{taken['id']}/accept", headers=key)
+    rec.call("post", f"{challenge}/decline", 204,
+             f"/v1/players/me/challenges/{left['id']}/decline", headers=key)
+    # The player's key rotated, then the player deleted (its seat in the rematch resigns).
+    rotated = rec.call("post", "/v1/players/me/key", 200, headers=key)
+    rec.call("delete", "/v1/players/me", 200, headers=_bearer(rotated["key"]))
 
     # A tournament: planned, read, its games listed, cancelled, its event stream.
     tour = "/v1/tournaments/{tournament_id}"

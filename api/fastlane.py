@@ -9,6 +9,7 @@ two requests with the functions the views themselves call (`api.games`), and han
 other request to the app untouched. It takes a request only when nothing the app would add
 is needed:
 
+- a seat token or none (a player's key goes to the app, api.auth);
 - no query string, English answers (no `?lang=`, an Accept-Language whose best match is
   English: other languages relabel the moves in `api.i18n.localize_response`), no
   If-None-Match (a 304);
@@ -43,7 +44,7 @@ from flask import Flask
 from marshmallow import ValidationError
 
 from api import games, i18n, limits, metrics
-from api.auth import bearer_of
+from api.auth import PLAYER_KEY, bearer_of
 from api.cors import CorsPolicy
 from api.parsing import parse_json_body
 from api.problems import Problem
@@ -107,6 +108,8 @@ class FastLane:
         try:
             with self.app.request_context(environ):
                 self.limits.check()
+                # The headers Flask-Limiter would write: no Flask hook sees the lane's answer.
+                environ[limits.HEADERS] = self.limits.lane_headers()
         except (Problem, redis.RedisError) as refused:
             return self._error(environ, start_response, refused, started)
         environ[limits.COUNTED] = True
@@ -122,8 +125,8 @@ class FastLane:
             # The metadata from memory, checked by the read itself (else: handed on).
             meta, digest = games._held_meta(svc, game_id)
             game = games._rules(meta)
-            now, seat = games._read_as(svc, game, game_id, meta,
-                                       bearer_of(environ.get("HTTP_AUTHORIZATION")), digest)
+            token = _seat_token(environ)
+            now, seat = games._read_as(svc, game, game_id, meta, token, digest)
             body = games._game_answer(svc, game, game_id, meta, now, seat, "")
         except redis.RedisError as error:
             return self._error(environ, start_response, error, started)
@@ -139,7 +142,7 @@ class FastLane:
         body = self._move_body(environ)
         svc = self.services
         try:
-            token = bearer_of(environ.get("HTTP_AUTHORIZATION"))
+            token = _seat_token(environ)
             if token is None:
                 raise HandOn
             asked = games.MoveAsked(token, body, environ.get("HTTP_IF_MATCH"),
@@ -198,7 +201,8 @@ class FastLane:
                   *headers.items(),
                   ("Vary", f"{vary}, Accept-Language" if vary else "Accept-Language"),
                   ("Content-Language", i18n.content_language("en")),
-                  *self.cors.simple_headers(environ.get("HTTP_ORIGIN"))]
+                  *self.cors.simple_headers(environ.get("HTTP_ORIGIN")),
+                  *environ.get(limits.HEADERS, ())]
         start_response("200 OK", listed)
         metrics.record(environ["REQUEST_METHOD"], endpoint, 200, started)
         return [payload]
@@ -212,6 +216,15 @@ class FastLane:
             response = self.app.make_response(self.app.handle_user_exception(error))
             response = self.app.process_response(response)
         return response(environ, start_response)
+
+
+def _seat_token(environ: dict[str, Any]) -> str | None:
+    """The request's bearer token (None without one); HandOn for a player's key, which the
+    app checks (its seat comes from the player's seats, and `?seat=N` among several)."""
+    token = bearer_of(environ.get("HTTP_AUTHORIZATION"))
+    if token is not None and PLAYER_KEY.match(token):
+        raise HandOn
+    return token
 
 
 def _is_json(mimetype: str) -> bool:

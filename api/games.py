@@ -19,7 +19,7 @@ from flask.views import MethodView
 
 import core
 from api import clocks, keys, metrics, replays
-from api.auth import bearer_token, seat_of, token_hash, unauthorized
+from api.auth import PLAYER_KEY, bearer_token, seat_of, token_hash, unauthorized
 from api.bots import automa_only, bot_title, check_params, known_bot_names
 from api.creation import start_game
 from api.i18n import request_locale, seat_names, with_event_texts
@@ -31,6 +31,7 @@ from api.players import current_player, own_seat
 from api.presenters import game_body, public_deal, redact_entry, redact_events, status_of
 from api.problems import Problem, service_unavailable, validation_error
 from api.schemas import (
+    MAX_SEATS,
     AbortedSchema,
     CreatedGameSchema,
     CreateGameSchema,
@@ -61,8 +62,11 @@ MAX_IDEMPOTENCY_KEY = 255
 _CANONICAL_VERSION = re.compile(r"^(0|[1-9][0-9]{0,17})$")
 _QUOTED_VERSION = re.compile(r'^"(0|[1-9][0-9]{0,17})"$')
 _IF_MATCH_PATTERN = r'^(\*|"(0|[1-9][0-9]{0,17})")$'  # "*": any version (the body's says)
-SEAT_AUTH = [{"seatToken": []}]
-OPTIONAL_SEAT_AUTH = [{}, {"seatToken": []}]
+# A player's key acts for the seats its player owns (`?seat=N` among several: api.auth).
+SEAT_AUTH = [{"seatToken": []}, {"playerKey": []}]
+OPTIONAL_SEAT_AUTH = [{}, {"seatToken": []}, {"playerKey": []}]
+SEAT_REQUIRED = ("bad-request: an unknown query parameter; seat-required: a player key owning "
+                 "several seats of this game, without `seat`")
 
 
 def _not_found(game_id: str) -> Problem:
@@ -105,7 +109,26 @@ def _caller_seat(svc: Services, game_id: str, meta: dict[str, Any]) -> int | Non
     token = bearer_token()
     if token is None:
         return None
-    return seat_of(token, game_id, meta, svc.bot_tokens, seat_states(svc.redis, game_id))
+    return seat_of(token, game_id, meta, svc.bot_tokens, seat_states(svc.redis, game_id),
+                   player_keys=True)
+
+
+def with_result(events: list[dict[str, Any]],
+                result: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """`events` with the game's `result` in its `game_over` event (the rules' event says only
+    that the game is over; apps want the scores with it)."""
+    return [{**e, "result": result} if e.get("type") == "game_over" else e for e in events]
+
+
+def final_result(svc: Services, game: core.Game, game_id: str) -> dict[str, Any] | None:
+    """The result of a finished game as a game read shows it (None unless finished); the
+    caller checks that its tournament deal does not hold it back."""
+    now = _state(svc, game, game_id)
+    if now.head is None or now.head.status != "finished":
+        return None
+    rules_over = game.to_act(now.state) is None
+    return adjusted_result(game.result(now.state), now.seats,
+                           ended_by_resignation=not rules_over)
 
 
 def _state(svc: Services, game: core.Game, game_id: str, meta_digest: str = "") -> Cached:
@@ -324,10 +347,12 @@ class GameResource(MethodView):
     @blp.response(200, GameSchema, headers={"ETag": {
         "description": 'the version, quoted: "<version>"', "schema": {"type": "string"}}})
     @blp.alt_response(304, description="If-None-Match named the current version")
-    @blp.problem(401, "a token of no seat of this game")
+    @blp.problem(400, SEAT_REQUIRED)
+    @blp.problem(401, "a token of no seat of this game, or a rotated or deleted player key")
     @blp.problem(403, "forbidden: a spectator's read of a tournament game whose deal is still "
                       "in play (a tournament with an external entrant), or a replay of "
-                      "another seat's view while the game is in play")
+                      "another seat's view while the game is in play; not-your-seat: a "
+                      "player key naming a seat its player does not own")
     @blp.problem(404, "no such game")
     @blp.unavailable()
     @blp.doc(security=OPTIONAL_SEAT_AUTH)
@@ -336,6 +361,12 @@ class GameResource(MethodView):
         a long poll answering once the version is greater (or after `timeout` seconds); with
         `at`, the game as it stood at that version, as the caller saw it then (a replay:
         docs/records.md)."""
+        if "seat" in query and "at" not in query and not PLAYER_KEY.match(bearer_token() or ""):
+            # Only a player's key chooses its seat; otherwise only a replay names a seat.
+            raise validation_error({"query": {"seat": ["`seat` names whose view a replay "
+                                                       "(`at`) shows, or with a player key "
+                                                       "which of its seats reads"]}},
+                                   "`seat` without `at` needs a player key")
         svc = services()
         meta = _game_meta(svc, game_id)
         game = _rules(meta)
@@ -368,7 +399,8 @@ def _read_as(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
     checked against them without a read of its own (and `meta`, given its `meta_digest`,
     is checked to be Redis's)."""
     now = _state(svc, game, game_id, meta_digest)
-    seat = None if token is None else seat_of(token, game_id, meta, svc.bot_tokens, now.seats)
+    seat = None if token is None else seat_of(token, game_id, meta, svc.bot_tokens, now.seats,
+                                              player_keys=True)
     return now, seat
 
 
@@ -527,7 +559,7 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
     head, state, states = now.head, now.state, now.seats
     token, body = asked.token, asked.body
     assert head is not None
-    seat = seat_of(token, game_id, meta, svc.bot_tokens, states)
+    seat = seat_of(token, game_id, meta, svc.bot_tokens, states, player_keys=True)
     if states.get(seat, {}).get("timed_out") and \
             svc.bot_tokens.seat_of(token, game_id, [seat]) is None:
         raise Problem(409, "time-out", "Time out",
@@ -608,6 +640,8 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
         answer["bot_job"] = claim  # the worker's job plays the next turn: none is queued
     if to_act is None and _held_back(svc, meta, seat):
         answer["result"] = None  # its deal's other games are still in play (tournament)
+    if to_act is None:
+        answer["events"] = with_result(answer["events"], answer["result"])
     entry = {"index": head.version, "version": new_head.version, "seat": seat,
              "move": chosen, "events": events}
     if forfeit is not None:
@@ -673,12 +707,13 @@ class Moves(MethodView):
 
     @blp.arguments(MoveRequestSchema())
     @blp.response(200, MoveResultSchema)
-    @blp.problem(401, "no or a wrong seat token")
-    @blp.problem(403, "not-your-turn")
+    @blp.problem(401, "no or a wrong seat token, or a rotated or deleted player key")
+    @blp.problem(403, "not-your-turn, or not-your-seat: a player key naming a seat its "
+                      "player does not own")
     @blp.problem(404, "no such game")
     @blp.problem(409, "stale-version (with `current`), game-over, or time-out (the seat's "
                       "clock ran out: docs/clocks.md)")
-    @blp.problem(400, "the body is not valid JSON")
+    @blp.problem(400, "the body is not valid JSON; " + SEAT_REQUIRED)
     @blp.problem(413, "the body is larger than 64 KiB")
     @blp.problem(415, "not JSON")
     @blp.problem(422, "illegal-move (with `legal_moves`) or validation-error")
@@ -690,7 +725,11 @@ class Moves(MethodView):
                         "leading zero (else 422): required when the body has no `version` "
                         "(both given: they must agree)"},
         {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"},
-         "description": "a retry with the same key replays the first answer"}])
+         "description": "a retry with the same key replays the first answer"},
+        {"in": "query", "name": "seat", "required": False,
+         "schema": {"type": "integer", "minimum": 0, "maximum": MAX_SEATS - 1},
+         "description": "with a player key: which of the player's seats moves (needed when "
+                        "it owns several, a hot-seat game); ignored with a seat token"}])
     def post(self, body: dict[str, Any], game_id: str) -> Response:
         """Play a move of the caller's seat, chosen from its legal moves at `version`."""
         require_json_body()
@@ -699,7 +738,7 @@ class Moves(MethodView):
         token = bearer_token()
         if token is None:
             raise Problem(401, "unauthorized", "Unauthorized",
-                          "a move needs 'Authorization: Bearer <seat token>'",
+                          "a move needs 'Authorization: Bearer <seat token or player key>'",
                           headers={"WWW-Authenticate": 'Bearer realm="boardgamesbot"'})
         asked = MoveAsked(token, body, request.headers.get("If-Match"),
                           request.headers.get("Idempotency-Key"))
@@ -736,9 +775,11 @@ class Moves(MethodView):
 
     @blp.arguments(MoveLogQuerySchema(), location="query")
     @blp.response(200, MoveLogSchema)
-    @blp.problem(401, "a token of no seat of this game")
+    @blp.problem(400, SEAT_REQUIRED)
+    @blp.problem(401, "a token of no seat of this game, or a rotated or deleted player key")
     @blp.problem(403, "forbidden: a spectator's read of a tournament game whose deal is still "
-                      "in play (a tournament with an external entrant)")
+                      "in play (a tournament with an external entrant); not-your-seat: a "
+                      "player key naming a seat its player does not own")
     @blp.problem(404, "no such game")
     @blp.unavailable()
     @blp.doc(security=OPTIONAL_SEAT_AUTH)
@@ -756,8 +797,11 @@ class Moves(MethodView):
         locale = request_locale()
         names = seat_names(meta["game"], meta["seats"], _rules(meta).automa_seats(meta["options"]),
                            seat, locale, lambda bot: bot_title(bot, locale))
-        moves = with_event_texts([redact_entry(entry, seat, over) for entry in entries],
-                                 meta["game"], names, locale)
+        shown = [redact_entry(entry, seat, over) for entry in entries]
+        if over and any(e.get("type") == "game_over" for m in shown for e in m["events"]):
+            result = final_result(svc, _rules(meta), game_id)
+            shown = [{**m, "events": with_result(m["events"], result)} for m in shown]
+        moves = with_event_texts(shown, meta["game"], names, locale)
         last = moves[-1]["index"] if moves else None
         return _json({"game": meta["game"], "moves": moves,
                       "next": last if last is not None and last < length - 1 else None})

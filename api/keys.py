@@ -163,6 +163,12 @@ def player_webhooks(player_id: str) -> str:
     return f"{PREFIX}:player:{player_id}:webhooks"
 
 
+def player_challenges(player_id: str) -> str:
+    """A player's pending challenges (hash: challenge id -> JSON {id, game_id, game, seat,
+    created}), expiring a while after the newest (api.challenges)."""
+    return f"{PREFIX}:player:{player_id}:challenges"
+
+
 def webhook_deliveries(player_id: str, webhook_id: str) -> str:
     """A webhook's delivery log, newest first (a capped list of JSON attempts)."""
     return f"{PREFIX}:player:{player_id}:webhook:{webhook_id}:deliveries"

@@ -21,6 +21,7 @@ from api.parsing import Blueprint, require_json_body
 from api.players import PLAYER_AUTH, current_player, own_seat
 from api.problems import Problem, validation_error
 from api.schemas import (
+    MAX_SEATS,
     ClaimedSchema,
     ClaimSchema,
     RematchSchema,
@@ -30,7 +31,7 @@ from api.schemas import (
     SeatTokenSchema,
 )
 from api.seats import effective_seat, require_owner, seat_states, update_seat
-from api.services import services
+from api.services import Services, services
 from api.store import OVER, Head, new_epoch
 from core.deals import SEED_BITS, make_deal
 
@@ -134,16 +135,22 @@ class Resign(MethodView):
 
     @blp.arguments(ResignSchema(), example={"bot": "greedy"})
     @blp.response(200, ResignedSchema, example={"version": 41, "status": "active", "seat": 2})
-    @blp.problem(401, "no or a wrong seat token")
-    @blp.problem(403, "not a human seat")
+    @blp.problem(401, "no or a wrong seat token, or a rotated or deleted player key")
+    @blp.problem(403, "not a human seat; not-your-seat: a player key naming a seat its "
+                      "player does not own")
     @blp.problem(404, "no such game")
     @blp.problem(409, "game-over, or already-resigned")
     @blp.problem(422, "validation-error: an unknown bot")
     @blp.body_problems()
     @blp.unavailable()
-    @blp.doc(security=SEAT_AUTH)
+    @blp.doc(security=SEAT_AUTH + PLAYER_AUTH, parameters=[
+        {"in": "query", "name": "seat", "required": False,
+         "schema": {"type": "integer", "minimum": 0, "maximum": MAX_SEATS - 1},
+         "description": "with a player key: which of the player's seats resigns (needed "
+                        "when it owns several); ignored with a seat token"}])
     def post(self, body: dict[str, Any], game_id: str) -> Response:
-        """The caller's seat (Bearer: its token) resigns and ranks last. In a game of two
+        """The caller's seat (Bearer: its token, or its player's key with `?seat=N` when the
+        player owns several) resigns and ranks last. In a game of two
         seats (or solo) the game ends; otherwise a bot (`bot`, default `random`) plays the
         seat's remaining turns. The result lists who resigned."""
         require_json_body()
@@ -153,45 +160,66 @@ class Resign(MethodView):
         if token is None:
             raise unauthorized("resigning needs 'Authorization: Bearer <seat token>'")
         states = seat_states(svc.redis, game_id)
-        seat = seat_of(token, game_id, meta, svc.bot_tokens, states)
+        seat = seat_of(token, game_id, meta, svc.bot_tokens, states, player_keys=True)
         if effective_seat(meta, states, seat)["kind"] != "human":
             raise Problem(403, "forbidden", "Forbidden", "only a human seat can resign")
         bot = body.get("bot", "random")
         if bot not in known_bot_names() or automa_only(bot):
             raise validation_error({"json": {"bot": [f"not a bot that can take a seat: {bot!r}"]}},
                                    f"unknown bot {bot!r}")
-        entry = {"seat": seat, "system": True, "move": {"type": "resign"},
-                 "events": [{"type": "resigned", "seat": seat}]}
-        ends = len(meta["seats"]) <= 2
-        before = states.get(seat, {})  # what a refusal hands back (a resignation before it)
-        # The seat is handed over first (so its bot's first job finds it), then the game's
-        # new version is written if nothing moved meanwhile (else: again, on the new head);
-        # a refusal hands the seat back, so that it changes nothing.
-        update_seat(svc.redis, game_id, seat, resigned=True,
-                    bot=None if ends else {"bot": bot, "params": {}})
-        while True:
-            head = _head(game_id)
-            acting = None if ends or head.to_act is None else \
-                effective_seat(meta, seat_states(svc.redis, game_id), head.to_act)
-            bot_acts = acting is not None and acting["kind"] == "bot"
-            done, outcome = svc.store.mark(game_id, entry, new_epoch(),
-                                           "finished" if ends else "active",
-                                           None if ends else head.to_act, bot_to_act=bot_acts,
-                                           expected=head.version)
-            if outcome != "stale":
-                break
-        if not done:
-            update_seat(svc.redis, game_id, seat, resigned=bool(before.get("resigned")),
-                        bot=before.get("bot"))
-            raise Problem(409, "game-over", "Game over", f"the game is {outcome}", result=None)
-        if acting is not None and bot_acts and head.to_act is not None:
-            # The resigned seat's substitute, or a bot whose queued turn the new version
-            # supersedes: its turn is queued at the new version.
-            svc.bot_queue.enqueue(game_id, head.to_act, int(outcome), acting["bot"])
-        status = "finished" if ends else "active"
-        notify_players(svc, game_id, meta, seat_states(svc.redis, game_id), head.to_act,
-                       Head(int(outcome), None if ends else head.to_act, status))
-        return _json({"version": int(outcome), "status": status, "seat": seat})
+        version, status = resign_seat(svc, game_id, meta, seat, bot)
+        return _json({"version": version, "status": status, "seat": seat})
+
+
+def resign_seat(svc: Services, game_id: str, meta: dict[str, Any], seat: int,
+                bot: str = "random") -> tuple[int, str]:
+    """Human `seat` resigns and ranks last: in a game of two seats (or solo) the game ends,
+    otherwise `bot` plays its remaining turns. The game's new version and status; 409
+    game-over when it is over already (the seat then is as it was)."""
+    states = seat_states(svc.redis, game_id)
+    entry = {"seat": seat, "system": True, "move": {"type": "resign"},
+             "events": [{"type": "resigned", "seat": seat}]}
+    ends = len(meta["seats"]) <= 2
+    before = states.get(seat, {})  # what a refusal hands back (a resignation before it)
+    # The seat is handed over first (so its bot's first job finds it), then the game's
+    # new version is written if nothing moved meanwhile (else: again, on the new head);
+    # a refusal hands the seat back, so that it changes nothing.
+    update_seat(svc.redis, game_id, seat, resigned=True,
+                bot=None if ends else {"bot": bot, "params": {}})
+    while True:
+        head = _head(game_id)
+        acting = None if ends or head.to_act is None else \
+            effective_seat(meta, seat_states(svc.redis, game_id), head.to_act)
+        bot_acts = acting is not None and acting["kind"] == "bot"
+        done, outcome = svc.store.mark(game_id, entry, new_epoch(),
+                                       "finished" if ends else "active",
+                                       None if ends else head.to_act, bot_to_act=bot_acts,
+                                       expected=head.version)
+        if outcome != "stale":
+            break
+    if not done:
+        update_seat(svc.redis, game_id, seat, resigned=bool(before.get("resigned")),
+                    bot=before.get("bot"))
+        raise Problem(409, "game-over", "Game over", f"the game is {outcome}", result=None)
+    if acting is not None and bot_acts and head.to_act is not None:
+        # The resigned seat's substitute, or a bot whose queued turn the new version
+        # supersedes: its turn is queued at the new version.
+        svc.bot_queue.enqueue(game_id, head.to_act, int(outcome), acting["bot"])
+    status = "finished" if ends else "active"
+    notify_players(svc, game_id, meta, seat_states(svc.redis, game_id), head.to_act,
+                   Head(int(outcome), None if ends else head.to_act, status),
+                   result=_result_now(svc, game_id, meta, seat) if ends else None)
+    return int(outcome), status
+
+
+def _result_now(svc: Services, game_id: str, meta: dict[str, Any],
+                seat: int) -> dict[str, Any] | None:
+    """The result of a game just ended, as `seat` reads it (null while held back)."""
+    from api.games import _held_back, _rules, final_result
+
+    if _held_back(svc, meta, seat):
+        return None
+    return final_result(svc, _rules(meta), game_id)
 
 
 @blp.route("/games/<game_id>/rematch")

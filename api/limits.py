@@ -20,10 +20,16 @@ A client over a limit is refused from this process's memory until its window fre
 place (`Limits.check`): a flood of refused requests costs no Redis round trip, so it slows
 other clients' requests as little as possible.
 
-A request over a limit gets 429 problem+json `rate-limited` with `Retry-After`. Requests of
-the server's own bot workers (a valid derived bot token) are never limited: bots must keep
-their path to the API whatever clients do. Every limit is a Flask-Limiter string such as
-"30/minute;300/hour", set by an environment variable (see `SETTINGS`), "off" to disable.
+A request over a limit gets 429 problem+json `rate-limited` with `Retry-After`. Every counted
+answer carries Flask-Limiter's headers (`headers_enabled`) of the limit it counted against
+last: `X-RateLimit-Limit` (the requests the window allows), `X-RateLimit-Remaining` and
+`X-RateLimit-Reset` (the Unix time the window frees a place); `Retry-After` only on a 429
+(Flask-Limiter would put it on every answer, where it means nothing). They cost one more
+Redis read per request (the window's count): `BGB_RATE_LIMIT_HEADERS=off` leaves them out.
+Requests of the server's own bot workers (a valid derived bot token) are never limited: bots
+must keep their path to the API whatever clients do. Every limit is a Flask-Limiter string
+such as "30/minute;300/hour", set by an environment variable (see `SETTINGS`), "off" to
+disable.
 
 The client address is the connection's peer address; behind a reverse proxy, set
 `BGB_TRUSTED_PROXIES` to the number of proxies in front of the API so that the address comes
@@ -40,7 +46,7 @@ import time
 from typing import Any
 
 import redis
-from flask import Flask, current_app, request
+from flask import Flask, Response, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -59,6 +65,7 @@ SETTINGS: dict[str, tuple[str, Any]] = {
     "RATE_LIMIT_MOVES_PER_SEAT": ("BGB_RATE_LIMIT_MOVES_PER_SEAT", "300/minute"),
     "RATE_LIMIT_READS": ("BGB_RATE_LIMIT_READS", "3000/minute"),
     "RATE_LIMIT_OTHER": ("BGB_RATE_LIMIT_OTHER", "6000/minute"),
+    "RATE_LIMIT_HEADERS": ("BGB_RATE_LIMIT_HEADERS", "on"),
     "MAX_BOT_MS": ("BGB_MAX_BOT_MS", 10_000),
     "MAX_BOT_GAMES_PER_CREATOR": ("BGB_MAX_BOT_GAMES_PER_CREATOR", 16),
     "TRUSTED_PROXIES": ("BGB_TRUSTED_PROXIES", 0),
@@ -67,6 +74,12 @@ SETTINGS: dict[str, tuple[str, Any]] = {
 # The request rate limits among SETTINGS.
 LIMITS = ("RATE_LIMIT_CREATE", "RATE_LIMIT_MOVES", "RATE_LIMIT_MOVES_PER_SEAT",
           "RATE_LIMIT_READS", "RATE_LIMIT_OTHER")
+
+# The X-RateLimit headers of a request counted by api.fastlane (in its own request context),
+# in its WSGI environ: the lane's answer carries them, and so does the app's if the lane
+# hands the request on (the app does not count it again, so Flask-Limiter has none).
+HEADERS = "bgb.rate_limits.headers"
+LIMIT_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
 
 # Set in a request's WSGI environ once it is counted (by api.fastlane, which may then hand
 # the request on to the app): the app's own hook does not count it twice.
@@ -146,8 +159,9 @@ class Limits:
     def __init__(self, app: Flask) -> None:
         self.app = app
         self.config = app.config
-        # (limit, scope@endpoint, client) -> (until when it is over the limit, its text).
-        self._refused: dict[tuple[str, str, str], tuple[float, str]] = {}
+        # (limit, scope@endpoint, client) -> (until when it is over the limit, its text, the
+        # requests its window allows).
+        self._refused: dict[tuple[str, str, str], tuple[float, str, int]] = {}
         # With every limit off (a load test, a private server) nothing is counted: no
         # limiter hooks on any request.
         limited = any(_active(str(app.config[name])) for name in LIMITS)
@@ -160,13 +174,18 @@ class Limits:
             max_connections=int(app.config.get("REDIS_CONNECTIONS", LIMITER_CONNECTIONS)),
             timeout=timeout,
             socket_timeout=timeout, socket_connect_timeout=timeout, retry=retry_policy())
+        headers = limited and _active(str(app.config.get("RATE_LIMIT_HEADERS", "on")))
+        self.headers = headers
+        # Registered before Flask-Limiter's own hook, so it runs after it (Flask runs them
+        # in reverse): it drops the Retry-After Flask-Limiter puts on every answer.
+        app.after_request(self._finish_headers)
         self.limiter = Limiter(
             enabled=limited,
             key_func=client_address, app=app, storage_uri=app.config["REDIS_URL"],
             storage_options={"connection_pool": pool, "key_prefix": f"{keys.PREFIX}:limits"},
-            # Retry-After is set on 429s only, by our problem answer (Flask-Limiter would put
-            # it on every answer).
-            strategy="moving-window", headers_enabled=False,
+            # X-RateLimit-* on every counted answer; Retry-After on 429s only
+            # (`_finish_headers`).
+            strategy="moving-window", headers_enabled=headers,
             # `check` decides what a fault of the counting does (below).
             swallow_errors=False)
         if not limited:
@@ -175,6 +194,32 @@ class Limits:
         # no default or decorated limits, so Flask-Limiter's own hook before every request
         # finds none (it stays: removing it would need Flask-Limiter's private names).
         app.before_request(self.check)
+
+    def _finish_headers(self, response: Response) -> Response:
+        """An answer's rate-limit headers: a request the fast lane counted gets the ones it
+        found; Retry-After stays only on the answers it means something on (429, 503)."""
+        found = request.environ.get(HEADERS)
+        if found and "X-RateLimit-Limit" not in response.headers:
+            for name, value in found:
+                response.headers[name] = value
+        for name in LIMIT_HEADERS:  # once each: a 429's own and Flask-Limiter's
+            values = response.headers.getlist(name)
+            if len(values) > 1:
+                response.headers[name] = values[0]
+        if response.status_code not in (429, 503):
+            response.headers.pop("Retry-After", None)
+        return response
+
+    def lane_headers(self) -> list[tuple[str, str]]:
+        """The X-RateLimit headers of the limit the current request counted against last, as
+        Flask-Limiter writes them (for api.fastlane's answers, which no Flask hook sees)."""
+        if not self.headers:
+            return []
+        current = self.limiter.current_limit
+        if current is None:
+            return []
+        return list(zip(LIMIT_HEADERS, (str(current.limit.amount), str(current.remaining),
+                                        str(current.reset_at)), strict=True))
 
     def _is_bot(self) -> bool:
         """Whether the request carries a bot token of the game in its path: a token derived
@@ -244,15 +289,26 @@ class Limits:
             known = (limit, f"{scope}@{request.endpoint}", key_func())
             refused = self._refused.get(known)
             if refused is not None and now < refused[0]:
-                raise _over(scope, refused[1], refused[0] - now)
+                problem = _over(scope, refused[1], refused[0] - now)
+                if self.headers:
+                    problem.headers.update(zip(LIMIT_HEADERS, (
+                        str(refused[2]), "0", str(int(refused[0]))), strict=True))
+                raise problem
             try:
                 with self.limiter.limit(limit, scope=scope, key_func=key_func, cost=cost):
                     pass
             except RateLimitExceeded as exc:
                 current = self.limiter.current_limit
                 until = current.reset_at if current else now + 1
-                self._remember(known, until, str(exc.description))
-                raise _over(scope, str(exc.description), until - now) from None
+                amount = current.limit.amount if current else 0
+                self._remember(known, until, str(exc.description), amount)
+                problem = _over(scope, str(exc.description), until - now)
+                if self.headers:
+                    # Written here too: the fast lane answers its 429 in another request
+                    # context, where Flask-Limiter has no count (`_finish_headers` keeps one).
+                    problem.headers.update(zip(LIMIT_HEADERS, (
+                        str(amount), "0", str(int(until))), strict=True))
+                raise problem from None
             except redis.RedisError:
                 if scope != "other":  # a game's request needs Redis anyway: 503 now
                     raise
@@ -260,15 +316,16 @@ class Limits:
             except Exception:
                 log.exception("a request was not counted against its rate limit")
 
-    def _remember(self, known: tuple[str, str, str], until: float, description: str) -> None:
+    def _remember(self, known: tuple[str, str, str], until: float, description: str,
+                  amount: int) -> None:
         """Refuse `known` (limit, scope@endpoint, client) from memory until `until`."""
         if len(self._refused) >= REFUSED_REMEMBERED:
             now = time.time()
-            for stale in [k for k, (end, _) in self._refused.items() if end <= now]:
+            for stale in [k for k, (end, _, _) in self._refused.items() if end <= now]:
                 self._refused.pop(stale, None)
             if len(self._refused) >= REFUSED_REMEMBERED:
                 self._refused.clear()  # a flood from that many clients: start afresh
-        self._refused[known] = (until, description)
+        self._refused[known] = (until, description, amount)
 
     def check_bot_budget(self, seat: int, params: dict[str, Any]) -> str | None:
         """Why a bot seat's parameters ask more time than the ceiling allows, or None."""

@@ -23,13 +23,12 @@ from __future__ import annotations
 import json
 import os
 import secrets
-from datetime import UTC, datetime
 from typing import Any
 
 import redis
 from rq import Queue, Retry
 
-from api import keys
+from api import keys, timestamps
 from api.clocks import rfc3339
 from api.seats import SeatStates, owner
 from api.services import Services
@@ -76,14 +75,16 @@ def enqueue_delivery(client: redis.Redis, player_id: str, webhook_id: str,
 
 
 def _payload(kind: str, game_id: str, meta: dict[str, Any], seat: int,
-             head: Head) -> dict[str, Any]:
+             head: Head, result: dict[str, Any] | None = None) -> dict[str, Any]:
     data = {"game_id": game_id, "game": meta["game"], "seat": seat, "version": head.version,
             "status": head.status, "to_act": head.to_act, "url": f"/v1/games/{game_id}"}
+    if kind == "game_over":
+        # As a game read shows it (null while a tournament deal holds it back).
+        data["result"] = result
     deadline = None if head.clock is None else head.clock.get("deadline_ms")
     if deadline is not None and seat == head.to_act and head.status == "active":
         data["deadline"] = rfc3339(int(deadline))  # the game's clock: when the seat's time ends
-    return {"type": kind, "timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
-            "data": data}
+    return {"type": kind, "timestamp": timestamps.now(), "data": data}
 
 
 def player_account(player_id: str) -> str:
@@ -208,5 +209,5 @@ def notify_players(svc: Services, game_id: str, meta: dict[str, Any], states: Se
         if kind not in EVENTS or not account.startswith("player:"):
             continue
         sent += _deliver(svc.redis, account.removeprefix("player:"), kind,
-                         _payload(kind, game_id, meta, seat, head))
+                         _payload(kind, game_id, meta, seat, head, result))
     return sent

@@ -100,6 +100,12 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("get", "/v1/games/{game_id}/record"): "getGameRecord",
     ("post", "/v1/players"): "createPlayer",
     ("get", "/v1/players/me"): "getPlayer",
+    ("delete", "/v1/players/me"): "deletePlayer",
+    ("post", "/v1/players/me/key"): "rotatePlayerKey",
+    ("post", "/v1/games/{game_id}/seats/{seat}/invite"): "inviteToSeat",
+    ("get", "/v1/players/me/challenges"): "listChallenges",
+    ("post", "/v1/players/me/challenges/{challenge_id}/accept"): "acceptChallenge",
+    ("post", "/v1/players/me/challenges/{challenge_id}/decline"): "declineChallenge",
     ("get", "/v1/players/me/games"): "listPlayerGames",
     ("get", "/v1/players/me/stream"): "streamAccountEvents",
     ("get", "/v1/players/me/webhooks"): "listWebhooks",
@@ -128,6 +134,9 @@ PROBLEM_SCHEMAS: dict[str, tuple[str, dict[str, Schema]]] = {
     "not-your-turn": ("NotYourTurnProblem", {"to_act": {
         "type": "integer", "nullable": True, "description": "the seat to act"}}),
     "not-your-seat": ("NotYourSeatProblem", {}),
+    "seat-required": ("SeatRequiredProblem", {"seats": {
+        "type": "array", "items": {"type": "integer"},
+        "description": "the seats of this game the player owns: name one with `?seat=N`"}}),
     "resigned": ("ResignedProblem", {}),
     "time-out": ("TimeOutProblem", {}),
     "not-found": ("NotFoundProblem", {}),
@@ -167,7 +176,14 @@ PROBLEM_SCHEMAS: dict[str, tuple[str, dict[str, Schema]]] = {
 # The problem types an operation answers with at a status (a oneOf of their schemas when
 # several); other statuses fall back to PROBLEMS_BY_STATUS, else the generic Problem.
 PROBLEMS_BY_RESPONSE: dict[tuple[str, str, str], list[str]] = {
-    ("post", "/v1/games/{game_id}/moves", "403"): ["not-your-turn", "resigned"],
+    ("post", "/v1/games/{game_id}/moves", "403"): ["not-your-turn", "resigned", "not-your-seat"],
+    ("post", "/v1/games/{game_id}/moves", "400"): ["bad-request", "seat-required"],
+    ("get", "/v1/games/{game_id}", "400"): ["bad-request", "seat-required"],
+    ("get", "/v1/games/{game_id}", "403"): ["forbidden", "not-your-seat"],
+    ("get", "/v1/games/{game_id}/moves", "400"): ["bad-request", "seat-required"],
+    ("get", "/v1/games/{game_id}/moves", "403"): ["forbidden", "not-your-seat"],
+    ("post", "/v1/games/{game_id}/resign", "400"): ["bad-request", "seat-required"],
+    ("post", "/v1/games/{game_id}/resign", "403"): ["forbidden", "not-your-seat"],
     ("post", "/v1/games/{game_id}/moves", "409"): ["stale-version", "game-over", "time-out"],
     ("post", "/v1/games/{game_id}/moves", "422"): ["illegal-move", "validation-error",
                                                    "idempotency-key-reused"],
@@ -216,6 +232,14 @@ HEADERS: dict[str, Schema] = {
     "X-Accel-Buffering": {"description": "no: a proxy must pass the stream through unbuffered",
                           "schema": {"type": "string"}},
     "Allow": {"description": "the methods the path allows", "schema": {"type": "string"}},
+    "X-RateLimit-Limit": {"description": "the requests the rate limit this request counted "
+                                         "against allows in its window (with rate limits on: "
+                                         "docs/operating-limits.md)",
+                          "schema": {"type": "integer"}},
+    "X-RateLimit-Remaining": {"description": "the requests left in that window after this one",
+                              "schema": {"type": "integer"}},
+    "X-RateLimit-Reset": {"description": "when that window frees a place: Unix time, seconds",
+                          "schema": {"type": "integer"}},
     "Access-Control-Allow-Origin": {"description": "CORS (/v1 only): the origins allowed "
                                                    "(BGB_CORS_ORIGINS; * by default)",
                                     "schema": {"type": "string"}},
@@ -225,6 +249,8 @@ HEADERS: dict[str, Schema] = {
 
 # Headers any answer may carry: CORS (on /v1), Vary, and on JSON answers their language.
 COMMON_HEADERS = ["Access-Control-Allow-Origin", "Access-Control-Expose-Headers", "Vary"]
+# Headers any answer of a rate-limited operation may carry (api.limits).
+RATE_LIMIT_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]
 # The request headers every /v1 operation reads besides its own: the language of its texts.
 LANGUAGE_PARAMETERS: dict[str, Schema] = {
     "AcceptLanguage": {"in": "header", "name": "Accept-Language", "required": False,
@@ -464,6 +490,12 @@ def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Sche
             schemas = game.json_schemas()
             add[f"{prefix}Move"] = _union("Move", schemas["moves"], prefix, add)
             add[f"{prefix}Event"] = _union("Event", schemas["events"], prefix, add)
+            over = add.get(f"{prefix}EventGameOver")
+            if over is not None:  # added by the API (api.games.with_result), not the rules
+                over.setdefault("properties", {})["result"] = {
+                    **_nullable(f"{prefix}Result"),
+                    "description": "the game's result, as a read of the game shows it (null "
+                                   "while a tournament deal holds it back)"}
             add[f"{prefix}View"] = to_openapi(schemas["view"])
             add[f"{prefix}Result"] = _served_result(to_openapi(schemas["result"]))
             add[f"{prefix}Options"] = to_openapi(schemas["options"])
@@ -845,8 +877,12 @@ def document_operations(paths: dict[str, Any], example_move: Schema | None,
             responses["429"] = {"description": "too many requests: see the problem's type; "
                                                "retry after Retry-After seconds",
                                 "content": {PROBLEM_MIMETYPE: {"schema": _ref("Problem")}}}
+        limited = _rate_limited(method, path)
         for status, response in responses.items():
             headers = response.setdefault("headers", {})
+            if limited:
+                for name in RATE_LIMIT_HEADERS:
+                    headers.setdefault(name, {"$ref": f"#/components/headers/{name}"})
             if status == "401":
                 headers.setdefault("WWW-Authenticate", HEADERS["WWW-Authenticate"])
             if status in ("429", "503"):

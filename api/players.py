@@ -9,8 +9,6 @@ asking a seat's new token. The key names the player, so it is checked with one r
 from __future__ import annotations
 
 import base64
-import hashlib
-import hmac
 import json
 import re
 import secrets
@@ -20,25 +18,28 @@ from typing import Any
 from flask import Response
 from flask.views import MethodView
 
-from api import keys, outbound
-from api.auth import bearer_token
+from api import keys, outbound, timestamps
+from api.auth import bearer_token, player_of_key, token_hash
 from api.notify import enqueue_delivery
 from api.parsing import Blueprint, require_json_body
 from api.problems import Problem, validation_error
 from api.schemas import (
     CreatedPlayerSchema,
     CreatedWebhookSchema,
+    DeletedPlayerSchema,
     DeliveriesSchema,
     NewPlayerSchema,
     NewWebhookSchema,
     PlayerGamesQuerySchema,
     PlayerGamesSchema,
+    PlayerKeySchema,
     PlayerSchema,
     QueuedDeliverySchema,
     WebhooksSchema,
 )
-from api.seats import seat_states
+from api.seats import effective_seat, seat_states, update_seat
 from api.services import services
+from api.timestamps import maybe_rfc3339, rfc3339
 
 blp = Blueprint("players", __name__, url_prefix="/v1",
                 description="Players: one identity across games, their games, and webhooks "
@@ -46,32 +47,18 @@ blp = Blueprint("players", __name__, url_prefix="/v1",
 
 PLAYER_AUTH = [{"playerKey": []}]
 MAX_WEBHOOKS = 10
-_KEY = re.compile(r"^bgbp_([A-Za-z0-9]{16})_([A-Za-z0-9_-]{20,64})$")
+# Seconds a deleted player's data may outlive a deletion that failed half-way.
+DELETED_DATA_TTL = 3600
 _WEBHOOK_ID = re.compile(r"^wh_[A-Za-z0-9_-]{8,32}$")
 
 
 def _key_hash(key: str) -> str:
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+    return token_hash(key)
 
 
 def _unauthorized(detail: str) -> Problem:
     return Problem(401, "unauthorized", "Unauthorized", detail,
                    headers={"WWW-Authenticate": 'Bearer realm="boardgamesbot-players"'})
-
-
-def player_of_key(key: str | None) -> str | None:
-    """The id of the player whose key this is, or None (no key, or not a player key)."""
-    if key is None:
-        return None
-    match = _KEY.match(key)
-    if match is None:
-        return None
-    player_id = match.group(1)
-    stored = services().redis.hget(keys.player(player_id), "key_sha256")
-    if stored is None:
-        return None
-    stored_text = stored.decode() if isinstance(stored, bytes) else stored
-    return player_id if hmac.compare_digest(stored_text, _key_hash(key)) else None
 
 
 def current_player() -> str:
@@ -107,7 +94,7 @@ class Players(MethodView):
 
     @blp.arguments(NewPlayerSchema(), example={"name": "Ada"})
     @blp.response(201, CreatedPlayerSchema, example={
-        "id": "Xq3f9LmQ2aZk7WcP", "name": "Ada", "created": 1796100000.0,
+        "id": "Xq3f9LmQ2aZk7WcP", "name": "Ada", "created": "2026-12-02T08:00:00.000Z",
         "key": "bgbp_Xq3f9LmQ2aZk7WcP_8dGk…"})
     @blp.problem(429, "rate-limited")
     @blp.body_problems()
@@ -121,7 +108,7 @@ class Players(MethodView):
         created = time.time()
         svc.redis.hset(keys.player(player_id), mapping={
             "name": body.get("name", ""), "key_sha256": _key_hash(key), "created": created})
-        return _json({"id": player_id, "name": body.get("name"), "created": created,
+        return _json({"id": player_id, "name": body.get("name"), "created": rfc3339(created),
                       "key": key}, 201)
 
 
@@ -130,7 +117,7 @@ class Me(MethodView):
     """The calling player."""
 
     @blp.response(200, PlayerSchema, example={"id": "Xq3f9LmQ2aZk7WcP", "name": "Ada",
-                                             "created": 1796100000.0})
+                                             "created": "2026-12-02T08:00:00.000Z"})
     @blp.problem(401, "no or a wrong player key")
     @blp.unavailable()
     @blp.doc(security=PLAYER_AUTH)
@@ -139,7 +126,89 @@ class Me(MethodView):
         player_id = current_player()
         raw = services().redis.hgetall(keys.player(player_id))
         return _json({"id": player_id, "name": raw.get(b"name", b"").decode() or None,
-                      "created": float(raw.get(b"created", 0))})
+                      "created": rfc3339(float(raw.get(b"created", 0)))})
+
+
+    @blp.response(200, DeletedPlayerSchema, example={"id": "Xq3f9LmQ2aZk7WcP", "resigned": [
+        {"game_id": "eXknnuBu1J0EBrVv", "seat": 0, "version": 13, "status": "finished"}]})
+    @blp.problem(401, "no or a wrong player key")
+    @blp.unavailable()
+    @blp.doc(security=PLAYER_AUTH)
+    def delete(self) -> Response:
+        """Delete the calling player: its key stops working at once, each of its seats in an
+        active game resigns (as `POST /v1/games/{id}/resign`: a game of two seats ends, in
+        a larger one the `random` bot plays the seat), and its games list, challenges, webhooks and
+        their delivery logs are deleted. Its finished games keep their seats until they
+        expire with the game (`BGB_RETAIN_FINISHED`), no longer tied to the player."""
+        from api.lifecycle import resign_seat  # lifecycle imports this module
+
+        player_id = current_player()
+        svc = services()
+        # The key first: from now on nothing acts as this player, the deletion included
+        # if it is asked again meanwhile.
+        svc.redis.delete(keys.player(player_id))
+        resigned: list[dict[str, Any]] = []
+        index = keys.player_games(player_id)
+        hooks = svc.redis.hkeys(keys.player_webhooks(player_id))
+        rest = [index, keys.player_webhooks(player_id), keys.player_challenges(player_id),
+                *(keys.webhook_deliveries(player_id, h.decode() if isinstance(h, bytes) else h)
+                  for h in hooks)]
+        # Should this request die half-way, what is left expires anyway (nothing can ask
+        # again: the key is gone).
+        pipe = svc.redis.pipeline(transaction=False)
+        for key in rest:
+            pipe.expire(key, DELETED_DATA_TTL)
+        pipe.execute()
+        for raw in svc.redis.zrange(index, 0, -1):
+            game_id = raw.decode() if isinstance(raw, bytes) else raw
+            meta = svc.store.meta(game_id)
+            if meta is None:
+                continue  # expired
+            states = seat_states(svc.redis, game_id)
+            for seat in sorted(s for s, st in states.items() if st.get("player") == player_id):
+                head = svc.store.head(game_id)
+                if head is not None and head.status == "active" and \
+                        effective_seat(meta, states, seat)["kind"] == "human":
+                    try:
+                        version, status = resign_seat(svc, game_id, meta, seat)
+                    except Problem:
+                        pass  # the game ended meanwhile (or by this player's other seat)
+                    else:
+                        resigned.append({"game_id": game_id, "seat": seat,
+                                         "version": version, "status": status})
+                update_seat(svc.redis, game_id, seat, player=None)
+        svc.redis.delete(*rest)
+        return _json({"id": player_id, "resigned": resigned})
+
+
+@blp.route("/players/me/key")
+class MyKey(MethodView):
+    """The calling player's key."""
+
+    @blp.response(200, PlayerKeySchema, example={
+        "id": "Xq3f9LmQ2aZk7WcP", "key": "bgbp_Xq3f9LmQ2aZk7WcP_Jd7…"})
+    @blp.problem(401, "no or a wrong player key")
+    @blp.unavailable()
+    @blp.doc(security=PLAYER_AUTH)
+    def post(self) -> Response:
+        """A new key for the calling player (shown only in this answer); the key that asked
+        stops working at once, everywhere (game reads and moves included)."""
+        player_id = current_player()
+        key = f"bgbp_{player_id}_{secrets.token_urlsafe(32)}"
+        svc = services()
+        # Only if the player still exists (a deletion meanwhile must not revive it).
+        replaced = svc.redis.eval(_ROTATE, 1, keys.player(player_id), _key_hash(key))
+        if not replaced:
+            raise _unauthorized("this player was deleted")
+        return _json({"id": player_id, "key": key})
+
+
+# Sets the player's key hash if the player still exists: 1, else 0.
+_ROTATE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'key_sha256', ARGV[1])
+return 1
+"""
 
 
 @blp.route("/players/me/games")
@@ -149,8 +218,8 @@ class MyGames(MethodView):
     @blp.arguments(PlayerGamesQuerySchema(), location="query")
     @blp.response(200, PlayerGamesSchema, example={"games": [{
         "id": "eXknnuBu1J0EBrVv", "game": "darwins-journey", "options": {"players": 2},
-        "created": 1796100000.0, "version": 12, "status": "active", "to_act": 0, "seats": [0],
-        "my_turn": True}], "next": None})
+        "created": "2026-12-02T08:00:00.000Z", "version": 12, "status": "active", "to_act": 0,
+        "seats": [0], "my_turn": True}], "next": None})
     @blp.problem(401, "no or a wrong player key")
     @blp.unavailable()
     @blp.doc(security=PLAYER_AUTH)
@@ -187,7 +256,7 @@ class MyGames(MethodView):
             status_text = status.decode() if status else "active"
             seat_to_act = int(to_act) if to_act not in (None, b"") else None
             entry = {"id": game_id, "game": meta["game"], "options": meta["options"],
-                     "created": score, "version": int(version), "status": status_text,
+                     "created": rfc3339(score), "version": int(version), "status": status_text,
                      "to_act": seat_to_act,
                      "seats": mine, "my_turn": status_text == "active" and seat_to_act in mine}
             if "status" in query and entry["status"] != query["status"]:
@@ -211,7 +280,7 @@ class Webhooks(MethodView):
                                                 "events": ["your_turn", "game_over"]})
     @blp.response(201, CreatedWebhookSchema, example={
         "id": "wh_3kQ9x7LmZp2V", "url": "https://push.example.com/bgb",
-        "events": ["game_over", "your_turn"], "created": 1796100000.0,
+        "events": ["game_over", "your_turn"], "created": "2026-12-02T08:00:00.000Z",
         "secret": "whsec_MfKQ9r8GKYqXJ0y7Z1s2Wm3bq5c6d7e8"})
     @blp.problem(401, "no or a wrong player key")
     @blp.problem(409, "too-many-webhooks")
@@ -232,11 +301,11 @@ class Webhooks(MethodView):
         hook = {"id": webhook_id, "url": body["url"], "events": sorted(set(body["events"])),
                 "secret": secret, "created": time.time()}
         svc.redis.hset(keys.player_webhooks(player_id), webhook_id, json.dumps(hook))
-        return _json(hook, 201)
+        return _json(_shown_hook(hook), 201)
 
     @blp.response(200, WebhooksSchema, example={"webhooks": [{
         "id": "wh_3kQ9x7LmZp2V", "url": "https://push.example.com/bgb",
-        "events": ["game_over", "your_turn"], "created": 1796100000.0}]})
+        "events": ["game_over", "your_turn"], "created": "2026-12-02T08:00:00.000Z"}]})
     @blp.problem(401, "no or a wrong player key")
     @blp.unavailable()
     @blp.doc(security=PLAYER_AUTH)
@@ -245,8 +314,13 @@ class Webhooks(MethodView):
         player_id = current_player()
         raw = services().redis.hgetall(keys.player_webhooks(player_id))
         hooks = sorted((json.loads(v) for v in raw.values()), key=lambda h: h["created"])
-        return _json({"webhooks": [{k: v for k, v in h.items() if k != "secret"}
+        return _json({"webhooks": [{k: v for k, v in _shown_hook(h).items() if k != "secret"}
                                    for h in hooks]})
+
+
+def _shown_hook(hook: dict[str, Any]) -> dict[str, Any]:
+    """A stored webhook as answers show it (its Unix time of creation as RFC 3339)."""
+    return {**hook, "created": maybe_rfc3339(hook["created"])}
 
 
 def _check_target(url: str) -> None:
@@ -270,7 +344,7 @@ def coarse_attempt(entry: dict[str, Any]) -> dict[str, Any]:
         status_class = f"{status // 100}xx"
     else:
         outcome, status_class = "unreachable", None
-    return {"message_id": entry.get("message_id"), "at": entry.get("at"),
+    return {"message_id": entry.get("message_id"), "at": maybe_rfc3339(entry.get("at")),
             "event": entry.get("event"), "outcome": outcome, "status_class": status_class,
             "ok": outcome == "delivered"}
 
@@ -307,10 +381,10 @@ class Deliveries(MethodView):
     """A webhook's delivery log."""
 
     @blp.response(200, DeliveriesSchema, example={"deliveries": [
-        {"message_id": "msg_f3Kq9x7LmZp2Vb1c", "at": 1796100012, "event": "your_turn",
-         "outcome": "delivered", "status_class": "2xx", "ok": True},
-        {"message_id": "msg_f3Kq9x7LmZp2Vb1c", "at": 1796100002, "event": "your_turn",
-         "outcome": "refused", "status_class": "5xx", "ok": False}]})
+        {"message_id": "msg_f3Kq9x7LmZp2Vb1c", "at": "2026-12-02T08:00:12.000Z",
+         "event": "your_turn", "outcome": "delivered", "status_class": "2xx", "ok": True},
+        {"message_id": "msg_f3Kq9x7LmZp2Vb1c", "at": "2026-12-02T08:00:02.000Z",
+         "event": "your_turn", "outcome": "refused", "status_class": "5xx", "ok": False}]})
     @blp.problem(401, "no or a wrong player key")
     @blp.problem(404, "no such webhook")
     @blp.unavailable()
@@ -337,6 +411,6 @@ class TestDelivery(MethodView):
         player_id = current_player()
         _webhook(player_id, webhook_id)
         message_id = enqueue_delivery(services().redis, player_id, webhook_id, {
-            "type": "ping", "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime()),
+            "type": "ping", "timestamp": timestamps.now(),
             "data": {"webhook_id": webhook_id}})
         return _json({"message_id": message_id}, 202)

@@ -71,6 +71,10 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         "Bad request", 400, "The request body is not valid JSON, or the request is malformed.",
         "Fix the request (send a JSON document as the body); retrying it unchanged fails "
         "again."),
+    "seat-required": ProblemType(
+        "Seat required", 400, "The player key owns several seats of this game (a hot-seat "
+        "game) and the request does not say which one it acts for; `seats` lists them.",
+        "Repeat the request with `?seat=N`, N one of `seats`."),
     "unauthorized": ProblemType(
         "Unauthorized", 401, "No credential was sent, or the one sent opens nothing here (a "
         "token of another game, a rotated seat token, an unknown player key).",
@@ -89,7 +93,8 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         "is over).", "Wait for your turn: long-poll `GET /v1/games/{id}?wait_version=N` or "
         "follow `/v1/games/{id}/events`, then read the game and move."),
     "not-your-seat": ProblemType(
-        "Not your seat", 403, "The calling player does not own this seat.",
+        "Not your seat", 403, "The calling player does not own this seat (or no seat of this "
+        "game), or the seat token is another seat's than the `seat` named.",
         "Claim the seat first (with its seat token), or act with the player owning it."),
     "resigned": ProblemType(
         "Resigned", 403, "The seat resigned: a bot plays its turns now, and its former token "

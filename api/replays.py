@@ -28,7 +28,6 @@ import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from importlib import metadata
 from typing import Any
 
@@ -46,6 +45,7 @@ from api.problems import Problem, validation_error
 from api.schemas import DealSchema, LogEntrySchema, SeatSchema
 from api.services import Services, services
 from api.store import OVER, Cached, SeatsSeen, json_text
+from api.timestamps import rfc3339
 from api.tournament_secrecy import held_back
 
 log = logging.getLogger(__name__)
@@ -255,8 +255,7 @@ def record(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
         "format": RECORD_FORMAT, "format_version": RECORD_FORMAT_VERSION, "id": game_id,
         "game": meta["game"], "rules": _rules_version(game, now.state),
         "options": meta["options"],
-        "created": datetime.fromtimestamp(float(meta.get("created", 0)), UTC)
-        .isoformat().replace("+00:00", "Z"),
+        "created": rfc3339(float(meta.get("created", 0))),
         "status": head.status, "version": head.version,
         "seats": public_seats(meta, now.seats), "deal": public_deal(meta, True),
         "moves": moves, "result": body["result"]}

@@ -11,6 +11,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from api import timestamps
 from api.outbound import MAX_URL_LENGTH, OUTCOMES
 
 MAX_SEATS = 16
@@ -223,17 +224,17 @@ class GameQuerySchema(ma.Schema):
                        "log entries), as the caller's seat saw it then (docs/records.md); not "
                        "with `wait_version`"})
     seat = fields.Integer(validate=validate.Range(min=0, max=MAX_SEATS - 1), metadata={
-        "description": "with `at`, once the game is over: whose view to show (by default the "
-                       "caller's; during play only the caller's own seat may be named)"})
+        "description": "with a player key: which of the player's seats reads (needed when "
+                       "it owns several, a hot-seat game); with `at`, once the game is over "
+                       "and a seat token: whose view to show (by default the caller's; during "
+                       "play only the caller's own seat may be named)"})
 
     @ma.validates_schema
     def _replay_alone(self, data: dict[str, Any], **_: Any) -> None:
-        """A replay is no long poll, and only a replay names a seat."""
+        """A replay is no long poll."""
         if "at" in data and "wait_version" in data:
             raise ma.ValidationError("a replay (`at`) does not wait: leave out `wait_version`",
                                      "at")
-        if "seat" in data and "at" not in data:
-            raise ma.ValidationError("`seat` names whose view a replay (`at`) shows", "seat")
 
 
 class ForfeitSchema(ma.Schema):
@@ -345,6 +346,9 @@ class MoveLogQuerySchema(ma.Schema):
     after = fields.Integer(load_default=-1, validate=validate.Range(min=-1, max=MAX_INDEX),
                            metadata={"description": "only moves with a greater index"})
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=200))
+    seat = fields.Integer(validate=validate.Range(min=0, max=MAX_SEATS - 1), metadata={
+        "description": "with a player key: which of the player's seats reads (needed when "
+                       "it owns several)"})
 
 
 class LogEntrySchema(ma.Schema):
@@ -436,12 +440,19 @@ class NewPlayerSchema(ma.Schema):
         "pattern": NAME_PATTERN})
 
 
+def timestamp(description: str, **kwargs: Any) -> fields.String:
+    """A time in an answer: RFC 3339, UTC, milliseconds (api.timestamps)."""
+    return fields.String(**kwargs, metadata={
+        "format": "date-time", "example": timestamps.EXAMPLE,
+        "description": f"{description} (RFC 3339, UTC)"})
+
+
 class PlayerSchema(ma.Schema):
     """A player as it sees itself."""
 
     id = fields.String(required=True)
     name = fields.String(allow_none=True, required=True)
-    created = fields.Float(required=True, metadata={"description": "Unix time"})
+    created = timestamp("when the player was created", required=True)
 
 
 class CreatedPlayerSchema(PlayerSchema):
@@ -450,6 +461,33 @@ class CreatedPlayerSchema(PlayerSchema):
     key = fields.String(required=True, metadata={
         "description": "the player's secret key: `Authorization: Bearer <key>` on /v1/players/me "
                        "and on seat claims; stored only hashed", "example": "bgbp_…"})
+
+
+class PlayerKeySchema(ma.Schema):
+    """A player's new key (shown only here): the previous one no longer works."""
+
+    id = fields.String(required=True)
+    key = fields.String(required=True, metadata={
+        "description": "the player's new secret key; the previous key stopped working",
+        "example": "bgbp_…"})
+
+
+class DeletedPlayerSchema(ma.Schema):
+    """What deleting a player did to its games."""
+
+    id = fields.String(required=True)
+    resigned = fields.List(fields.Nested(lambda: ResignedSeatSchema()), required=True, metadata={
+        "description": "the player's seats of active games, each resigned as "
+                       "`POST /v1/games/{id}/resign` does"})
+
+
+class ResignedSeatSchema(ma.Schema):
+    """A seat resigned when its player was deleted."""
+
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
 
 
 class PlayerGamesQuerySchema(ma.Schema):
@@ -461,7 +499,8 @@ class PlayerGamesQuerySchema(ma.Schema):
     my_turn = fields.Boolean(truthy={"true"}, falsy={"false"}, metadata={
         "description": "only games where one of the player's seats is to act"})
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
-    before = fields.Float(metadata={"description": "the `next` of the previous page"})
+    before = fields.Float(metadata={"description": "the `next` of the previous page (a "
+                                                   "cursor)"})
 
 
 class PlayerGameSchema(ma.Schema):
@@ -470,7 +509,7 @@ class PlayerGameSchema(ma.Schema):
     id = fields.String(required=True)
     game = fields.String(required=True)
     options = fields.Dict(required=True)
-    created = fields.Float(required=True)
+    created = timestamp("when the game was created", required=True)
     version = fields.Integer(required=True)
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     to_act = fields.Integer(allow_none=True, required=True)
@@ -484,7 +523,8 @@ class PlayerGamesSchema(ma.Schema):
 
     games = fields.List(fields.Nested(PlayerGameSchema), required=True)
     next = fields.Float(allow_none=True, required=True, metadata={
-        "description": "pass as `before` for the next page; null on the last"})
+        "description": "pass as `before` for the next page; null on the last (a cursor, "
+                       "not a timestamp)"})
 
 
 def _each_once(items: list[Any]) -> None:
@@ -515,7 +555,7 @@ class WebhookSchema(ma.Schema):
     id = fields.String(required=True)
     url = fields.String(required=True)
     events = fields.List(fields.String(), required=True)
-    created = fields.Float(required=True)
+    created = timestamp("when the webhook was registered", required=True)
 
 
 class CreatedWebhookSchema(WebhookSchema):
@@ -536,7 +576,7 @@ class DeliverySchema(ma.Schema):
 
     message_id = fields.String(required=True, metadata={
         "description": "the delivery's `webhook-id` (the same on each retry)"})
-    at = fields.Integer(required=True, metadata={"description": "when (Unix time, seconds)"})
+    at = timestamp("when it was attempted", required=True)
     event = fields.String(required=True, metadata={"example": "your_turn"})
     outcome = fields.String(required=True, validate=validate.OneOf(OUTCOMES), metadata={
         "description": "`delivered` (a 2xx answer); `refused` (the receiver answered another "
@@ -566,6 +606,39 @@ class ClaimSchema(ma.Schema):
     """A seat's token, proving the caller was given the seat (e.g. by a join link)."""
 
     token = fields.String(required=True, validate=validate.Length(min=1, max=256))
+
+
+class InviteSchema(ma.Schema):
+    """A seat offered to a player."""
+
+    player = fields.String(required=True, validate=validate.Length(min=1, max=64), metadata={
+        "description": "the invited player's id", "example": "Xq3f9LmQ2aZk7WcP"})
+
+
+class ChallengeSchema(ma.Schema):
+    """A seat of a game offered to a player."""
+
+    id = fields.String(required=True)
+    game_id = fields.String(required=True)
+    game = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    created = timestamp("when the seat was offered", required=True)
+
+
+class ChallengesSchema(ma.Schema):
+    """A player's pending challenges, oldest first."""
+
+    challenges = fields.List(fields.Nested(ChallengeSchema), required=True)
+
+
+class AcceptedChallengeSchema(ma.Schema):
+    """An accepted challenge: the player's seat and its new token (shown only here)."""
+
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True, metadata={
+        "description": "the seat's new token (the inviter's stopped working); the player's "
+                       "key plays the seat too"})
 
 
 class ClaimedSchema(ma.Schema):

@@ -87,6 +87,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("BGB_RATE_LIMIT_OTHER", "6000/minute",
             "every other request (catalog, bots, the OpenAPI document, docs, /healthz) per "
             "client", "API"),
+    Setting("BGB_RATE_LIMIT_HEADERS", "on",
+            "`X-RateLimit-Limit`, `-Remaining` and `-Reset` on every rate-limited answer (one "
+            "more Redis read per request; `off` leaves them out)", "API"),
     Setting("BGB_BODY_TIMEOUT", "10",
             "seconds a request's body may take to arrive after its headers (beyond: 408 and "
             "the connection closed; `off` disables)", "API"),

@@ -38,10 +38,11 @@ from api.limits import current as current_limits
 from api.notify import entrant_accounts, notify_tournament
 from api.parsing import Blueprint, require_json_body
 from api.problems import Problem, validation_error
-from api.schemas import MAX_SEED, StrictInt, TimeControlSchema
+from api.schemas import MAX_SEED, StrictInt, TimeControlSchema, timestamp
 from api.services import Services, services
 from api.standings import chart_png, score_lists, standings
 from api.store import new_epoch
+from api.timestamps import maybe_rfc3339, rfc3339
 from api.tournament_plan import GAUNTLET, MAX_GAMES, ROUND_ROBIN, slots, standings_names
 from api.tournament_secrecy import open_deals
 from api.tournament_store import ENDED, TournamentStore, is_claim, kick
@@ -144,8 +145,8 @@ class TournamentSchema(ma.Schema):
                                                      "wins/draws/losses, mean score and margin "
                                                      "with 95% CIs, openskill rating; "
                                                      "head_to_head; superiority"})
-    created = fields.Float()
-    finished_at = fields.Float(allow_none=True)
+    created = timestamp("when the tournament was created")
+    finished_at = timestamp("when it ended (null while it is played)", allow_none=True)
 
 
 class CreatedTournamentSchema(TournamentSchema):
@@ -308,7 +309,8 @@ def _body(tournament_id: str, info: dict[str, Any], progress: dict[str, Any],
             "status": info["status"], "progress": progress,
             "standings": _cached("standings", tournament_id, len(results), lambda: standings(
                 standings_names(spec), _finished_games(spec, results))),
-            "created": info["created"], "finished_at": info["finished_at"]}
+            "created": rfc3339(info["created"]),
+            "finished_at": maybe_rfc3339(info["finished_at"])}
 
 
 _CACHE: OrderedDict[tuple[str, str, int], Any] = OrderedDict()

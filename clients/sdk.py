@@ -79,6 +79,21 @@ class NotYourTurn(Forbidden):
     """403 not-your-turn: the seat is valid but another seat must act now."""
 
 
+class NotYourSeat(Forbidden):
+    """403 not-your-seat: the player's key does not own the seat it names (or any of the
+    game's)."""
+
+
+class SeatRequired(BadRequest):
+    """400 seat-required: the player's key owns several seats of the game; name one
+    (`seat=`)."""
+
+    @property
+    def seats(self) -> list[int]:
+        """The seats of the game the player owns."""
+        return [int(s) for s in self.problem.get("seats") or []]
+
+
 class NotFound(ApiError):
     """404: no such game (or resource)."""
 
@@ -145,6 +160,8 @@ _BY_SLUG: dict[str, type[ApiError]] = {
     "unauthorized": Unauthorized,
     "forbidden": Forbidden,
     "not-your-turn": NotYourTurn,
+    "not-your-seat": NotYourSeat,
+    "seat-required": SeatRequired,
     "not-found": NotFound,
     "stale-version": StaleVersion,
     "game-over": GameOver,
@@ -405,6 +422,37 @@ class Client:
             params["before"] = before
         return dict(self._request("GET", "/players/me/games", token=key, params=params).json())
 
+    def rotate_key(self, key: str) -> str:
+        """The player's new key (shown only in this answer); `key` stops working at once."""
+        return str(self._request("POST", "/players/me/key", token=key, safe=False)
+                   .json()["key"])
+
+    def delete_player(self, key: str) -> Json:
+        """Delete the player: its seats in active games resign, its data are deleted;
+        {"id", "resigned": [{"game_id", "seat", "version", "status"}]}."""
+        return dict(self._request("DELETE", "/players/me", token=key, safe=False).json())
+
+    def invite(self, game_id: str, seat: int, seat_token: str, player_id: str) -> Json:
+        """Offer `seat` (its token proves it is the caller's) to a player: the challenge."""
+        return dict(self._request("POST", f"/games/{game_id}/seats/{seat}/invite",
+                                  token=seat_token, json_body={"player": player_id},
+                                  safe=False).json())
+
+    def challenges(self, key: str) -> list[Json]:
+        """The seats offered to the player, oldest first."""
+        return list(self._request("GET", "/players/me/challenges", token=key)
+                    .json()["challenges"])
+
+    def accept_challenge(self, key: str, challenge_id: str) -> Json:
+        """Take the offered seat: {"game_id", "seat", "token"} (the seat's new token)."""
+        return dict(self._request("POST", f"/players/me/challenges/{challenge_id}/accept",
+                                  token=key, safe=False).json())
+
+    def decline_challenge(self, key: str, challenge_id: str) -> None:
+        """Refuse the offered seat."""
+        self._request("POST", f"/players/me/challenges/{challenge_id}/decline", token=key,
+                      safe=False)
+
     def claim_seat(self, game_id: str, seat: int, key: str, seat_token: str) -> Json:
         """Make the player of `key` the owner of `seat`, proven by the seat's token."""
         return dict(self._request("POST", f"/games/{game_id}/seats/{seat}/claim", token=key,
@@ -431,9 +479,12 @@ class Client:
                                   token=key).json()["deliveries"])
 
     def get_game(self, game_id: str, token: str | None = None, *,
-                 wait_version: int | None = None, wait_timeout: float | None = None) -> Json:
-        """The game as `token`'s seat (or a spectator) sees it; long-polls with `wait_version`."""
-        params: Json = {}
+                 wait_version: int | None = None, wait_timeout: float | None = None,
+                 seat: int | None = None) -> Json:
+        """The game as `token`'s seat (or a spectator) sees it; long-polls with `wait_version`.
+        `token` may be a player's key: `seat` then names which of its seats reads (needed
+        when it owns several)."""
+        params: Json = {} if seat is None else {"seat": seat}
         timeout = None
         if wait_version is not None:
             params["wait_version"] = wait_version
@@ -464,10 +515,11 @@ class Client:
 
     def move(self, game_id: str, token: str, move: Json, version: int,
              idempotency_key: str | None = None, forfeit: Json | None = None,
-             bot_job: str | None = None) -> Json:
+             bot_job: str | None = None, *, seat: int | None = None) -> Json:
         """Play `move` against `version`; retried safely under one Idempotency-Key.
-        (`forfeit` and `bot_job`: the server's bot workers only, reporting a move over its
-        budget, and holding the next bot turn for the worker's job.)"""
+        `token` may be a player's key (`seat`: which of its seats moves, when it owns
+        several). (`forfeit` and `bot_job`: the server's bot workers only, reporting a move
+        over its budget, and holding the next bot turn for the worker's job.)"""
         key = idempotency_key or str(uuid.uuid4())
         body: Json = {"move": move, "version": version}
         if forfeit is not None:
@@ -476,7 +528,7 @@ class Client:
             body["bot_job"] = bot_job
         return dict(self._request(
             "POST", f"/games/{game_id}/moves", token=token,
-            json_body=body,
+            json_body=body, params=None if seat is None else {"seat": seat},
             headers={"Idempotency-Key": key}).json())
 
     def wait_for_turn(self, game_id: str, token: str, *, timeout: float | None = None,

@@ -348,3 +348,25 @@ def test_json_bodies_are_read_as_the_standard_library_reads_them(raw: bytes) -> 
         assert isinstance(expected, str) and expected in refused.detail
         return
     assert repr(found) == repr(expected)
+
+
+def test_a_player_key_goes_to_the_app(lane: Lane, plain: FlaskClient) -> None:
+    """The app checks a player's key (its seats, `?seat`): the lane hands it on, and the
+    answers are the app's, the same with and without the lane."""
+    answers = []
+    for client in (lane.client, plain):
+        key = client.post("/v1/players", json={}).get_json()["key"]
+        auth = {"Authorization": f"Bearer {key}"}
+        game = client.post("/v1/games", headers=auth, json={
+            "game": "toy-pontoon", "options": {"players": 1}, "seed": 7,
+            "seats": [{"kind": "human", "claim": True}]}).get_json()
+        url = f"/v1/games/{game['id']}"
+        before = len(lane.handed_on)
+        read = client.get(url, headers=auth)
+        moved = client.post(f"{url}/moves", headers=auth,
+                            json={"move": {"type": "draw"}, "version": 0})
+        assert read.status_code == moved.status_code == 200
+        if client is lane.client:
+            assert len(lane.handed_on) == before + 2
+        answers.append((read.get_json()["seat"], moved.get_json()["version"]))
+    assert answers == [(0, 1), (0, 1)]

@@ -40,7 +40,7 @@ def _handler(script: Script) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
-        do_GET = do_POST = _answer
+        do_GET = do_POST = do_DELETE = _answer
 
         def log_message(self, *args: Any) -> None:
             pass
@@ -230,3 +230,43 @@ def test_account_events_raise_the_problem_of_a_refused_stream(server) -> None:
                              "status": 401, "detail": "no key"}, "application/problem+json")]
     with pytest.raises(sdk.Unauthorized):
         next(Client(url).account_events("nope"))
+
+
+def test_a_player_key_names_its_seat_and_manages_its_account(server) -> None:
+    script, url = server
+    script.answers = [
+        (200, {"id": "g1", "seat": 1}, "application/json"),
+        (200, {"version": 4}, "application/json"),
+        problem("seat-required", 400, seats=[0, 1]),
+        problem("not-your-seat", 403),
+        (200, {"id": "p1", "key": "bgbp_new"}, "application/json"),
+        (200, {"id": "p1", "resigned": []}, "application/json"),
+        (201, {"id": "ch_1"}, "application/json"),
+        (200, {"challenges": [{"id": "ch_1"}]}, "application/json"),
+        (200, {"game_id": "g1", "seat": 1, "token": "t"}, "application/json"),
+        (204, b"", "application/json"),
+    ]
+    client = Client(url, retries=0)
+    assert client.get_game("g1", "bgbp_key", seat=1)["seat"] == 1
+    assert client.move("g1", "bgbp_key", {"type": "draw"}, 3, seat=1)["version"] == 4
+    with pytest.raises(sdk.SeatRequired) as required:
+        client.get_game("g1", "bgbp_key")
+    assert required.value.seats == [0, 1]
+    with pytest.raises(sdk.NotYourSeat):
+        client.move("g1", "bgbp_key", {"type": "draw"}, 3, seat=0)
+    assert client.rotate_key("bgbp_key") == "bgbp_new"
+    assert client.delete_player("bgbp_new") == {"id": "p1", "resigned": []}
+    assert client.invite("g1", 1, "seat-token", "p2")["id"] == "ch_1"
+    assert client.challenges("bgbp_other") == [{"id": "ch_1"}]
+    assert client.accept_challenge("bgbp_other", "ch_1")["token"] == "t"
+    client.decline_challenge("bgbp_other", "ch_2")
+    sent = [(r["method"], r["path"]) for r in script.requests]
+    assert sent == [
+        ("GET", "/v1/games/g1?seat=1"), ("POST", "/v1/games/g1/moves?seat=1"),
+        ("GET", "/v1/games/g1"), ("POST", "/v1/games/g1/moves?seat=0"),
+        ("POST", "/v1/players/me/key"), ("DELETE", "/v1/players/me"),
+        ("POST", "/v1/games/g1/seats/1/invite"), ("GET", "/v1/players/me/challenges"),
+        ("POST", "/v1/players/me/challenges/ch_1/accept"),
+        ("POST", "/v1/players/me/challenges/ch_2/decline")]
+    assert json.loads(script.requests[6]["body"]) == {"player": "p2"}
+    assert script.requests[6]["headers"]["Authorization"] == "Bearer seat-token"
