@@ -297,6 +297,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="what happens to an external seat out of time (default: bot)")
     tour.add_argument("--follow", default=None, metavar="ID",
                       help="follow an existing tournament instead of starting one")
+    tour.add_argument("--cancel", default=None, metavar="ID",
+                      help="cancel a tournament (with --token, its creator token)")
+    tour.add_argument("--token", default=None, help="with --cancel: the creator token")
     tour.add_argument("--json", action="store_true", help="print the standings as JSON")
     tour.add_argument("--csv", type=Path, default=None, metavar="FILE",
                       help="write the standings as CSV")
@@ -793,6 +796,17 @@ def tournament(args: argparse.Namespace, console: Console) -> int:
     from clients import tournament as tour
 
     client = Client(args.url)
+    if args.cancel:
+        if not args.token:
+            console.print("[red]--cancel needs the tournament's creator --token[/]")
+            return 2
+        try:
+            body = client.cancel_tournament(args.cancel, args.token)
+        except ApiError as exc:
+            _refused(console, exc)
+            return 1
+        console.print(f"tournament {args.cancel}: {body.get('status', 'cancelled')}")
+        return 0
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("ETA"), TimeRemainingColumn()]
     with Progress(*columns, console=console, transient=True, disable=args.json) as bar:
@@ -832,7 +846,13 @@ def tournament(args: argparse.Namespace, console: Console) -> int:
                     console.print(f"tournament {answer['id']}: {answer['progress']['total']} "
                                   f"games (`bgb tournament --follow {answer['id']}`)")
                 for name, token in answer.get("entrant_tokens", {}).items():
-                    console.print(f"external entrant {name}: token {token}")
+                    console.print(f"external entrant {name}: token {token}", soft_wrap=True)
+                if answer.get("entrant_tokens") and answer.get("creator_token"):
+                    # Only an external entrant's tournament may wait on someone: say how to
+                    # stop it (the token is shown once, here).
+                    console.print(f"creator token {answer['creator_token']} (cancel: bgb "
+                                  f"tournament --cancel {answer['id']} --token "
+                                  f"{answer['creator_token']})", soft_wrap=True)
 
             try:
                 standings = tour.run(client, args.game, entrants, games=args.games,

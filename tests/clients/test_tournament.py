@@ -40,7 +40,14 @@ class StubClient:
                           ) -> dict[str, Any]:
         self.created.append({"game": game, "entrants": entrants, "options": options,
                              **settings})
-        return {"id": "t1", "progress": {"total": 4}, "entrant_tokens": {}}
+        tokens = {e["name"]: f"tok-{e['name']}" for e in entrants if e["kind"] == "external"}
+        self.cancelled: list[tuple[str, str]] = []
+        return {"id": "t1", "progress": {"total": 4}, "entrant_tokens": tokens,
+                "creator_token": "creator-secret"}
+
+    def cancel_tournament(self, tournament_id: str, creator_token: str) -> dict[str, Any]:
+        self.cancelled = [(tournament_id, creator_token)]
+        return {"id": tournament_id, "status": "cancelled"}
 
     def tournament_events(self, tournament_id: str) -> Iterator[dict[str, Any]]:
         for finished in range(5):
@@ -114,3 +121,18 @@ def test_cli_gives_external_entrants_a_clock(monkeypatch: pytest.MonkeyPatch) ->
     assert cli.main(["tournament", "toy-pontoon", "--bot", "random", "--external", "ann",
                      "--games", "2"]) == 0
     assert "clock" not in stub.created[-1]  # no clock asked: none sent
+
+
+def test_cli_prints_the_creator_token_of_an_external_tournament_and_cancels_it(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    stub = StubClient()
+    monkeypatch.setattr(cli, "Client", lambda url=None: stub)
+    assert cli.main(["tournament", "toy-pontoon", "--bot", "random", "--external", "ann",
+                     "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "external entrant ann: token tok-ann" in out
+    assert "bgb tournament --cancel t1 --token creator-secret" in out
+    assert cli.main(["tournament", "--cancel", "t1", "--token", "creator-secret"]) == 0
+    assert stub.cancelled == [("t1", "creator-secret")]
+    assert "cancelled" in capsys.readouterr().out
+    assert cli.main(["tournament", "--cancel", "t1"]) == 2  # no token: nothing sent
