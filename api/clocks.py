@@ -20,8 +20,9 @@ gains `increment` when the turn passes to another seat.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import UTC, datetime
 from typing import Any
+
+from api import timestamps
 
 ON_TIMEOUT = ("bot", "resign")
 # The bot that plays a timed-out seat (`on_timeout: "bot"`) or a seat resigned by its clock:
@@ -96,11 +97,8 @@ def after_move(control: dict[str, Any], clock: dict[str, Any], mover: int,
 
 
 def rfc3339(epoch_ms: int | None) -> str | None:
-    """An epoch time in milliseconds as an RFC 3339 UTC timestamp (None stays None)."""
-    if epoch_ms is None:
-        return None
-    moment = datetime.fromtimestamp(epoch_ms / 1000, UTC)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """An epoch time in milliseconds (a clock's) as RFC 3339 (None stays None)."""
+    return None if epoch_ms is None else timestamps.rfc3339(epoch_ms / 1000)
 
 
 def shown(control: dict[str, Any], clock: dict[str, Any] | None, to_act: int | None,

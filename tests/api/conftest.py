@@ -84,3 +84,19 @@ def problem(response: Any, status: int, slug: str) -> dict[str, Any]:
     assert body["status"] == status
     assert isinstance(body["title"], str) and isinstance(body["detail"], str)
     return body
+
+
+def sse_events(text: str) -> list[dict[str, Any]]:
+    """The events of an SSE text, as {"id", "event", "data"}."""
+    events = []
+    for block in text.split("\n\n"):
+        fields: dict[str, Any] = {}
+        for line in block.splitlines():
+            name, _, value = line.partition(": ")
+            if name in ("id", "event"):
+                fields[name] = value
+            elif name == "data":
+                fields["data"] = json.loads(value)
+        if "event" in fields:
+            events.append(fields)
+    return events

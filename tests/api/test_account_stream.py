@@ -4,7 +4,6 @@ Last-Event-ID, and a tournament's external entrant's stream."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -14,25 +13,9 @@ from flask.testing import FlaskClient
 
 from ai_worker.tournaments import advance
 from api import keys
-from tests.api.conftest import problem
+from tests.api.conftest import problem, sse_events
 
 STREAM = "/v1/players/me/stream"
-
-
-def _events(text: str) -> list[dict[str, Any]]:
-    """The events of an SSE text, as {"id", "event", "data"}."""
-    events = []
-    for block in text.split("\n\n"):
-        fields: dict[str, Any] = {}
-        for line in block.splitlines():
-            name, _, value = line.partition(": ")
-            if name in ("id", "event"):
-                fields[name] = value
-            elif name == "data":
-                fields["data"] = json.loads(value)
-        if "event" in fields:
-            events.append(fields)
-    return events
 
 
 def _read(client: FlaskClient, auth: dict[str, str], count: int, query: str = "",
@@ -45,10 +28,10 @@ def _read(client: FlaskClient, auth: dict[str, str], count: int, query: str = ""
     text = ""
     for chunk in response.response:
         text += chunk.decode() if isinstance(chunk, bytes) else chunk
-        if len(_events(text)) >= count:
+        if len(sse_events(text)) >= count:
             break
     response.close()
-    return _events(text)[:count]
+    return sse_events(text)[:count]
 
 
 def _player(client: FlaskClient) -> dict[str, str]:
@@ -179,7 +162,7 @@ def test_an_idle_stream_reads_nothing_until_an_event_wakes_it(
             _move(client, game, 0, 0)
             _move(client, game, 1, 1)  # seat 0's turn again: an event wakes the stream
             moved = True
-        if len(_events(text)) >= 3:
+        if len(sse_events(text)) >= 3:
             break
     response.close()
-    assert [e["event"] for e in _events(text)] == ["game_started", "your_turn", "your_turn"]
+    assert [e["event"] for e in sse_events(text)] == ["game_started", "your_turn", "your_turn"]

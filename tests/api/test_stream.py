@@ -3,7 +3,6 @@ watchers' limits and their wake-ups."""
 
 from __future__ import annotations
 
-import json
 import socket
 import threading
 import time
@@ -16,7 +15,7 @@ from flask.testing import FlaskClient
 
 from api import keys
 from api.events import ClientGone, ClientSocket
-from tests.api.conftest import Created, create, move, problem
+from tests.api.conftest import Created, create, move, problem, sse_events
 
 
 def _later(delay: float, action: Any) -> threading.Thread:
@@ -29,22 +28,6 @@ def _later(delay: float, action: Any) -> threading.Thread:
     return thread
 
 
-def _events(text: str) -> list[dict[str, Any]]:
-    """The version events of an SSE text, as {"id", "event", "data"}."""
-    events = []
-    for block in text.split("\n\n"):
-        fields: dict[str, Any] = {}
-        for line in block.splitlines():
-            name, _, value = line.partition(": ")
-            if name in ("id", "event"):
-                fields[name] = value
-            elif name == "data":
-                fields["data"] = json.loads(value)
-        if "event" in fields:
-            events.append(fields)
-    return events
-
-
 def _read_stream(client: FlaskClient, created: Created, last_id: str | None = None,
                  until: int | None = None) -> str:
     headers = {"Last-Event-ID": last_id} if last_id is not None else {}
@@ -54,7 +37,7 @@ def _read_stream(client: FlaskClient, created: Created, last_id: str | None = No
     text = ""
     for chunk in response.response:
         text += chunk.decode() if isinstance(chunk, bytes) else chunk
-        if until is not None and any(int(e["id"]) >= until for e in _events(text)):
+        if until is not None and any(int(e["id"]) >= until for e in sse_events(text)):
             break
     response.close()
     return text
@@ -88,13 +71,13 @@ def test_sse_replays_from_last_event_id_and_ends_with_the_game(client: FlaskClie
     created = create(client, players=1)
     for version, kind in enumerate(["draw", "draw", "draw", "stop"]):
         assert move(client, created, 0, version, kind).status_code == 200
-    events = _events(_read_stream(client, created, last_id="1"))
+    events = sse_events(_read_stream(client, created, last_id="1"))
     assert [e["id"] for e in events] == ["2", "3", "4"]
     assert all(e["event"] == "version" for e in events)
     assert events[0]["data"] == {"version": 2, "status": "active", "to_act": 0}
     assert events[-1]["data"] == {"version": 4, "status": "finished", "to_act": None}
     # Without Last-Event-ID: the current version only.
-    assert [e["id"] for e in _events(_read_stream(client, created))] == ["4"]
+    assert [e["id"] for e in sse_events(_read_stream(client, created))] == ["4"]
 
 
 def test_sse_with_view_brings_the_seats_game_on_the_current_version(
@@ -112,10 +95,10 @@ def test_sse_with_view_brings_the_seats_game_on_the_current_version(
     text = ""
     for chunk in response.response:
         text += chunk.decode() if isinstance(chunk, bytes) else chunk
-        if any(e["id"] == "3" for e in _events(text)):
+        if any(e["id"] == "3" for e in sse_events(text)):
             break
     response.close()
-    events = _events(text)
+    events = sse_events(text)
     # The skipped version 2 comes from the log, without a game; the current one with it.
     assert [e["id"] for e in events] == ["2", "3"] and "current" not in events[0]["data"]
     current = events[1]["data"]["current"]
@@ -137,7 +120,7 @@ def test_sse_streams_new_versions_live(app: Flask, client: FlaskClient) -> None:
     text, thread = "", None
     for chunk in response.response:
         text += chunk.decode() if isinstance(chunk, bytes) else chunk
-        events = _events(text)
+        events = sse_events(text)
         if events and thread is None:
             # The stream has started (version 0 sent): now the moves may land.
             thread = _later(0.05, play)
@@ -146,18 +129,18 @@ def test_sse_streams_new_versions_live(app: Flask, client: FlaskClient) -> None:
     response.close()
     assert thread is not None
     thread.join()
-    events = _events(text)
+    events = sse_events(text)
     assert [e["id"] for e in events] == ["0", "1", "2", "3"]
     assert [e["data"]["to_act"] for e in events] == [0, 1, 0, 1]
 
 
 def test_sse_resume_after_a_disconnect_loses_nothing(app: Flask, client: FlaskClient) -> None:
     created = create(client, players=1)
-    first = _events(_read_stream(client, created, until=0))
+    first = sse_events(_read_stream(client, created, until=0))
     assert [e["id"] for e in first] == ["0"]
     for version in range(3):
         move(client, created, 0, version)
-    resumed = _events(_read_stream(client, created, last_id=first[-1]["id"], until=3))
+    resumed = sse_events(_read_stream(client, created, last_id=first[-1]["id"], until=3))
     assert [e["id"] for e in resumed] == ["1", "2", "3"]
 
 
@@ -170,7 +153,7 @@ def test_sse_sends_heartbeats_while_idle(client: FlaskClient) -> None:
         if ": heartbeat" in text:
             break
     response.close()
-    assert [e["id"] for e in _events(text)] == ["0"]
+    assert [e["id"] for e in sse_events(text)] == ["0"]
     assert ": heartbeat" in text
 
 
