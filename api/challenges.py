@@ -22,6 +22,7 @@ from flask.views import MethodView
 
 from api import keys
 from api.auth import bearer_token, new_human_token, seat_of, unauthorized
+from api.notify import player_account, publish
 from api.parsing import Blueprint, require_json_body
 from api.players import PLAYER_AUTH, current_player, own_seat
 from api.problems import Problem
@@ -143,6 +144,10 @@ class Invite(MethodView):
         pipe.hset(index, challenge["id"], json.dumps(challenge))
         pipe.expire(index, CHALLENGE_TTL)
         pipe.execute()
+        # The player hears of it on its account stream (no polling of the challenges list).
+        shown = _shown(challenge)
+        publish(svc.redis, [(player_account(player_id),
+                             {"type": "challenge", "challenge_id": shown.pop("id"), **shown})])
         return _json(_shown(challenge), 201)
 
 

@@ -39,7 +39,7 @@ from api.store import Head
 MAX_ACCOUNT_EVENTS = 1000
 ACCOUNT_EVENTS_TTL_SECONDS = 7 * 24 * 3600
 ACCOUNT_EVENTS = ("game_started", "your_turn", "deadline_soon", "game_over",
-                  "tournament_started", "tournament_finished")
+                  "tournament_started", "tournament_finished", "challenge")
 
 QUEUE_NAME = "webhooks"
 JOB_FUNCTION = "ai_worker.webhooks.deliver"

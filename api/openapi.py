@@ -276,7 +276,7 @@ STREAM_VERSION: Schema = {
 
 def _account_event(kind: list[str], description: str, extra: dict[str, Schema],
                    required: list[str]) -> Schema:
-    game = kind[0] not in ("tournament_started", "tournament_finished")
+    game = kind[0] not in ("tournament_started", "tournament_finished", "challenge")
     shared: dict[str, Schema] = {
         "type": {"type": "string", "enum": kind},
         "id": {"type": "string", "description": "the event's stream id (its `id:`), added by "
@@ -330,6 +330,13 @@ def account_event_components() -> dict[str, Schema]:
             {"tournament_id": {"type": "string"},
              "status": {"type": "string", "enum": ["active", "finished", "cancelled"]}},
             ["tournament_id", "status"]),
+        "AccountChallenge": _account_event(
+            ["challenge"], "a seat is offered to the player (docs/app-backends.md, "
+            "Challenges): accept or decline it by `challenge_id`",
+            {"challenge_id": {"type": "string"}, "game_id": {"type": "string"},
+             "game": {"type": "string"}, "seat": {"type": "integer"},
+             "created": {"type": "string", "format": "date-time"}},
+            ["challenge_id", "game_id", "game", "seat", "created"]),
     }
     add["AccountEvent"] = {
         "oneOf": [_ref(name) for name in add],
@@ -339,7 +346,8 @@ def account_event_components() -> dict[str, Schema]:
             "deadline_soon": "#/components/schemas/AccountDeadlineSoon",
             "game_over": "#/components/schemas/AccountGameOver",
             "tournament_started": "#/components/schemas/AccountTournamentEvent",
-            "tournament_finished": "#/components/schemas/AccountTournamentEvent"}},
+            "tournament_finished": "#/components/schemas/AccountTournamentEvent",
+            "challenge": "#/components/schemas/AccountChallenge"}},
         "description": "the JSON `data` of an event of an account's stream, typed by `type`"}
     return add
 

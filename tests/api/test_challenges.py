@@ -128,3 +128,16 @@ def test_a_declined_challenge_leaves_the_seat(client: FlaskClient) -> None:
         client.post(f"/v1/players/me/challenges/{over['id']}/accept", headers=bob), 409, "conflict"
     )
     problem(client.post("/v1/players/me/challenges/ch_x/decline", headers=bob), 404, "not-found")
+
+
+def test_a_challenge_reaches_the_players_account_stream(client: FlaskClient) -> None:
+    from tests.api.test_account_stream import _read
+
+    bob_id, bob = _player(client, "Bob")
+    game = create(client, players=2)
+    challenge = _invite(client, game.id, 1, game.tokens[1], bob_id).get_json()
+    [event] = _read(client, bob, 1)
+    assert event["event"] == "challenge"
+    assert event["data"] == {"type": "challenge", "challenge_id": challenge["id"],
+                             "game_id": game.id, "game": "toy-pontoon", "seat": 1,
+                             "created": challenge["created"]}
