@@ -174,6 +174,20 @@ def record(client: Any, redis_client: Any, rec: Recorder | None = None) -> Examp
              f"/v1/players/me/challenges/{taken['id']}/accept", headers=key)
     rec.call("post", f"{challenge}/decline", 204,
              f"/v1/players/me/challenges/{left['id']}/decline", headers=key)
+    # The lobby: seat 0 of that game opened to anyone, listed, taken by the player; seat 1
+    # of another game opened, then closed.
+    opened = f"{game}/seats/{{seat}}/open"
+    seat0 = _bearer(table["seats"][0]["token"])
+    rec.call("post", opened, 201, f"/v1/games/{table['id']}/seats/0/open", headers=seat0)
+    rec.call("post", opened, 200, f"/v1/games/{table['id']}/seats/0/open", headers=seat0)
+    rec.call("get", "/v1/open-seats", 200, query="game=toy-pontoon")
+    rec.call("post", "/v1/open-seats/{game_id}/{seat}/take", 200,
+             f"/v1/open-seats/{table['id']}/0/take", headers=key)
+    other = rec.call("post", "/v1/games", 201, body=two)
+    rec.call("post", opened, 201, f"/v1/games/{other['id']}/seats/1/open",
+             headers=_bearer(other["seats"][1]["token"]))
+    rec.call("delete", opened, 204, f"/v1/games/{other['id']}/seats/1/open",
+             headers=_bearer(other["seats"][1]["token"]))
     # The player's key rotated, then the player deleted (its seat in the rematch resigns).
     rotated = rec.call("post", "/v1/players/me/key", 200, headers=key)
     rec.call("delete", "/v1/players/me", 200, headers=_bearer(rotated["key"]))

@@ -163,6 +163,13 @@ def player_webhooks(player_id: str) -> str:
     return f"{PREFIX}:player:{player_id}:webhooks"
 
 
+def open_seats() -> str:
+    """The lobby: seats open to any player (hash: "<game id>:<seat>" -> JSON {game_id, game,
+    seat, players, created}); an entry whose game ended or seat was taken is dropped when
+    the lobby is read or the seat taken (api.challenges)."""
+    return f"{PREFIX}:open_seats"
+
+
 def player_challenges(player_id: str) -> str:
     """A player's pending challenges (hash: challenge id -> JSON {id, game_id, game, seat,
     created}), expiring a while after the newest (api.challenges)."""

@@ -641,6 +641,29 @@ class AcceptedChallengeSchema(ma.Schema):
                        "key plays the seat too"})
 
 
+class OpenSeatSchema(ma.Schema):
+    """A seat of a game open to any player (the lobby)."""
+
+    game_id = fields.String(required=True)
+    game = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    players = fields.Integer(required=True, metadata={"description": "the game's seats"})
+    created = timestamp("when the seat was opened", required=True)
+
+
+class OpenSeatsSchema(ma.Schema):
+    """The lobby: the seats open to any player, oldest first."""
+
+    seats = fields.List(fields.Nested(OpenSeatSchema), required=True)
+
+
+class OpenSeatsQuerySchema(ma.Schema):
+    """Which open seats to list."""
+
+    game = fields.String(validate=validate.Length(min=1, max=64), metadata={
+        "description": "only this game's seats (e.g. darwins-journey)"})
+
+
 class ClaimedSchema(ma.Schema):
     """A seat and its owner."""
 

@@ -453,6 +453,25 @@ class Client:
         self._request("POST", f"/players/me/challenges/{challenge_id}/decline", token=key,
                       safe=False)
 
+    def open_seat(self, game_id: str, seat: int, seat_token: str) -> Json:
+        """Open the seat to any player (the lobby), with the seat's token."""
+        return dict(self._request("POST", f"/games/{game_id}/seats/{seat}/open",
+                                  token=seat_token).json())
+
+    def close_seat(self, game_id: str, seat: int, seat_token: str) -> None:
+        """Take the seat off the lobby."""
+        self._request("DELETE", f"/games/{game_id}/seats/{seat}/open", token=seat_token)
+
+    def open_seats(self, game: str | None = None) -> list[Json]:
+        """The lobby: seats open to any player, oldest first (`game`: only that game's)."""
+        params = None if game is None else {"game": game}
+        return list(self._request("GET", "/open-seats", params=params).json()["seats"])
+
+    def take_seat(self, key: str, game_id: str, seat: int) -> Json:
+        """Take an open seat with a player's key: the answer holds the seat's new token."""
+        return dict(self._request("POST", f"/open-seats/{game_id}/{seat}/take", token=key,
+                                  safe=False).json())
+
     def claim_seat(self, game_id: str, seat: int, key: str, seat_token: str) -> Json:
         """Make the player of `key` the owner of `seat`, proven by the seat's token."""
         return dict(self._request("POST", f"/games/{game_id}/seats/{seat}/claim", token=key,

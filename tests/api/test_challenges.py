@@ -141,3 +141,64 @@ def test_a_challenge_reaches_the_players_account_stream(client: FlaskClient) -> 
     assert event["data"] == {"type": "challenge", "challenge_id": challenge["id"],
                              "game_id": game.id, "game": "toy-pontoon", "seat": 1,
                              "created": challenge["created"]}
+
+
+def _open(client: FlaskClient, game_id: str, seat: int, token: str, method: str = "post") -> Any:
+    return client.open(f"/v1/games/{game_id}/seats/{seat}/open", method=method.upper(),
+                       headers={"Authorization": f"Bearer {token}"})
+
+
+def _lobby(client: FlaskClient, query: str = "") -> list[dict[str, Any]]:
+    answer = client.get(f"/v1/open-seats{query}")
+    assert answer.status_code == 200, answer.get_json()
+    return answer.get_json()["seats"]
+
+
+def test_an_open_seat_is_listed_and_taken_by_one_player(client: FlaskClient) -> None:
+    game = create(client, players=2)
+    opened = _open(client, game.id, 1, game.tokens[1])
+    assert opened.status_code == 201, opened.get_json()
+    entry = opened.get_json()
+    assert (entry["game_id"], entry["game"], entry["seat"], entry["players"]) == (
+        game.id, "toy-pontoon", 1, 2)
+    assert _open(client, game.id, 1, game.tokens[1]).status_code == 200  # open already
+    assert _lobby(client) == [entry]
+    assert _lobby(client, "?game=toy-pontoon") == [entry]
+    assert _lobby(client, "?game=flotilla") == []
+    ann_id, ann = _player(client, "Ann")
+    _bob_id, bob = _player(client, "Bob")
+    taken = client.post(f"/v1/open-seats/{game.id}/1/take", headers=ann)
+    assert taken.status_code == 200, taken.get_json()
+    assert taken.get_json()["seat"] == 1
+    # One player only: the seat left the lobby; the opener's token stopped working.
+    problem(client.post(f"/v1/open-seats/{game.id}/1/take", headers=bob), 404, "not-found")
+    assert _lobby(client) == []
+    assert move(client, game, 0, 0).status_code == 200
+    problem(move(client, game, 1, 1), 401, "unauthorized")
+    answer = client.post(f"/v1/games/{game.id}/moves", headers=ann,
+                         json={"move": {"type": "draw"}, "version": 1})
+    assert answer.status_code == 200, answer.get_json()
+    [listed] = client.get("/v1/players/me/games", headers=ann).get_json()["games"]
+    assert listed["id"] == game.id
+
+
+def test_only_the_seats_holder_opens_or_closes_it_and_stale_seats_leave(
+        client: FlaskClient) -> None:
+    game = create(client, players=2)
+    problem(_open(client, game.id, 1, game.tokens[0]), 403, "forbidden")
+    problem(client.post(f"/v1/games/{game.id}/seats/1/open"), 401, "unauthorized")
+    problem(_open(client, game.id, 5, game.tokens[0]), 404, "not-found")
+    assert _lobby(client) == []
+    assert _open(client, game.id, 1, game.tokens[1]).status_code == 201
+    problem(_open(client, game.id, 1, game.tokens[0], "delete"), 403, "forbidden")
+    assert _open(client, game.id, 1, game.tokens[1], "delete").status_code == 204
+    assert _lobby(client) == []
+    # A seat whose game ended is dropped from the lobby and cannot be taken.
+    assert _open(client, game.id, 0, game.tokens[0]).status_code == 201
+    assert move(client, game, 0, 0, "stop").status_code == 200
+    assert move(client, game, 1, 1, "stop").status_code == 200
+    problem(_open(client, game.id, 1, game.tokens[1]), 409, "conflict")
+    assert _lobby(client) == []
+    _ann_id, ann = _player(client, "Ann")
+    problem(client.post(f"/v1/open-seats/{game.id}/0/take", headers=ann), 404, "not-found")
+    problem(client.get("/v1/open-seats?color=red"), 400, "bad-request")

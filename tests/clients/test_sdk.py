@@ -270,3 +270,22 @@ def test_a_player_key_names_its_seat_and_manages_its_account(server) -> None:
         ("POST", "/v1/players/me/challenges/ch_2/decline")]
     assert json.loads(script.requests[6]["body"]) == {"player": "p2"}
     assert script.requests[6]["headers"]["Authorization"] == "Bearer seat-token"
+
+
+def test_the_lobby_opens_lists_takes_and_closes_seats(server) -> None:
+    script, url = server
+    script.answers = [
+        (201, {"game_id": "g1", "seat": 1}, "application/json"),
+        (200, {"seats": [{"game_id": "g1", "seat": 1}]}, "application/json"),
+        (200, {"game_id": "g1", "seat": 1, "token": "t"}, "application/json"),
+        (204, b"", "application/json"),
+    ]
+    client = Client(url, retries=0)
+    assert client.open_seat("g1", 1, "seat-token")["seat"] == 1
+    assert client.open_seats("flotilla") == [{"game_id": "g1", "seat": 1}]
+    assert client.take_seat("bgbp_key", "g1", 1)["token"] == "t"
+    client.close_seat("g2", 0, "seat-token")
+    sent = [(r["method"], r["path"]) for r in script.requests]
+    assert sent == [("POST", "/v1/games/g1/seats/1/open"), ("GET", "/v1/open-seats?game=flotilla"),
+                    ("POST", "/v1/open-seats/g1/1/take"), ("DELETE", "/v1/games/g2/seats/0/open")]
+    assert script.requests[2]["headers"]["Authorization"] == "Bearer bgbp_key"
