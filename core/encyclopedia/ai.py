@@ -8,9 +8,9 @@ docs/encyclopedia-ai.md states the same procedure for players; RULES.md's E21.3 
 follow it (this docstring and that page are the agreed design).
 
 AI0 Versions. A new game records the procedure version (solo.json's `procedure`) in its AI
-    state and plays that version's level cards; a game without one plays version 1 (the
-    level cards before 2026-12-05), so a stored game's moves still replay (the AI's choice
-    is its only legal move).
+    state and plays that version's behaviour and level cards; a game without one plays
+    version 1 (the cards before 2026-12-05), so a stored game's moves still replay (the
+    AI's choice is its only legal move).
 AI1 Set-up (E4, G8, G9). The human is first player; the AI starts with the 2nd player's
     resources (3 coins, 1 token) and does not draft starting animals (animal display 4).
     Behaviour card and level card ("scoring" option): 1-3 or random (A4). One continent
@@ -306,18 +306,12 @@ def _take_in_card_order(s: State, takes: list[Move], card: Behaviour, lv: Level,
                     - worth(s, AI_SEAT, card, lv.foresight))
             plans.append((order.get(action, 9), -gain, rank(s, DIE_COLOUR[m["die"]]),
                           m["space"], m["owner"], gain, m))
-    worth_doing = [p for p in plans if p[5] >= _bar(lv, max(p[5] for p in plans))]
+    worth_doing = [p for p in plans if p[5] >= lv.threshold]
     if worth_doing:
         pick = min(worth_doing, key=lambda p: (p[0], p[3], p[4], p[1]))
     else:
         pick = min(plans, key=lambda p: p[1:5])
     return pick[6]
-
-
-def _bar(lv: Level, best: float) -> float:
-    """The gain a card's action needs to be played before a better one (AI3, first_useful):
-    the level's threshold, and at least its `follow` share of the best plan's gain."""
-    return max(lv.threshold, lv.follow * best)
 
 
 def _after_take(s: State, m: Move) -> State:
@@ -356,7 +350,7 @@ def _act_in_card_order(s: State, moves: list[Move], card: Behaviour, lv: Level) 
     order = {a: i for i, a in enumerate(card.priority)}
     gains = {m["action"]: worth(_play_plan(s, AI_SEAT, [], [], m["action"]), AI_SEAT, card,
                                 lv.foresight) - base for m in acts}
-    useful = [m for m in acts if gains[m["action"]] >= _bar(lv, max(gains.values()))]
+    useful = [m for m in acts if gains[m["action"]] >= lv.threshold]
     if useful:
         return min(useful, key=lambda m: order.get(m["action"], 9))
     return max(acts, key=lambda m: (gains[m["action"]], -order.get(m["action"], 9)))

@@ -103,8 +103,7 @@ class Level:
     per_published: int
     first_useful: bool
     threshold: float
-    # procedure 2 (solo.json's "procedure"); the defaults are procedure 1's play
-    follow: float = 0.0
+    # since procedure 2 (solo.json's "procedure"); the default is procedure 1's play
     first_die: bool = False
 
 
@@ -117,7 +116,7 @@ def _behaviour(b: dict[str, Any]) -> Behaviour:
 def _level(x: dict[str, Any]) -> Level:
     return Level(x["id"], x["name"], x["coins"], x["seals"], x["deny"], x["own_first"],
                  x["foresight"], x["per_published"], x["first_useful"], x["threshold"],
-                 x.get("follow", 0.0), x.get("first_die", False))
+                 x.get("first_die", False))
 
 
 class Data:
