@@ -227,6 +227,8 @@ def test_ai_procedure_version_kept_by_a_stored_game() -> None:
     del old.ai["procedure"]
     assert ai.level(old) == DATA.levels_by_procedure[1][1] != ai.level(s)
     assert GAME.load(GAME.dump(old)).ai == old.ai
+    old.ai["behaviour"] = s.ai["behaviour"] = 2  # the Explorer's order changed in version 2
+    assert ai.behaviour(old).priority[1] == "expedition" != ai.behaviour(s).priority[1]
 
 
 def test_solo_ai_view_hides_random_cards() -> None:
