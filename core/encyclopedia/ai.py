@@ -7,6 +7,10 @@ plans it weighs are played on copies whose random draws it does not look at.
 docs/encyclopedia-ai.md states the same procedure for players; RULES.md's E21.3 must
 follow it (this docstring and that page are the agreed design).
 
+AI0 Versions. A new game records the procedure version (solo.json's `procedure`) in its AI
+    state and plays that version's behaviour and level cards; a game without one plays
+    version 1 (the cards before 2026-12-05), so a stored game's moves still replay (the
+    AI's choice is its only legal move).
 AI1 Set-up (E4, G8, G9). The human is first player; the AI starts with the 2nd player's
     resources (3 coins, 1 token) and does not draft starting animals (animal display 4).
     Behaviour card and level card ("scoring" option): 1-3 or random (A4). One continent
@@ -28,12 +32,16 @@ AI3 Die and action (E21.3.5). On its turn the AI weighs every plan "take this di
     denial weight, minus what its choice pays the human (a space's reward); the Rival's
     bonus for a die from the human's board. Ties: the behaviour card's action order, the
     continent priority of the die's colour, its own die before the human's, the lower
-    space. The level card sets: which dice it considers (levels 1-2: its own board while
-    any die is there, except the Rival, which always looks at both), how far it looks
+    space. The level card sets: which dice it considers (level 1: the first die of its own
+    board in space order, no choice; level 2: its own board while any die is there, except
+    the Rival, which always looks at both; level 3: both boards), how far it looks
     (foresight: the share of what it can still score that counts), its coin limit, seals,
-    denial; and at level 1 the search itself: it takes the first action of its card's
-    order that a die makes worth at least the level's threshold, with the first such die
-    in space order (no comparing dice), else the best plan.
+    denial; and at levels 1-2 the search itself: it takes the first action of its card's
+    order that a die makes worth at least the level's threshold (0 at both: it follows its
+    card even where the action gains nothing, e.g. an Expedition with nothing to research
+    once its reputation is at the track's end), with the first such die in space order
+    (level 1 has only its first die; no comparing worths) and no modifiers, else the best
+    plan.
 AI4 Modifiers. Only as part of the plan of AI3: coins up to the level's limit; at level 3 a
     royal seal for +5 and a colour (worth it only when the plan gains more than the 4 VP the
     seal scores at the end). It never converts a seal to coins.
@@ -79,13 +87,14 @@ CUBE_SHARE, CUBE_BASE = 0.6, 0.5
 
 
 def behaviour(s: State) -> Behaviour:
-    """The AI's behaviour card."""
-    return DATA.behaviours[s.ai["behaviour"]]
+    """The AI's behaviour card, as the game's procedure version reads it (AI0)."""
+    return DATA.behaviours_by_procedure[s.ai.get("procedure", 1)][s.ai["behaviour"]]
 
 
 def level(s: State) -> Level:
-    """The AI's level card (the "scoring" option: 1 easy, 2 medium, 3 hard)."""
-    return DATA.levels[s.ai["scoring"]]
+    """The AI's level card (the "scoring" option: 1 easy, 2 medium, 3 hard), as the AI's
+    procedure version the game was set up with plays it (absent: version 1)."""
+    return DATA.levels_by_procedure[s.ai.get("procedure", 1)][s.ai["scoring"]]
 
 
 def rank(s: State, colour: int) -> int:
@@ -260,6 +269,10 @@ def _take(s: State, moves: list[Move]) -> Move:
     if (lv.own_first and not card.rival_dice_first
             and any(m["owner"] == AI_SEAT for m in takes)):
         takes = [m for m in takes if m["owner"] == AI_SEAT]
+    if lv.first_die:
+        # it does not choose among dice: the first of its own board (else of the human's)
+        mine = [m for m in takes if m["owner"] == AI_SEAT] or takes
+        takes = [min(mine, key=lambda m: (m["space"], m["die"]))]
     order = {a: i for i, a in enumerate(card.priority)}
     if lv.first_useful:
         return _take_in_card_order(s, takes, card, lv, order)

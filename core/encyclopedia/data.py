@@ -103,6 +103,20 @@ class Level:
     per_published: int
     first_useful: bool
     threshold: float
+    # since procedure 2 (solo.json's "procedure"); the default is procedure 1's play
+    first_die: bool = False
+
+
+def _behaviour(b: dict[str, Any]) -> Behaviour:
+    return Behaviour(b["id"], b["name"], tuple(b["priority"]), b["rival_dice_first"],
+                     b["continental"], b["extra_action"], b["double_space"], b["animal"],
+                     b["cube"], b["rep"], b["deny"], b["rival"], dict(b["bias"]))
+
+
+def _level(x: dict[str, Any]) -> Level:
+    return Level(x["id"], x["name"], x["coins"], x["seals"], x["deny"], x["own_first"],
+                 x["foresight"], x["per_published"], x["first_useful"], x["threshold"],
+                 x.get("first_die", False))
 
 
 class Data:
@@ -159,17 +173,17 @@ class Data:
             _expert(x) for x in _load("experts.json")["experts"])
         solo = _load("solo.json")
         self.continent_cards: tuple[int, ...] = tuple(x["colour"] for x in solo["continent_cards"])
-        self.behaviours: dict[int, Behaviour] = {
-            b["id"]: Behaviour(b["id"], b["name"], tuple(b["priority"]), b["rival_dice_first"],
-                               b["continental"], b["extra_action"], b["double_space"],
-                               b["animal"], b["cube"], b["rep"], b["deny"], b["rival"],
-                               dict(b["bias"]))
-            for b in solo["behaviour_cards"]}
-        self.levels: dict[int, Level] = {
-            x["id"]: Level(x["id"], x["name"], x["coins"], x["seals"], x["deny"], x["own_first"],
-                           x["foresight"], x["per_published"], x["first_useful"],
-                           x["threshold"])
-            for x in solo["level_cards"]}
+        self.behaviours_by_procedure: dict[int, dict[int, Behaviour]] = {
+            int(v): {b["id"]: _behaviour(b) for b in cards}
+            for v, cards in solo["behaviour_cards_by_procedure"].items()}
+        # the AI's procedure version: a game keeps the level cards it was set up with, so the
+        # moves of a stored game replay (the AI is part of the rules, E21)
+        self.procedure: int = solo["procedure"]
+        self.levels_by_procedure: dict[int, dict[int, Level]] = {
+            int(v): {x["id"]: _level(x) for x in cards}
+            for v, cards in solo["level_cards_by_procedure"].items()}
+        self.behaviours: dict[int, Behaviour] = self.behaviours_by_procedure[self.procedure]
+        self.levels: dict[int, Level] = self.levels_by_procedure[self.procedure]
         # a card's category index on the publication grid, per type: type * 4 + category
         self.animal_cell: tuple[tuple[int, ...], ...] = tuple(
             tuple(t * 4 + cat for t, cat in enumerate(a.categories)) for a in self.animals)

@@ -33,12 +33,16 @@ class Encyclopedia:
                                          " dice you need); or random (hidden)"},
             "scoring": {"type": "str|int", "choices": list(setup.CARD_CHOICES),
                         "default": "random",
-                        "description": "solo only: the AI's level: 1 easy (its card's action"
-                                       " order, its own dice first, no modifiers), 2 medium"
-                                       " (weighs every die and action, up to 1 coin on a"
-                                       " die), 3 hard (also up to 3 coins or a royal seal,"
-                                       " and it denies you the dice you need); or random"
-                                       " (hidden)"},
+                        "description": "solo only: the AI's level: 1 easy (it follows its"
+                                       " card: the first die of its board, the first action"
+                                       " of its card's order that die can do, even one that"
+                                       " gains nothing; no modifiers), 2 medium (it chooses"
+                                       " the die of its board that can do the earliest action"
+                                       " of its card's order, and does that action; no"
+                                       " modifiers), 3 hard (weighs every die of both boards and"
+                                       " every action, looks furthest ahead, up to 3 coins or"
+                                       " a royal seal on a die, and denies you the dice you"
+                                       " need); or random (hidden)"},
         }
 
     def json_schemas(self) -> dict[str, Any]:

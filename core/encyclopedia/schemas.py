@@ -111,7 +111,9 @@ VIEW = obj({
     "tiles_left": integer(),
     "ai": nullable(obj({"behaviour": nullable(integer()), "scoring": nullable(integer()),
                         "cards": INTS, "priority": INTS},
-                       description="the solo AI (null otherwise); hidden cards are null")),
+                       {"procedure": integer()},
+                       description="the solo AI (null otherwise); hidden cards are null;"
+                                   " `procedure`: the AI's procedure version (absent: 1)")),
     "catalog": obj({
         "colours": STRINGS, "types": STRINGS, "spaces": STRINGS,
         "tile": nullable(string("the text of this round's tile (null before the first)")),

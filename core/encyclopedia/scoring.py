@@ -52,7 +52,9 @@ def ai_card(s: State, seat: int) -> int:
     """E21.3.7 (G31, AI10): the solo AI's level card's end VP per published animal."""
     if not s.solo or seat != AI_SEAT:
         return 0
-    return DATA.levels[s.ai["scoring"]].per_published * len(s.published[seat])
+    from core.encyclopedia.ai import level
+
+    return level(s).per_published * len(s.published[seat])
 
 
 def breakdown(s: State, seat: int) -> dict[str, int]:

@@ -98,4 +98,5 @@ def setup_ai(s: State, behaviour: Any, scoring: Any) -> None:
         "scoring": scoring if scoring != "random" else 1 + randbelow(s, 3),
         "cards": row,
         "priority": [DATA.continent_cards[c] for c in row],
+        "procedure": DATA.procedure,
     }

@@ -64,9 +64,10 @@ def test_ai2_dice_in_draw_order() -> None:
 
 
 def test_ai3_die_choice_follows_the_behaviour_priority() -> None:
-    """AI3 / E21.3.5 at level 1: the card's first worthwhile action in its order, own dice
-    first (Collector: Academy before Expedition, so the die matching a display animal)."""
-    s = play_first_until(_solo(6, behaviour=1, scoring=1), "turns")
+    """AI3 / E21.3.5 at level 2: the card's first worthwhile action in its order, own dice
+    first (Collector: Academy before Expedition, so the die matching a display animal); at
+    level 1 it does not choose among dice: the first die of its board."""
+    s = play_first_until(_solo(6, behaviour=1, scoring=2), "turns")
     clear_dice(s)
     s.turn = 1
     s.hand[AI_SEAT] = []
@@ -74,9 +75,12 @@ def test_ai3_die_choice_follows_the_behaviour_priority() -> None:
     colour = DATA.animals[s.adisplay[0]].colour
     other = next(c for c in range(5) if not any(DATA.animals[a].colour == c
                                                  for a in s.adisplay))
-    put_die(s, AI_SEAT, 0, other, 6)
+    first = put_die(s, AI_SEAT, 0, other, 6)
     d = put_die(s, AI_SEAT, 1, colour, 1)
     put_die(s, 0, 0, colour, 6)
+    easy = GAME.clone(s)
+    easy.ai["scoring"] = 1
+    assert GAME.legal_moves(easy)[0]["die"] == first
     move = GAME.legal_moves(s)[0]
     assert move["type"] == "take" and move["die"] == d
     GAME.apply(s, move)
@@ -173,6 +177,58 @@ def test_every_behaviour_publishes_and_levels_play_differently() -> None:
         assert end["published"][AI_SEAT] >= 3, behaviour
     easy, hard = _ai_moves(2, 1, 12), _ai_moves(2, 3, 12)
     assert [m["type"] for m in easy] != [m["type"] for m in hard] or easy != hard
+
+
+def _turn_states(seed: int, count: int) -> list:
+    """States where the AI is about to take a die (a game against a random human)."""
+    s = _solo(seed, behaviour=1, scoring=2)
+    rnd = random.Random(seed)
+    found = []
+    while to_act(s) is not None and len(found) < count:
+        if to_act(s) == AI_SEAT and s.phase == "turns" and not s.stack:
+            found.append(GAME.clone(s))
+        GAME.apply(s, pick(rnd, GAME.legal_moves(s)))
+    return found
+
+
+def test_ai3_levels_choose_differently_from_the_same_state() -> None:
+    """AI3 / G31: the level changes the play, not only the score: from the same positions,
+    each pair of levels takes a different die or does a different action somewhere."""
+    plans: dict[int, list] = {1: [], 2: [], 3: []}
+    for s in _turn_states(21, 12):
+        for level in plans:
+            c = GAME.clone(s)
+            c.ai["scoring"] = level
+            take = GAME.legal_moves(c)[0]
+            GAME.apply(c, take)
+            move = GAME.legal_moves(c)[0]
+            while move["type"] != "act":  # coins or a seal on the die, then the action
+                GAME.apply(c, move)
+                move = GAME.legal_moves(c)[0]
+            plans[level].append((take["die"], move["action"]))
+    assert plans[1] != plans[2] and plans[2] != plans[3] and plans[1] != plans[3]
+
+
+def test_collector_publishes_at_every_level() -> None:
+    """Issue 31: behaviour card 1 (Collector) publishes what it gathers (it once took the
+    Academy and University all game and published nothing)."""
+    for level in (1, 2, 3):
+        published = [_ai_moves(1, level, seed)[-1]["result"]["published"][AI_SEAT]
+                     for seed in (13, 14)]
+        assert sum(published) / len(published) >= 3, (level, published)
+
+
+def test_ai_procedure_version_kept_by_a_stored_game() -> None:
+    """AI1: a new game records the AI's procedure version; a game set up before versions
+    existed (no `procedure`) plays procedure 1's level cards, so its stored moves replay."""
+    s = _solo(9, behaviour=1, scoring=1)
+    assert s.ai["procedure"] == DATA.procedure and ai.level(s) == DATA.levels[1]
+    old = GAME.clone(s)
+    del old.ai["procedure"]
+    assert ai.level(old) == DATA.levels_by_procedure[1][1] != ai.level(s)
+    assert GAME.load(GAME.dump(old)).ai == old.ai
+    old.ai["behaviour"] = s.ai["behaviour"] = 2  # the Explorer's order changed in version 2
+    assert ai.behaviour(old).priority[1] == "expedition" != ai.behaviour(s).priority[1]
 
 
 def test_solo_ai_view_hides_random_cards() -> None:
