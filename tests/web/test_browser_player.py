@@ -259,3 +259,100 @@ def test_the_ais_last_die_is_marked_in_encyclopedia(context: Any, stack: Stack,
     assert "Last move: AI" in str(marked.get_attribute("aria-label"))
     shots(page, "ai-marked")
     assert errors == []
+
+
+def test_a_chosen_move_waits_for_its_confirmation(context: Any, stack: Stack,
+                                                  shots: Shots) -> None:
+    """With the setting on, a move's button marks it chosen (its button, its board place and
+    the confirm bar); Cancel forgets it, Confirm, Enter or a second tap play it."""
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(seat_link(stack, "darwins-journey", {"players": 1}, None))
+    page.wait_for_selector(READY)
+    assert not page.is_checked("#confirm-setting")  # a mouse and keyboard: off by default
+    page.check("#confirm-setting")
+    rng = random.Random(7)
+    for _ in range(20):  # until a move has a place on the board (a worker to a location)
+        if page.query_selector("button.move[data-place]:not([disabled])"):
+            break
+        click_move(page, rng)
+    else:
+        raise AssertionError("no move with a board place")
+    button = page.locator("button.move[data-place]:not([disabled])").first
+    label = button.locator(".move-label").inner_text()
+    place = str(button.get_attribute("data-place"))
+    before = version(page)
+    button.click()
+    assert page.is_visible("#confirm-bar")
+    assert page.inner_text("#confirm-what") == f"Play: {label}"
+    assert page.get_attribute("button.move.chosen", "aria-pressed") == "true"
+    assert "chosen" in str(page.locator(f"#board {place}").first.get_attribute("class"))
+    shots(page, "chosen", full_page=False)
+    page.wait_for_timeout(400)
+    assert version(page) == before  # one tap never plays
+    page.click("#confirm-cancel")
+    assert page.is_hidden("#confirm-bar") and not page.query_selector(".chosen")
+    button = page.locator("button.move:not([disabled])").first
+    button.click()
+    assert page.evaluate("document.activeElement.id") == "confirm-play"
+    page.keyboard.press("Enter")  # Enter on the bar plays the chosen move
+    page.wait_for_function("([v]) => Number(document.querySelector('#status').dataset.version) > v",
+                           arg=[before], timeout=15000)
+    assert page.is_hidden("#confirm-bar")
+    page.wait_for_selector(READY)
+    before = version(page)
+    page.locator("button.move:not([disabled])").first.click()
+    page.locator("button.move.chosen").click()  # a second tap plays it
+    page.wait_for_function("([v]) => Number(document.querySelector('#status').dataset.version) > v",
+                           arg=[before], timeout=15000)
+    page.reload()  # the setting is kept
+    page.wait_for_selector(READY)
+    assert page.is_checked("#confirm-setting")
+    page.uncheck("#confirm-setting")
+    before = version(page)
+    page.locator("button.move:not([disabled])").first.click()  # off: one tap plays
+    page.wait_for_function("([v]) => Number(document.querySelector('#status').dataset.version) > v",
+                           arg=[before], timeout=15000)
+    assert page.is_hidden("#confirm-bar")
+    assert errors == []
+
+
+def test_a_touch_screen_confirms_by_default_and_a_board_tap_chooses(browser: Any, stack: Stack,
+                                                                    shots: Shots) -> None:
+    ctx = browser.new_context(**SMALL_PHONE, locale="pt-BR")
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(seat_link(stack, "flotilla", GAMES[2][1], GAMES[2][2], lang="pt-BR"))
+        page.wait_for_selector(READY)
+        assert page.is_checked("#confirm-setting")
+        rng = random.Random(5)
+        single = None
+        for _ in range(60):  # until a hex holds exactly one move of this seat
+            page.wait_for_selector(READY)
+            single = page.evaluate("""() => {
+                const places = [...document.querySelectorAll('button.move[data-place]')]
+                  .map((b) => b.dataset.place);
+                return places.find((p) => places.filter((q) => q === p).length === 1) || null;
+              }""")
+            if single and page.query_selector(f"#board {single}.choosable"):
+                break
+            click_move(page, rng)
+        else:
+            raise AssertionError("no hex with a single move")
+        before = version(page)
+        page.locator(f"#board {single}").first.tap()
+        assert page.is_visible("#confirm-bar")
+        assert page.inner_text("#confirm-what").startswith("Jogar: ")
+        assert "chosen" in str(page.locator(f"#board {single}").first.get_attribute("class"))
+        bar = page.query_selector("#confirm-bar").bounding_box()
+        assert bar is not None and bar["y"] + bar["height"] <= 740 + 1  # on the screen
+        shots(page, "hex-chosen", full_page=False)
+        assert version(page) == before
+        page.tap("#confirm-play")
+        page.wait_for_function(
+            "([v]) => Number(document.querySelector('#status').dataset.version) > v",
+            arg=[before], timeout=15000)
+        assert errors == []
+    finally:
+        ctx.close()

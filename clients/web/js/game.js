@@ -12,6 +12,20 @@ import { AnalysisPanel } from "./analysis.js";
 const FILTER_FROM = 10; // moves listed before a filter box is offered
 const LOG_PAGE = 200;
 const REFRESH_GAP = 200; // ms between two reads of the game
+const CONFIRM_KEY = "bgb.confirm"; // the page setting: "1" a move waits for a confirmation, "0" not
+const TOAST_TIME = 6000; // ms a toast about the others' moves stays
+
+/** Whether a chosen move waits for a confirmation: the saved setting, else on for a touch
+ * screen (a stray tap is easy there) and off for a mouse and keyboard. */
+export function confirmWanted() {
+  const saved = storage()?.getItem(CONFIRM_KEY);
+  if (saved === "1" || saved === "0") return saved === "1";
+  return window.matchMedia?.("(pointer: coarse)").matches || navigator.maxTouchPoints > 0;
+}
+
+function storage() {
+  try { return window.localStorage; } catch { return null; }
+}
 
 /** Draw game `gameId` into `root`, as the seat whose token is in the fragment (or a spectator). */
 export async function showGame(root, gameId) {
@@ -34,6 +48,8 @@ class GamePage {
     this.refreshing = null;
     this.lastRead = 0;
     this.replaying = null; // the version the board shows in a replay (null: the game now)
+    this.chosen = null; // the move chosen and waiting for its confirmation
+    this.confirm = confirmWanted();
   }
 
   async start() {
@@ -48,6 +64,17 @@ class GamePage {
     this.analysis = new AnalysisPanel(this);
     this.connection = h("span", { class: "connection", id: "connection" });
     this.actions = h("section", { class: "panel actions", id: "actions", "aria-label": t("game.actions") });
+    this.confirmBar = h("div", {
+      class: "confirm-bar", id: "confirm-bar", role: "region", "aria-label": t("game.confirm_region"),
+      hidden: true,
+      onkeydown: (event) => {
+        if (event.key === "Escape") { event.preventDefault(); this.cancelChoice(); }
+        else if (event.key === "Enter" && !event.target.closest?.("#confirm-cancel")) {
+          event.preventDefault();
+          this.confirmChoice();
+        }
+      },
+    });
     // Jumps are buttons, not #anchors: the fragment holds the seat's token.
     const jump = (key, target) => h("button", {
       type: "button", class: "jump-to", onclick: () => { target().scrollIntoView(); target().focus?.(); },
@@ -63,7 +90,7 @@ class GamePage {
         h("div", { class: "main-column" }, this.movesPanel, this.board),
         h("aside", { class: "panel side" },
           this.logHeading, this.logList)),
-      this.actions);
+      this.actions, this.confirmBar);
     this.renderer = null;
     this.titles = await api("/v1/games-catalog").then(
       (catalog) => Object.fromEntries(catalog.games.map((g) => [g.name, g.title])), () => ({}));
@@ -114,6 +141,7 @@ class GamePage {
     const hadFocus = this.refocus || this.movesPanel.contains(document.activeElement);
     this.refocus = false;
     const filtering = document.activeElement?.id === "move-filter";
+    if (this.chosen && !(body.legal_moves || []).some((m) => sameMove(m, this.chosen))) this.chosen = null;
     this.drawStatus();
     if (this.replaying === null) {
       replace(this.board, this.renderer.render(body));
@@ -121,6 +149,7 @@ class GamePage {
       this.markBoard();
     }
     this.drawMoves();
+    this.drawChoice();
     if (filtering) document.getElementById("move-filter")?.focus();
     else if (hadFocus) {
       (this.movesPanel.querySelector("button.move:not([disabled])") || this.movesPanel.querySelector("h2"))?.focus();
@@ -182,6 +211,9 @@ class GamePage {
       if (!where) continue;
       const open = () => {
         if (this.busy) return;
+        // With confirmation on, a place of one move chooses it (a second tap plays it).
+        const only = count === 1 && this.confirm && body.legal_moves.find((m) => this.placeOf(m) === place);
+        if (only) { this.pick(only); return; }
         this.place = place;
         this.filter = "";
         this.drawMoves();
@@ -202,6 +234,57 @@ class GamePage {
         if (event.key === "Enter" || event.key === " ") { event.preventDefault(); open(); }
       });
     }
+  }
+
+  /** A move's button or board place was chosen: played at once, or (confirmation on) marked
+   * as chosen until a second tap on it or the confirm bar plays it. */
+  pick(move) {
+    if (this.busy) return;
+    if (!this.confirm || sameMove(move, this.chosen)) { this.play(move); return; }
+    this.chosen = move;
+    this.drawChoice();
+    document.getElementById("confirm-play")?.focus({ preventScroll: true });
+  }
+
+  confirmChoice() {
+    if (this.chosen) this.play(this.chosen);
+  }
+
+  cancelChoice() {
+    const was = this.chosen;
+    this.chosen = null;
+    this.drawChoice();
+    const key = was ? JSON.stringify(canonical(was)) : null;
+    const button = [...this.movesPanel.querySelectorAll("button.move")].find((b) => b.dataset.move === key);
+    (button || this.movesPanel.querySelector("button.move"))?.focus({ preventScroll: true });
+  }
+
+  /** The chosen move: its button pressed, its board place marked, the confirm bar. */
+  drawChoice() {
+    const key = this.chosen ? JSON.stringify(canonical(this.chosen)) : null;
+    for (const button of this.movesPanel.querySelectorAll("button.move")) {
+      const on = button.dataset.move === key;
+      button.classList.toggle("chosen", on);
+      if (this.confirm) button.setAttribute("aria-pressed", String(on));
+      else button.removeAttribute("aria-pressed");
+    }
+    for (const where of this.board.querySelectorAll(".chosen")) where.classList.remove("chosen");
+    if (!this.chosen) {
+      this.confirmBar.hidden = true;
+      replace(this.confirmBar);
+      document.body.classList.remove("confirming");
+      return;
+    }
+    this.boardPlace(this.placeOf(this.chosen))?.classList.add("chosen");
+    replace(this.confirmBar,
+      h("span", { class: "confirm-what", id: "confirm-what" }, t("game.confirm_play", { move: moveLabel(this.chosen) })),
+      h("span", { class: "confirm-buttons" },
+        h("button", { type: "button", class: "primary", id: "confirm-play", onclick: () => this.confirmChoice() },
+          t("game.confirm")),
+        h("button", { type: "button", id: "confirm-cancel", onclick: () => this.cancelChoice() },
+          t("game.cancel"))));
+    this.confirmBar.hidden = false;
+    document.body.classList.add("confirming");
   }
 
   drawStatus() {
@@ -260,8 +343,8 @@ class GamePage {
         return h("div", { class: "move-group" },
           h("h3", {}, name, h("span", { class: "count" }, ` (${shown.length})`)),
           h("div", { class: "move-buttons" }, shown.map((move) =>
-            moveButton(move, this.renderer.moveDetail(move, body), this.busy, () => this.play(move),
-              this.placeOf(move)))));
+            moveButton(move, this.renderer.moveDetail(move, body), this.busy, () => this.pick(move),
+              this.placeOf(move), this.confirm ? sameMove(move, this.chosen) : null))));
       }));
       if (!list.childElementCount) list.append(h("p", {}, t("game.no_match")));
     };
@@ -354,7 +437,18 @@ class GamePage {
         t("game.rematch")));
     }
     parts.push(h("a", { href: withLanguage("/play/"), class: "button", id: "new-game" }, t("game.new_game")));
-    replace(this.actions, h("h2", {}, t("game.actions")), h("div", { class: "action-buttons" }, parts));
+    const setting = h("input", {
+      type: "checkbox", id: "confirm-setting", checked: this.confirm,
+      onchange: () => {
+        this.confirm = setting.checked;
+        storage()?.setItem(CONFIRM_KEY, this.confirm ? "1" : "0");
+        this.chosen = null;
+        this.drawMoves();
+        this.drawChoice();
+      },
+    });
+    replace(this.actions, h("h2", {}, t("game.actions")), h("div", { class: "action-buttons" }, parts),
+      h("p", { class: "setting" }, h("label", {}, setting, " ", t("game.confirm_setting"))));
   }
 
   async resign() {
@@ -418,6 +512,8 @@ class GamePage {
       return;
     }
     this.replaying = version;
+    this.chosen = null;
+    this.drawChoice();
     replace(this.board, this.renderer.render(past));
     const step = (key, to, disabled) => h("button", { type: "button", class: `replay-${key}`, disabled,
       onclick: () => this.replay(to) }, t(`replay.${key}`));
@@ -445,7 +541,10 @@ class GamePage {
   async play(move) {
     if (this.busy) return;
     this.busy = true;
-    this.refocus = this.movesPanel.contains(document.activeElement);
+    this.refocus = this.movesPanel.contains(document.activeElement)
+      || this.confirmBar.contains(document.activeElement);
+    this.chosen = null;
+    this.drawChoice();
     this.hideNotice();
     for (const button of this.movesPanel.querySelectorAll("button.move")) button.disabled = true;
     try {
@@ -560,11 +659,20 @@ function scoreText(value) {
 
 /** A move's button: its label, and the renderer's words for what it names; `place` is the
  * board place it is played on (a selector in the board), if it has one. */
-function moveButton(move, detail, busy, onclick, place = null) {
-  const dataset = place ? { type: move.type, place } : { type: move.type };
-  return h("button", { type: "button", class: "move", disabled: busy, dataset, onclick },
+function moveButton(move, detail, busy, onclick, place = null, pressed = null) {
+  const dataset = { type: move.type, move: JSON.stringify(canonical(move)) };
+  if (place) dataset.place = place;
+  return h("button", {
+    type: "button", class: pressed ? "move chosen" : "move", disabled: busy, dataset, onclick,
+    "aria-pressed": pressed === null ? null : String(pressed),
+  },
     h("span", { class: "move-label" }, moveLabel(move)),
     detail ? h("span", { class: "move-detail" }, detail) : null);
+}
+
+/** Whether two moves are the same (their canonical fields; the label aside). */
+function sameMove(a, b) {
+  return Boolean(a && b) && JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }
 
 /** The text of a move's button (the engine's label, else its type). */
