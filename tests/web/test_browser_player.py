@@ -356,3 +356,37 @@ def test_a_touch_screen_confirms_by_default_and_a_board_tap_chooses(browser: Any
         assert errors == []
     finally:
         ctx.close()
+
+
+def test_a_toast_names_what_the_others_did(browser: Any, stack: Stack, shots: Shots) -> None:
+    """Alfred's moves, read after this seat's, are named in a note that goes by itself
+    (polite, for a screen reader; still, under prefers-reduced-motion)."""
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion="reduce")
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(seat_link(stack, "darwins-journey", {"players": 1}, None))
+        game_id, token = game_and_token(page)
+        assert page.get_attribute("#toasts", "aria-live") == "polite"
+        rng = random.Random(3)
+        for _ in range(40):
+            page.wait_for_selector(READY)
+            if page.query_selector("#toasts .toast"):
+                break
+            click_move(page, rng)
+        else:
+            raise AssertionError("no toast about Alfred's moves")
+        text = page.inner_text("#toasts")
+        shots(page, "toast", full_page=False)
+        alfred = [e["move"] for e in stack.client.iter_moves(game_id, token) if e["seat"] == 1]
+        label = str(alfred[-1]["label"])
+        named = label if label.startswith("Alfred ") else f"Alfred: {label}"
+        assert named in text or "more moves" in text
+        assert "You" not in text  # only the others
+        assert "Alfred: Alfred" not in text  # an automa's label names it once
+        assert page.evaluate(
+            "getComputedStyle(document.querySelector('.toast')).animationName") == "none"
+        page.wait_for_selector("#toasts .toast", state="detached", timeout=10000)
+        assert errors == []
+    finally:
+        ctx.close()

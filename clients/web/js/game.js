@@ -14,6 +14,7 @@ const LOG_PAGE = 200;
 const REFRESH_GAP = 200; // ms between two reads of the game
 const CONFIRM_KEY = "bgb.confirm"; // the page setting: "1" a move waits for a confirmation, "0" not
 const TOAST_TIME = 6000; // ms a toast about the others' moves stays
+const TOAST_LINES = 4; // moves a toast names (the newest; the rest counted)
 
 /** Whether a chosen move waits for a confirmation: the saved setting, else on for a touch
  * screen (a stray tap is easy there) and off for a mouse and keyboard. */
@@ -64,6 +65,8 @@ class GamePage {
     this.analysis = new AnalysisPanel(this);
     this.connection = h("span", { class: "connection", id: "connection" });
     this.actions = h("section", { class: "panel actions", id: "actions", "aria-label": t("game.actions") });
+    // What the other seats did since the last read: short notes that go by themselves.
+    this.toasts = h("div", { class: "toasts", id: "toasts", role: "status", "aria-live": "polite" });
     this.confirmBar = h("div", {
       class: "confirm-bar", id: "confirm-bar", role: "region", "aria-label": t("game.confirm_region"),
       hidden: true,
@@ -90,7 +93,7 @@ class GamePage {
         h("div", { class: "main-column" }, this.movesPanel, this.board),
         h("aside", { class: "panel side" },
           this.logHeading, this.logList)),
-      this.actions, this.confirmBar);
+      this.actions, this.confirmBar, this.toasts);
     this.renderer = null;
     this.titles = await api("/v1/games-catalog").then(
       (catalog) => Object.fromEntries(catalog.games.map((g) => [g.name, g.title])), () => ({}));
@@ -112,8 +115,11 @@ class GamePage {
         this.lastRead = Date.now();
         this.again = false;
         const body = await api(`/v1/games/${this.id}`, { token: this.token });
+        const seen = this.log.length;
+        const first = this.body === null;
         await this.readLog();
         await this.show(body);
+        if (!first) this.toast(this.log.slice(seen));
       } while (this.again);
     })();
     try {
@@ -161,6 +167,32 @@ class GamePage {
     this.drawResult();
     this.drawActions();
     this.analysis.draw().catch((error) => this.explain(error));
+  }
+
+  /** A note naming what each other seat did in `entries` (new in the log): "Alfred: worker A
+   * to Exploration 1". It goes by itself and lets taps through (the log keeps it); a screen
+   * reader reads it once (a polite region). */
+  toast(entries) {
+    const body = this.body;
+    const others = entries.filter((e) => !e.system && e.move && Number.isInteger(e.seat)
+      && e.seat !== body.seat);
+    if (!others.length) return;
+    const shown = others.slice(-TOAST_LINES);
+    const note = h("div", { class: "toast" },
+      h("ul", {}, shown.map((entry) => {
+        const who = seatName(body, entry.seat);
+        const what = entryText(entry);
+        // An automa's label names it already ("Alfred draws an action card"): not twice.
+        if (what.startsWith(`${who} `)) {
+          return h("li", {}, h("span", { class: "who" }, who), what.slice(who.length));
+        }
+        return h("li", {}, h("span", { class: "who" }, who), ": ", what);
+      })),
+      others.length > shown.length
+        ? h("p", { class: "more" }, t("game.toast_more", { count: others.length - shown.length })) : null);
+    this.toasts.append(note);
+    while (this.toasts.childElementCount > 2) this.toasts.firstElementChild.remove();
+    setTimeout(() => note.remove(), TOAST_TIME);
   }
 
   /** The board place of `move` (a selector in the board, from the move's own fields: the
@@ -375,9 +407,7 @@ class GamePage {
       return h("li", { value: entry.index + 1, class: classes.filter(Boolean).join(" ") || null },
         mark ? h("span", { class: `badge ${mark}` }, t(`analysis.${mark}`)) : null, mark ? " " : null,
         h("span", { class: "who" }, seatName(body, entry.seat)), " ",
-        h("span", { class: "what" }, entry.move.secret && !entry.move.label
-          ? t("log.secret", { type: tOr(`move.${entry.move.type}`, humanize(entry.move.type)) })
-          : moveLabel(entry.move)), " ",
+        h("span", { class: "what" }, entryText(entry)), " ",
         h("button", { type: "button", class: "replay-at", dataset: { version: entry.version },
           "aria-label": t("log.replay_label", { n: entry.index + 1 }),
           onclick: () => this.replay(entry.version) }, t("log.replay")),
@@ -668,6 +698,13 @@ function moveButton(move, detail, busy, onclick, place = null, pressed = null) {
   },
     h("span", { class: "move-label" }, moveLabel(move)),
     detail ? h("span", { class: "move-detail" }, detail) : null);
+}
+
+/** What a log entry's move was, in words (a secret one by its kind only). */
+function entryText(entry) {
+  return entry.move.secret && !entry.move.label
+    ? t("log.secret", { type: tOr(`move.${entry.move.type}`, humanize(entry.move.type)) })
+    : moveLabel(entry.move);
 }
 
 /** Whether two moves are the same (their canonical fields; the label aside). */
