@@ -1,6 +1,6 @@
 """The page as a player finds it (issue 30): the language kept from the lobby's link, one
 `h1` and no empty table header on every page, resign, rematch and a new game on the page,
-and nothing clipped or wider than a 360 px phone."""
+and nothing clipped or wider than a 360 or 390 px phone."""
 
 from __future__ import annotations
 
@@ -144,16 +144,42 @@ def test_each_seat_opens_its_own_seat_in_the_rematch(context: Any, stack: Stack)
     assert rematches[0] == rematches[1]
 
 
+STATUS_IN_SIGHT = """() => {
+    const box = (sel) => document.querySelector(sel).getBoundingClientRect();
+    const inside = (r) => r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;
+    return { status: inside(box('#status')), jumps: inside(box('.jumps')) };
+  }"""
+
+
+@pytest.mark.parametrize("width", [360, 390])
 @pytest.mark.parametrize(("game", "options", "seats"), GAMES, ids=[g[0] for g in GAMES])
-def test_nothing_clipped_or_too_wide_at_360_px(browser: Any, stack: Stack, shots: Shots,
-                                               game: str, options: dict[str, Any],
-                                               seats: list[dict[str, Any]] | None) -> None:
-    ctx = browser.new_context(**SMALL_PHONE, locale="pt-BR")
+def test_nothing_clipped_or_too_wide_on_a_phone(browser: Any, stack: Stack, shots: Shots,
+                                                game: str, options: dict[str, Any],
+                                                seats: list[dict[str, Any]] | None,
+                                                width: int) -> None:
+    """At 360x740 and 390x844 (touch): nothing wider than the screen, no text cut off, and
+    the status with the jumps to the moves, board and log in sight wherever one scrolls."""
+    phone = {**SMALL_PHONE, "viewport": {"width": width, "height": 740 if width == 360 else 844}}
+    ctx = browser.new_context(**phone, locale="pt-BR")
     try:
         page = ctx.new_page()
         page.goto(seat_link(stack, game, options, seats, lang="pt-BR"))
         page.wait_for_selector(READY)
-        shots(page, f"{game}-360")
+        shots(page, f"{game}-{width}")
+        assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+        for where in ("document.scrollingElement.scrollHeight / 2",
+                      "document.scrollingElement.scrollHeight"):
+            page.evaluate(f"window.scrollTo(0, {where})")
+            assert page.evaluate(STATUS_IN_SIGHT) == {"status": True, "jumps": True}
+        shots(page, f"{game}-{width}-scrolled", full_page=False)
+        page.click(".jumps .jump-to >> nth=0")  # back to the moves from the page's end
+        page.wait_for_timeout(300)
+        moves = page.locator("#moves h2").bounding_box()
+        head = page.locator(".game-sticky").bounding_box()
+        assert moves is not None and head is not None
+        assert moves["y"] >= head["y"] + head["height"] - 1, "the moves' heading is not hidden"
+        assert moves["y"] + moves["height"] <= phone["viewport"]["height"]
+        page.evaluate("window.scrollTo(0, 0)")
         for number, table in enumerate(page.query_selector_all("main .table-wrap")):
             if table.is_visible():  # each table close up, to read it as a phone shows it
                 table.screenshot(path=str(shots.directory / f"table-{number}.png"))
@@ -161,7 +187,7 @@ def test_nothing_clipped_or_too_wide_at_360_px(browser: Any, stack: Stack, shots
         assert page.evaluate(CLIPPED) == []
         assert page.evaluate(UNWRAPPED_TABLES) == []
         assert page.evaluate(SCROLLED_TABLES) == []
-        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
     finally:
         ctx.close()
 

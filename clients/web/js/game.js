@@ -84,10 +84,12 @@ class GamePage {
     }, t(key));
     this.logHeading = h("h2", { tabindex: "-1" }, t("game.log"));
     replace(this.root,
-      h("div", { class: "game-head" }, this.heading, this.status, this.connection),
-      h("nav", { class: "jumps", "aria-label": t("game.jump") },
-        jump("game.moves", () => this.movesPanel), jump("game.board", () => this.board),
-        jump("game.log", () => this.logHeading)),
+      // The status and the jumps stay at the top of the screen (a phone's page is long).
+      h("div", { class: "game-sticky" },
+        h("div", { class: "game-head" }, this.heading, this.status, this.connection),
+        h("nav", { class: "jumps", "aria-label": t("game.jump") },
+          jump("game.moves", () => this.movesPanel), jump("game.board", () => this.board),
+          jump("game.jump_log", () => this.logHeading))),
       this.notice, this.replayBar, this.resultPanel, this.analysis.el,
       h("div", { class: "game-layout" },
         h("div", { class: "main-column" }, this.movesPanel, this.board),
