@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -414,5 +415,47 @@ def test_a_toast_names_what_the_others_did(browser: Any, stack: Stack, shots: Sh
             "getComputedStyle(document.querySelector('.toast')).animationName") == "none"
         page.wait_for_selector("#toasts .toast", state="detached", timeout=10000)
         assert errors == []
+    finally:
+        ctx.close()
+
+
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+# The rules' violations, each with the first few elements that break it.
+AXE_RUN = """async () => {
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id} (${v.impact}): ` +
+      v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(' | '));
+  }"""
+PAGES = ["lobby"] + [g[0] for g in GAMES]
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-BR"])
+@pytest.mark.parametrize("which", PAGES)
+def test_axe_finds_no_violation(browser: Any, stack: Stack, which: str, lang: str) -> None:
+    """axe-core (vendored, tests/web/vendor) on the lobby and each game's page, both languages."""
+    ctx = browser.new_context(viewport=DESKTOP, locale=lang, bypass_csp=True)
+    try:
+        page = ctx.new_page()
+        if which == "lobby":
+            page.goto(f"{stack.api_url}/play/?lang={lang}")
+            page.wait_for_selector("#create-game")
+        else:
+            game = next(g for g in GAMES if g[0] == which)
+            page.goto(seat_link(stack, *game, lang=lang))
+            page.wait_for_selector(READY)
+            page.wait_for_timeout(300)  # the analysis panel and the stream's first word
+        page.add_script_tag(path=str(AXE))
+        assert page.evaluate(AXE_RUN) == []
+        if which == "lobby":
+            return
+        page.check("#confirm-setting")  # a chosen move: pressed button, confirm bar
+        page.locator("button.move:not([disabled])").first.click()
+        page.wait_for_selector("#confirm-bar:not([hidden])")
+        assert page.evaluate(AXE_RUN) == []
+        page.click("#confirm-cancel")
+        page.click("#resign")
+        page.click("#resign")  # the result's table
+        page.wait_for_selector("#result:not([hidden])")
+        assert page.evaluate(AXE_RUN) == []
     finally:
         ctx.close()

@@ -2,7 +2,7 @@
 // live updates from the event stream, and the result.
 
 import { api, ApiError, canonical, newKey } from "./api.js";
-import { h, replace } from "./dom.js";
+import { h, replace, tableWrap } from "./dom.js";
 import { t, tOr, withLanguage } from "./i18n.js";
 import { humanize, seatName } from "./names.js";
 import { rendererFor } from "./renderers/index.js";
@@ -442,7 +442,7 @@ class GamePage {
         { names: winners.join(", ") })),
       result.places ? h("p", {}, seats.map((s) => t("result.place", {
         seat: seatName(this.body, s), place: result.places[s] })).join(" · ")) : null,
-      h("div", { class: "table-wrap" }, h("table", { class: "scores" },
+      tableWrap(t("result.title"), h("table", { class: "scores" },
         h("thead", {}, head), h("tbody", {}, rows, total))));
     this.resultPanel.hidden = false;
   }
