@@ -549,11 +549,25 @@ class GamePage {
     replace(this.board, this.renderer.render(past));
     const step = (key, to, disabled) => h("button", { type: "button", class: `replay-${key}`, disabled,
       onclick: () => this.replay(to) }, t(`replay.${key}`));
+    // A slider over every version (its end: the game now); read where it is let go.
+    const slider = h("input", {
+      type: "range", id: "replay-slider", min: "0", max: String(latest), step: "1", value: String(version),
+      "aria-label": t("replay.slider"), "aria-valuetext": t("replay.slider_value", { n: version, total: latest }),
+      onchange: () => this.replay(Number(slider.value)),
+    });
+    // A keyboard stepping through keeps its place: the same control in the redrawn bar.
+    const focused = this.replayBar.contains(document.activeElement)
+      ? (document.activeElement.id || document.activeElement.className) : null;
     replace(this.replayBar,
       h("span", { id: "replay-at", dataset: { version } }, t("replay.showing", { n: version, total: latest })),
-      step("previous", version - 1, version === 0), step("next", version + 1, false),
+      step("previous", version - 1, version === 0), slider, step("next", version + 1, false),
       step("back", null, false));
     this.replayBar.hidden = false;
+    if (focused) {
+      const again = [...this.replayBar.querySelectorAll("button, input")]
+        .find((el) => (el.id || el.className) === focused && !el.disabled);
+      (again || slider).focus();
+    }
     this.drawMoves();
     this.drawLog();
   }
