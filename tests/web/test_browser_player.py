@@ -4,6 +4,7 @@ and nothing clipped or wider than a 360 or 390 px phone."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Stack
+from tests.e2e.conftest import REPO, Stack
 from tests.web.conftest import Shots
 from tests.web.helpers import READY, click_move, create_in_lobby, version
 from tests.web.test_browser import DESKTOP, watch_errors
@@ -459,3 +460,25 @@ def test_axe_finds_no_violation(browser: Any, stack: Stack, which: str, lang: st
         assert page.evaluate(AXE_RUN) == []
     finally:
         ctx.close()
+
+
+RULES = json.loads((REPO / "clients" / "web" / "data" / "rules.json").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-BR"])
+def test_the_rules_in_short_fold_out_on_the_page(context: Any, stack: Stack, shots: Shots,
+                                                 lang: str) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(seat_link(stack, "flotilla", GAMES[2][1], GAMES[2][2], lang=lang))
+    page.wait_for_selector("#rules summary")
+    assert not page.is_visible("#rules p")  # folded until asked
+    page.click("#rules summary")
+    text = page.inner_text("#rules")
+    for paragraph in RULES["flotilla"][lang]:
+        assert paragraph in text
+    other = RULES["flotilla"]["pt-BR" if lang == "en" else "en"][0]
+    assert other not in text
+    page.locator("#rules").scroll_into_view_if_needed()
+    shots(page, f"rules-{lang}", full_page=False)
+    assert errors == []

@@ -3,7 +3,7 @@
 
 import { api, ApiError, canonical, newKey } from "./api.js";
 import { h, replace, tableWrap } from "./dom.js";
-import { t, tOr, withLanguage } from "./i18n.js";
+import { language, t, tOr, withLanguage } from "./i18n.js";
 import { humanize, seatName } from "./names.js";
 import { rendererFor } from "./renderers/index.js";
 import { describeEvent } from "./events.js";
@@ -65,6 +65,7 @@ class GamePage {
     this.analysis = new AnalysisPanel(this);
     this.connection = h("span", { class: "connection", id: "connection" });
     this.actions = h("section", { class: "panel actions", id: "actions", "aria-label": t("game.actions") });
+    this.rulesPanel = h("details", { class: "panel rules", id: "rules" });
     // What the other seats did since the last read: short notes that go by themselves.
     this.toasts = h("div", { class: "toasts", id: "toasts", role: "status", "aria-live": "polite" });
     this.confirmBar = h("div", {
@@ -95,12 +96,24 @@ class GamePage {
         h("div", { class: "main-column" }, this.movesPanel, this.board),
         h("aside", { class: "panel side" },
           this.logHeading, this.logList)),
-      this.actions, this.confirmBar, this.toasts);
+      this.actions, this.rulesPanel, this.confirmBar, this.toasts);
     this.renderer = null;
     this.titles = await api("/v1/games-catalog").then(
       (catalog) => Object.fromEntries(catalog.games.map((g) => [g.name, g.title])), () => ({}));
     await this.refresh();
     this.follow();
+    this.drawRules().catch(() => { this.rulesPanel.hidden = true; });
+  }
+
+  /** The game's rules in short (clients/web/data/rules.json, the page's language), folded. */
+  async drawRules() {
+    const all = await (await fetch("/play/data/rules.json")).json();
+    const rules = all[this.body.game];
+    const paragraphs = rules?.[language()] || rules?.en;
+    if (!paragraphs) { this.rulesPanel.hidden = true; return; }
+    replace(this.rulesPanel, h("summary", {}, t("game.rules")),
+      paragraphs.map((text) => h("p", {}, text)),
+      h("p", { class: "help" }, t("game.rules_note")));
   }
 
   /** Read the game and the new log entries, then draw. Concurrent calls share one read. */
