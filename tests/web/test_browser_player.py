@@ -430,11 +430,16 @@ AXE_RUN = """async () => {
 PAGES = ["lobby"] + [g[0] for g in GAMES]
 
 
+@pytest.mark.parametrize("device", ["desktop", "phone"])
 @pytest.mark.parametrize("lang", ["en", "pt-BR"])
 @pytest.mark.parametrize("which", PAGES)
-def test_axe_finds_no_violation(browser: Any, stack: Stack, which: str, lang: str) -> None:
-    """axe-core (vendored, tests/web/vendor) on the lobby and each game's page, both languages."""
-    ctx = browser.new_context(viewport=DESKTOP, locale=lang, bypass_csp=True)
+def test_axe_finds_no_violation(browser: Any, stack: Stack, which: str, lang: str,
+                                device: str) -> None:
+    """axe-core (vendored, tests/web/vendor) on the lobby and each game's page, both
+    languages, on a desktop and a 390 px touch phone."""
+    phone = {**SMALL_PHONE, "viewport": {"width": 390, "height": 844}}
+    screen = {"viewport": DESKTOP} if device == "desktop" else phone
+    ctx = browser.new_context(**screen, locale=lang, bypass_csp=True)
     try:
         page = ctx.new_page()
         if which == "lobby":
@@ -449,7 +454,9 @@ def test_axe_finds_no_violation(browser: Any, stack: Stack, which: str, lang: st
         assert page.evaluate(AXE_RUN) == []
         if which == "lobby":
             return
-        page.check("#confirm-setting")  # a chosen move: pressed button, confirm bar
+        if device == "desktop":
+            page.check("#confirm-setting")  # a chosen move: pressed button, confirm bar
+        assert page.is_checked("#confirm-setting")
         page.locator("button.move:not([disabled])").first.click()
         page.wait_for_selector("#confirm-bar:not([hidden])")
         assert page.evaluate(AXE_RUN) == []

@@ -323,6 +323,7 @@ class GamePage {
       return;
     }
     this.boardPlace(this.placeOf(this.chosen))?.classList.add("chosen");
+    const focused = this.confirmBar.contains(document.activeElement) ? document.activeElement.id : null;
     replace(this.confirmBar,
       h("span", { class: "confirm-what", id: "confirm-what" }, t("game.confirm_play", { move: moveLabel(this.chosen) })),
       h("span", { class: "confirm-buttons" },
@@ -332,6 +333,7 @@ class GamePage {
           t("game.cancel"))));
     this.confirmBar.hidden = false;
     document.body.classList.add("confirming");
+    if (focused) document.getElementById(focused)?.focus({ preventScroll: true }); // a redraw keeps it
   }
 
   drawStatus() {
