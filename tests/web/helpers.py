@@ -47,6 +47,8 @@ def click_move(page: Any, rng: random.Random) -> str:
         try:
             label = button.inner_text()
             button.click(timeout=2000)
+            if page.is_visible("#confirm-bar"):  # confirmation on (a touch screen's default)
+                page.click("#confirm-play", timeout=2000)
             break
         except PlaywrightError:
             # Redrawn under the pointer (another seat moved first): look again, as a person would.

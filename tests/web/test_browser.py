@@ -367,6 +367,17 @@ def test_a_seat_steps_through_its_past_views_from_the_log(
         page.wait_for_selector("#replay-at[data-version='2']")
         page.click("#replay button.replay-previous")
         page.wait_for_selector("#replay-at[data-version='1']")
+        slider = page.locator("#replay-slider")
+        now = stack.client.get_game(created["id"], tokens[0])["version"]
+        assert slider.get_attribute("max") == str(now)
+        slider.fill("3")  # the slider, let go at version 3
+        page.wait_for_selector("#replay-at[data-version='3']")
+        assert page.input_value("#replay-slider") == "3"
+        page.focus("#replay-slider")
+        page.keyboard.press("ArrowLeft")  # a keyboard steps it too, and keeps its place
+        page.wait_for_selector("#replay-at[data-version='2']")
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_selector("#replay-at[data-version='1']")
         page.click("#replay button.replay-back")
         page.wait_for_selector("#replay", state="hidden")
         page.wait_for_selector(READY)

@@ -1,16 +1,18 @@
 """The page as a player finds it (issue 30): the language kept from the lobby's link, one
 `h1` and no empty table header on every page, resign, rematch and a new game on the page,
-and nothing clipped or wider than a 360 px phone."""
+and nothing clipped or wider than a 360 or 390 px phone."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Stack
+from tests.e2e.conftest import REPO, Stack
 from tests.web.conftest import Shots
 from tests.web.helpers import READY, click_move, create_in_lobby, version
 from tests.web.test_browser import DESKTOP, watch_errors
@@ -144,16 +146,42 @@ def test_each_seat_opens_its_own_seat_in_the_rematch(context: Any, stack: Stack)
     assert rematches[0] == rematches[1]
 
 
+STATUS_IN_SIGHT = """() => {
+    const box = (sel) => document.querySelector(sel).getBoundingClientRect();
+    const inside = (r) => r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;
+    return { status: inside(box('#status')), jumps: inside(box('.jumps')) };
+  }"""
+
+
+@pytest.mark.parametrize("width", [360, 390])
 @pytest.mark.parametrize(("game", "options", "seats"), GAMES, ids=[g[0] for g in GAMES])
-def test_nothing_clipped_or_too_wide_at_360_px(browser: Any, stack: Stack, shots: Shots,
-                                               game: str, options: dict[str, Any],
-                                               seats: list[dict[str, Any]] | None) -> None:
-    ctx = browser.new_context(**SMALL_PHONE, locale="pt-BR")
+def test_nothing_clipped_or_too_wide_on_a_phone(browser: Any, stack: Stack, shots: Shots,
+                                                game: str, options: dict[str, Any],
+                                                seats: list[dict[str, Any]] | None,
+                                                width: int) -> None:
+    """At 360x740 and 390x844 (touch): nothing wider than the screen, no text cut off, and
+    the status with the jumps to the moves, board and log in sight wherever one scrolls."""
+    phone = {**SMALL_PHONE, "viewport": {"width": width, "height": 740 if width == 360 else 844}}
+    ctx = browser.new_context(**phone, locale="pt-BR")
     try:
         page = ctx.new_page()
         page.goto(seat_link(stack, game, options, seats, lang="pt-BR"))
         page.wait_for_selector(READY)
-        shots(page, f"{game}-360")
+        shots(page, f"{game}-{width}")
+        assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+        for where in ("document.scrollingElement.scrollHeight / 2",
+                      "document.scrollingElement.scrollHeight"):
+            page.evaluate(f"window.scrollTo(0, {where})")
+            assert page.evaluate(STATUS_IN_SIGHT) == {"status": True, "jumps": True}
+        shots(page, f"{game}-{width}-scrolled", full_page=False)
+        page.click(".jumps .jump-to >> nth=0")  # back to the moves from the page's end
+        page.wait_for_timeout(300)
+        moves = page.locator("#moves h2").bounding_box()
+        head = page.locator(".game-sticky").bounding_box()
+        assert moves is not None and head is not None
+        assert moves["y"] >= head["y"] + head["height"] - 1, "the moves' heading is not hidden"
+        assert moves["y"] + moves["height"] <= phone["viewport"]["height"]
+        page.evaluate("window.scrollTo(0, 0)")
         for number, table in enumerate(page.query_selector_all("main .table-wrap")):
             if table.is_visible():  # each table close up, to read it as a phone shows it
                 table.screenshot(path=str(shots.directory / f"table-{number}.png"))
@@ -161,7 +189,7 @@ def test_nothing_clipped_or_too_wide_at_360_px(browser: Any, stack: Stack, shots
         assert page.evaluate(CLIPPED) == []
         assert page.evaluate(UNWRAPPED_TABLES) == []
         assert page.evaluate(SCROLLED_TABLES) == []
-        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
     finally:
         ctx.close()
 
@@ -258,4 +286,206 @@ def test_the_ais_last_die_is_marked_in_encyclopedia(context: Any, stack: Stack,
     assert marked.get_attribute(f"data-{kind}") == str(value)
     assert "Last move: AI" in str(marked.get_attribute("aria-label"))
     shots(page, "ai-marked")
+    assert errors == []
+
+
+def test_a_chosen_move_waits_for_its_confirmation(context: Any, stack: Stack,
+                                                  shots: Shots) -> None:
+    """With the setting on, a move's button marks it chosen (its button, its board place and
+    the confirm bar); Cancel forgets it, Confirm, Enter or a second tap play it."""
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(seat_link(stack, "darwins-journey", {"players": 1}, None))
+    page.wait_for_selector(READY)
+    assert not page.is_checked("#confirm-setting")  # a mouse and keyboard: off by default
+    page.check("#confirm-setting")
+    rng = random.Random(7)
+    for _ in range(20):  # until a move has a place on the board (a worker to a location)
+        if page.query_selector("button.move[data-place]:not([disabled])"):
+            break
+        click_move(page, rng)
+    else:
+        raise AssertionError("no move with a board place")
+    button = page.locator("button.move[data-place]:not([disabled])").first
+    label = button.locator(".move-label").inner_text()
+    place = str(button.get_attribute("data-place"))
+    before = version(page)
+    button.click()
+    assert page.is_visible("#confirm-bar")
+    assert page.inner_text("#confirm-what") == f"Play: {label}"
+    assert page.get_attribute("button.move.chosen", "aria-pressed") == "true"
+    assert "chosen" in str(page.locator(f"#board {place}").first.get_attribute("class"))
+    shots(page, "chosen", full_page=False)
+    page.wait_for_timeout(400)
+    assert version(page) == before  # one tap never plays
+    page.click("#confirm-cancel")
+    assert page.is_hidden("#confirm-bar") and not page.query_selector(".chosen")
+    button = page.locator("button.move:not([disabled])").first
+    button.click()
+    assert page.evaluate("document.activeElement.id") == "confirm-play"
+    page.keyboard.press("Enter")  # Enter on the bar plays the chosen move
+    page.wait_for_function("([v]) => Number(document.querySelector('#status').dataset.version) > v",
+                           arg=[before], timeout=15000)
+    assert page.is_hidden("#confirm-bar")
+    page.wait_for_selector(READY)
+    before = version(page)
+    page.locator("button.move:not([disabled])").first.click()
+    page.locator("button.move.chosen").click()  # a second tap plays it
+    page.wait_for_function("([v]) => Number(document.querySelector('#status').dataset.version) > v",
+                           arg=[before], timeout=15000)
+    page.reload()  # the setting is kept
+    page.wait_for_selector(READY)
+    assert page.is_checked("#confirm-setting")
+    page.uncheck("#confirm-setting")
+    before = version(page)
+    page.locator("button.move:not([disabled])").first.click()  # off: one tap plays
+    page.wait_for_function("([v]) => Number(document.querySelector('#status').dataset.version) > v",
+                           arg=[before], timeout=15000)
+    assert page.is_hidden("#confirm-bar")
+    assert errors == []
+
+
+def test_a_touch_screen_confirms_by_default_and_a_board_tap_chooses(browser: Any, stack: Stack,
+                                                                    shots: Shots) -> None:
+    ctx = browser.new_context(**SMALL_PHONE, locale="pt-BR")
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(seat_link(stack, "flotilla", GAMES[2][1], GAMES[2][2], lang="pt-BR"))
+        page.wait_for_selector(READY)
+        assert page.is_checked("#confirm-setting")
+        rng = random.Random(5)
+        single = None
+        for _ in range(60):  # until a hex holds exactly one move of this seat
+            page.wait_for_selector(READY)
+            single = page.evaluate("""() => {
+                const places = [...document.querySelectorAll('button.move[data-place]')]
+                  .map((b) => b.dataset.place);
+                return places.find((p) => places.filter((q) => q === p).length === 1) || null;
+              }""")
+            if single and page.query_selector(f"#board {single}.choosable"):
+                break
+            click_move(page, rng)
+        else:
+            raise AssertionError("no hex with a single move")
+        before = version(page)
+        page.locator(f"#board {single}").first.tap()
+        assert page.is_visible("#confirm-bar")
+        assert page.inner_text("#confirm-what").startswith("Jogar: ")
+        assert "chosen" in str(page.locator(f"#board {single}").first.get_attribute("class"))
+        bar = page.query_selector("#confirm-bar").bounding_box()
+        assert bar is not None and bar["y"] + bar["height"] <= 740 + 1  # on the screen
+        shots(page, "hex-chosen", full_page=False)
+        assert version(page) == before
+        page.tap("#confirm-play")
+        page.wait_for_function(
+            "([v]) => Number(document.querySelector('#status').dataset.version) > v",
+            arg=[before], timeout=15000)
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def test_a_toast_names_what_the_others_did(browser: Any, stack: Stack, shots: Shots) -> None:
+    """Alfred's moves, read after this seat's, are named in a note that goes by itself
+    (polite, for a screen reader; still, under prefers-reduced-motion)."""
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion="reduce")
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(seat_link(stack, "darwins-journey", {"players": 1}, None))
+        game_id, token = game_and_token(page)
+        assert page.get_attribute("#toasts", "aria-live") == "polite"
+        rng = random.Random(3)
+        for _ in range(40):
+            page.wait_for_selector(READY)
+            if page.query_selector("#toasts .toast"):
+                break
+            click_move(page, rng)
+        else:
+            raise AssertionError("no toast about Alfred's moves")
+        text = page.inner_text("#toasts")
+        shots(page, "toast", full_page=False)
+        alfred = [e["move"] for e in stack.client.iter_moves(game_id, token) if e["seat"] == 1]
+        label = str(alfred[-1]["label"])
+        named = label if label.startswith("Alfred ") else f"Alfred: {label}"
+        assert named in text or "more moves" in text
+        assert "You" not in text  # only the others
+        assert "Alfred: Alfred" not in text  # an automa's label names it once
+        assert page.evaluate(
+            "getComputedStyle(document.querySelector('.toast')).animationName") == "none"
+        page.wait_for_selector("#toasts .toast", state="detached", timeout=10000)
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+# The rules' violations, each with the first few elements that break it.
+AXE_RUN = """async () => {
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id} (${v.impact}): ` +
+      v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(' | '));
+  }"""
+PAGES = ["lobby"] + [g[0] for g in GAMES]
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+@pytest.mark.parametrize("lang", ["en", "pt-BR"])
+@pytest.mark.parametrize("which", PAGES)
+def test_axe_finds_no_violation(browser: Any, stack: Stack, which: str, lang: str,
+                                device: str) -> None:
+    """axe-core (vendored, tests/web/vendor) on the lobby and each game's page, both
+    languages, on a desktop and a 390 px touch phone."""
+    phone = {**SMALL_PHONE, "viewport": {"width": 390, "height": 844}}
+    screen = {"viewport": DESKTOP} if device == "desktop" else phone
+    ctx = browser.new_context(**screen, locale=lang, bypass_csp=True)
+    try:
+        page = ctx.new_page()
+        if which == "lobby":
+            page.goto(f"{stack.api_url}/play/?lang={lang}")
+            page.wait_for_selector("#create-game")
+        else:
+            game = next(g for g in GAMES if g[0] == which)
+            page.goto(seat_link(stack, *game, lang=lang))
+            page.wait_for_selector(READY)
+            page.wait_for_timeout(300)  # the analysis panel and the stream's first word
+        page.add_script_tag(path=str(AXE))
+        assert page.evaluate(AXE_RUN) == []
+        if which == "lobby":
+            return
+        if device == "desktop":
+            page.check("#confirm-setting")  # a chosen move: pressed button, confirm bar
+        assert page.is_checked("#confirm-setting")
+        page.locator("button.move:not([disabled])").first.click()
+        page.wait_for_selector("#confirm-bar:not([hidden])")
+        assert page.evaluate(AXE_RUN) == []
+        page.click("#confirm-cancel")
+        page.click("#resign")
+        page.click("#resign")  # the result's table
+        page.wait_for_selector("#result:not([hidden])")
+        assert page.evaluate(AXE_RUN) == []
+    finally:
+        ctx.close()
+
+
+RULES = json.loads((REPO / "clients" / "web" / "data" / "rules.json").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-BR"])
+def test_the_rules_in_short_fold_out_on_the_page(context: Any, stack: Stack, shots: Shots,
+                                                 lang: str) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(seat_link(stack, "flotilla", GAMES[2][1], GAMES[2][2], lang=lang))
+    page.wait_for_selector("#rules summary")
+    assert not page.is_visible("#rules p")  # folded until asked
+    page.click("#rules summary")
+    text = page.inner_text("#rules")
+    for paragraph in RULES["flotilla"][lang]:
+        assert paragraph in text
+    other = RULES["flotilla"]["pt-BR" if lang == "en" else "en"][0]
+    assert other not in text
+    page.locator("#rules").scroll_into_view_if_needed()
+    shots(page, f"rules-{lang}", full_page=False)
     assert errors == []

@@ -156,6 +156,17 @@ def test_every_key_the_renderers_make_from_the_data_has_its_message() -> None:
         assert sorted(keys - set(found)) == [], lang
 
 
+def test_every_web_game_has_its_rules_in_short_in_both_languages() -> None:
+    """clients/web/data/rules.json: each game with a renderer of its own, in the page's
+    languages, the same number of paragraphs in each (one translation of the other)."""
+    rules = json.loads((DATA_DIR / "rules.json").read_text("utf-8"))
+    for game in ("darwins-journey", "encyclopedia", "flotilla"):
+        english, portuguese = rules[game]["en"], rules[game]["pt-BR"]
+        assert english and len(english) == len(portuguese), game
+        assert all(p.strip() for p in english + portuguese), game
+        assert english != portuguese, game
+
+
 if __name__ == "__main__":
     for name, make in LAYOUTS.items():
         _file(name).write_text(json.dumps(make(), ensure_ascii=False, separators=(",", ":")) + "\n",

@@ -31,3 +31,9 @@ export function replace(el, ...children) {
   el.replaceChildren();
   return append(el, children);
 }
+
+/** A table in a box that scrolls sideways when the screen is narrow: a named region a
+ * keyboard can reach (Tab, then the arrow keys) to scroll it. */
+export function tableWrap(label, table) {
+  return h("div", { class: "table-wrap", role: "region", tabindex: "0", "aria-label": label }, table);
+}

@@ -2,8 +2,8 @@
 // live updates from the event stream, and the result.
 
 import { api, ApiError, canonical, newKey } from "./api.js";
-import { h, replace } from "./dom.js";
-import { t, tOr, withLanguage } from "./i18n.js";
+import { h, replace, tableWrap } from "./dom.js";
+import { language, t, tOr, withLanguage } from "./i18n.js";
 import { humanize, seatName } from "./names.js";
 import { rendererFor } from "./renderers/index.js";
 import { describeEvent } from "./events.js";
@@ -12,6 +12,21 @@ import { AnalysisPanel } from "./analysis.js";
 const FILTER_FROM = 10; // moves listed before a filter box is offered
 const LOG_PAGE = 200;
 const REFRESH_GAP = 200; // ms between two reads of the game
+const CONFIRM_KEY = "bgb.confirm"; // the page setting: "1" a move waits for a confirmation, "0" not
+const TOAST_TIME = 6000; // ms a toast about the others' moves stays
+const TOAST_LINES = 4; // moves a toast names (the newest; the rest counted)
+
+/** Whether a chosen move waits for a confirmation: the saved setting, else on for a touch
+ * screen (a stray tap is easy there) and off for a mouse and keyboard. */
+export function confirmWanted() {
+  const saved = storage()?.getItem(CONFIRM_KEY);
+  if (saved === "1" || saved === "0") return saved === "1";
+  return window.matchMedia?.("(pointer: coarse)").matches || navigator.maxTouchPoints > 0;
+}
+
+function storage() {
+  try { return window.localStorage; } catch { return null; }
+}
 
 /** Draw game `gameId` into `root`, as the seat whose token is in the fragment (or a spectator). */
 export async function showGame(root, gameId) {
@@ -34,6 +49,8 @@ class GamePage {
     this.refreshing = null;
     this.lastRead = 0;
     this.replaying = null; // the version the board shows in a replay (null: the game now)
+    this.chosen = null; // the move chosen and waiting for its confirmation
+    this.confirm = confirmWanted();
   }
 
   async start() {
@@ -48,27 +65,55 @@ class GamePage {
     this.analysis = new AnalysisPanel(this);
     this.connection = h("span", { class: "connection", id: "connection" });
     this.actions = h("section", { class: "panel actions", id: "actions", "aria-label": t("game.actions") });
+    this.rulesPanel = h("details", { class: "panel rules", id: "rules" });
+    // What the other seats did since the last read: short notes that go by themselves.
+    this.toasts = h("div", { class: "toasts", id: "toasts", role: "status", "aria-live": "polite" });
+    this.confirmBar = h("div", {
+      class: "confirm-bar", id: "confirm-bar", role: "region", "aria-label": t("game.confirm_region"),
+      hidden: true,
+      onkeydown: (event) => {
+        if (event.key === "Escape") { event.preventDefault(); this.cancelChoice(); }
+        else if (event.key === "Enter" && !event.target.closest?.("#confirm-cancel")) {
+          event.preventDefault();
+          this.confirmChoice();
+        }
+      },
+    });
     // Jumps are buttons, not #anchors: the fragment holds the seat's token.
     const jump = (key, target) => h("button", {
       type: "button", class: "jump-to", onclick: () => { target().scrollIntoView(); target().focus?.(); },
     }, t(key));
     this.logHeading = h("h2", { tabindex: "-1" }, t("game.log"));
     replace(this.root,
-      h("div", { class: "game-head" }, this.heading, this.status, this.connection),
-      h("nav", { class: "jumps", "aria-label": t("game.jump") },
-        jump("game.moves", () => this.movesPanel), jump("game.board", () => this.board),
-        jump("game.log", () => this.logHeading)),
+      // The status and the jumps stay at the top of the screen (a phone's page is long).
+      h("div", { class: "game-sticky" },
+        h("div", { class: "game-head" }, this.heading, this.status, this.connection),
+        h("nav", { class: "jumps", "aria-label": t("game.jump") },
+          jump("game.moves", () => this.movesPanel), jump("game.board", () => this.board),
+          jump("game.jump_log", () => this.logHeading))),
       this.notice, this.replayBar, this.resultPanel, this.analysis.el,
       h("div", { class: "game-layout" },
         h("div", { class: "main-column" }, this.movesPanel, this.board),
         h("aside", { class: "panel side" },
           this.logHeading, this.logList)),
-      this.actions);
+      this.actions, this.rulesPanel, this.confirmBar, this.toasts);
     this.renderer = null;
     this.titles = await api("/v1/games-catalog").then(
       (catalog) => Object.fromEntries(catalog.games.map((g) => [g.name, g.title])), () => ({}));
     await this.refresh();
     this.follow();
+    this.drawRules().catch(() => { this.rulesPanel.hidden = true; });
+  }
+
+  /** The game's rules in short (clients/web/data/rules.json, the page's language), folded. */
+  async drawRules() {
+    const all = await (await fetch("/play/data/rules.json")).json();
+    const rules = all[this.body.game];
+    const paragraphs = rules?.[language()] || rules?.en;
+    if (!paragraphs) { this.rulesPanel.hidden = true; return; }
+    replace(this.rulesPanel, h("summary", {}, t("game.rules")),
+      paragraphs.map((text) => h("p", {}, text)),
+      h("p", { class: "help" }, t("game.rules_note")));
   }
 
   /** Read the game and the new log entries, then draw. Concurrent calls share one read. */
@@ -85,8 +130,11 @@ class GamePage {
         this.lastRead = Date.now();
         this.again = false;
         const body = await api(`/v1/games/${this.id}`, { token: this.token });
+        const seen = this.log.length;
+        const first = this.body === null;
         await this.readLog();
         await this.show(body);
+        if (!first) this.toast(this.log.slice(seen));
       } while (this.again);
     })();
     try {
@@ -114,6 +162,7 @@ class GamePage {
     const hadFocus = this.refocus || this.movesPanel.contains(document.activeElement);
     this.refocus = false;
     const filtering = document.activeElement?.id === "move-filter";
+    if (this.chosen && !(body.legal_moves || []).some((m) => sameMove(m, this.chosen))) this.chosen = null;
     this.drawStatus();
     if (this.replaying === null) {
       replace(this.board, this.renderer.render(body));
@@ -121,6 +170,7 @@ class GamePage {
       this.markBoard();
     }
     this.drawMoves();
+    this.drawChoice();
     if (filtering) document.getElementById("move-filter")?.focus();
     else if (hadFocus) {
       (this.movesPanel.querySelector("button.move:not([disabled])") || this.movesPanel.querySelector("h2"))?.focus();
@@ -132,6 +182,32 @@ class GamePage {
     this.drawResult();
     this.drawActions();
     this.analysis.draw().catch((error) => this.explain(error));
+  }
+
+  /** A note naming what each other seat did in `entries` (new in the log): "Alfred: worker A
+   * to Exploration 1". It goes by itself and lets taps through (the log keeps it); a screen
+   * reader reads it once (a polite region). */
+  toast(entries) {
+    const body = this.body;
+    const others = entries.filter((e) => !e.system && e.move && Number.isInteger(e.seat)
+      && e.seat !== body.seat);
+    if (!others.length) return;
+    const shown = others.slice(-TOAST_LINES);
+    const note = h("div", { class: "toast" },
+      h("ul", {}, shown.map((entry) => {
+        const who = seatName(body, entry.seat);
+        const what = entryText(entry);
+        // An automa's label names it already ("Alfred draws an action card"): not twice.
+        if (what.startsWith(`${who} `)) {
+          return h("li", {}, h("span", { class: "who" }, who), what.slice(who.length));
+        }
+        return h("li", {}, h("span", { class: "who" }, who), ": ", what);
+      })),
+      others.length > shown.length
+        ? h("p", { class: "more" }, t("game.toast_more", { count: others.length - shown.length })) : null);
+    this.toasts.append(note);
+    while (this.toasts.childElementCount > 2) this.toasts.firstElementChild.remove();
+    setTimeout(() => note.remove(), TOAST_TIME);
   }
 
   /** The board place of `move` (a selector in the board, from the move's own fields: the
@@ -182,6 +258,9 @@ class GamePage {
       if (!where) continue;
       const open = () => {
         if (this.busy) return;
+        // With confirmation on, a place of one move chooses it (a second tap plays it).
+        const only = count === 1 && this.confirm && body.legal_moves.find((m) => this.placeOf(m) === place);
+        if (only) { this.pick(only); return; }
         this.place = place;
         this.filter = "";
         this.drawMoves();
@@ -202,6 +281,59 @@ class GamePage {
         if (event.key === "Enter" || event.key === " ") { event.preventDefault(); open(); }
       });
     }
+  }
+
+  /** A move's button or board place was chosen: played at once, or (confirmation on) marked
+   * as chosen until a second tap on it or the confirm bar plays it. */
+  pick(move) {
+    if (this.busy) return;
+    if (!this.confirm || sameMove(move, this.chosen)) { this.play(move); return; }
+    this.chosen = move;
+    this.drawChoice();
+    document.getElementById("confirm-play")?.focus({ preventScroll: true });
+  }
+
+  confirmChoice() {
+    if (this.chosen) this.play(this.chosen);
+  }
+
+  cancelChoice() {
+    const was = this.chosen;
+    this.chosen = null;
+    this.drawChoice();
+    const key = was ? JSON.stringify(canonical(was)) : null;
+    const button = [...this.movesPanel.querySelectorAll("button.move")].find((b) => b.dataset.move === key);
+    (button || this.movesPanel.querySelector("button.move"))?.focus({ preventScroll: true });
+  }
+
+  /** The chosen move: its button pressed, its board place marked, the confirm bar. */
+  drawChoice() {
+    const key = this.chosen ? JSON.stringify(canonical(this.chosen)) : null;
+    for (const button of this.movesPanel.querySelectorAll("button.move")) {
+      const on = button.dataset.move === key;
+      button.classList.toggle("chosen", on);
+      if (this.confirm) button.setAttribute("aria-pressed", String(on));
+      else button.removeAttribute("aria-pressed");
+    }
+    for (const where of this.board.querySelectorAll(".chosen")) where.classList.remove("chosen");
+    if (!this.chosen) {
+      this.confirmBar.hidden = true;
+      replace(this.confirmBar);
+      document.body.classList.remove("confirming");
+      return;
+    }
+    this.boardPlace(this.placeOf(this.chosen))?.classList.add("chosen");
+    const focused = this.confirmBar.contains(document.activeElement) ? document.activeElement.id : null;
+    replace(this.confirmBar,
+      h("span", { class: "confirm-what", id: "confirm-what" }, t("game.confirm_play", { move: moveLabel(this.chosen) })),
+      h("span", { class: "confirm-buttons" },
+        h("button", { type: "button", class: "primary", id: "confirm-play", onclick: () => this.confirmChoice() },
+          t("game.confirm")),
+        h("button", { type: "button", id: "confirm-cancel", onclick: () => this.cancelChoice() },
+          t("game.cancel"))));
+    this.confirmBar.hidden = false;
+    document.body.classList.add("confirming");
+    if (focused) document.getElementById(focused)?.focus({ preventScroll: true }); // a redraw keeps it
   }
 
   drawStatus() {
@@ -260,8 +392,8 @@ class GamePage {
         return h("div", { class: "move-group" },
           h("h3", {}, name, h("span", { class: "count" }, ` (${shown.length})`)),
           h("div", { class: "move-buttons" }, shown.map((move) =>
-            moveButton(move, this.renderer.moveDetail(move, body), this.busy, () => this.play(move),
-              this.placeOf(move)))));
+            moveButton(move, this.renderer.moveDetail(move, body), this.busy, () => this.pick(move),
+              this.placeOf(move), this.confirm ? sameMove(move, this.chosen) : null))));
       }));
       if (!list.childElementCount) list.append(h("p", {}, t("game.no_match")));
     };
@@ -292,9 +424,7 @@ class GamePage {
       return h("li", { value: entry.index + 1, class: classes.filter(Boolean).join(" ") || null },
         mark ? h("span", { class: `badge ${mark}` }, t(`analysis.${mark}`)) : null, mark ? " " : null,
         h("span", { class: "who" }, seatName(body, entry.seat)), " ",
-        h("span", { class: "what" }, entry.move.secret && !entry.move.label
-          ? t("log.secret", { type: tOr(`move.${entry.move.type}`, humanize(entry.move.type)) })
-          : moveLabel(entry.move)), " ",
+        h("span", { class: "what" }, entryText(entry)), " ",
         h("button", { type: "button", class: "replay-at", dataset: { version: entry.version },
           "aria-label": t("log.replay_label", { n: entry.index + 1 }),
           onclick: () => this.replay(entry.version) }, t("log.replay")),
@@ -327,7 +457,7 @@ class GamePage {
         { names: winners.join(", ") })),
       result.places ? h("p", {}, seats.map((s) => t("result.place", {
         seat: seatName(this.body, s), place: result.places[s] })).join(" · ")) : null,
-      h("div", { class: "table-wrap" }, h("table", { class: "scores" },
+      tableWrap(t("result.title"), h("table", { class: "scores" },
         h("thead", {}, head), h("tbody", {}, rows, total))));
     this.resultPanel.hidden = false;
   }
@@ -354,7 +484,18 @@ class GamePage {
         t("game.rematch")));
     }
     parts.push(h("a", { href: withLanguage("/play/"), class: "button", id: "new-game" }, t("game.new_game")));
-    replace(this.actions, h("h2", {}, t("game.actions")), h("div", { class: "action-buttons" }, parts));
+    const setting = h("input", {
+      type: "checkbox", id: "confirm-setting", checked: this.confirm,
+      onchange: () => {
+        this.confirm = setting.checked;
+        storage()?.setItem(CONFIRM_KEY, this.confirm ? "1" : "0");
+        this.chosen = null;
+        this.drawMoves();
+        this.drawChoice();
+      },
+    });
+    replace(this.actions, h("h2", {}, t("game.actions")), h("div", { class: "action-buttons" }, parts),
+      h("p", { class: "setting" }, h("label", {}, setting, " ", t("game.confirm_setting"))));
   }
 
   async resign() {
@@ -418,14 +559,30 @@ class GamePage {
       return;
     }
     this.replaying = version;
+    this.chosen = null;
+    this.drawChoice();
     replace(this.board, this.renderer.render(past));
     const step = (key, to, disabled) => h("button", { type: "button", class: `replay-${key}`, disabled,
       onclick: () => this.replay(to) }, t(`replay.${key}`));
+    // A slider over every version (its end: the game now); read where it is let go.
+    const slider = h("input", {
+      type: "range", id: "replay-slider", min: "0", max: String(latest), step: "1", value: String(version),
+      "aria-label": t("replay.slider"), "aria-valuetext": t("replay.slider_value", { n: version, total: latest }),
+      onchange: () => this.replay(Number(slider.value)),
+    });
+    // A keyboard stepping through keeps its place: the same control in the redrawn bar.
+    const focused = this.replayBar.contains(document.activeElement)
+      ? (document.activeElement.id || document.activeElement.className) : null;
     replace(this.replayBar,
       h("span", { id: "replay-at", dataset: { version } }, t("replay.showing", { n: version, total: latest })),
-      step("previous", version - 1, version === 0), step("next", version + 1, false),
+      step("previous", version - 1, version === 0), slider, step("next", version + 1, false),
       step("back", null, false));
     this.replayBar.hidden = false;
+    if (focused) {
+      const again = [...this.replayBar.querySelectorAll("button, input")]
+        .find((el) => (el.id || el.className) === focused && !el.disabled);
+      (again || slider).focus();
+    }
     this.drawMoves();
     this.drawLog();
   }
@@ -445,7 +602,10 @@ class GamePage {
   async play(move) {
     if (this.busy) return;
     this.busy = true;
-    this.refocus = this.movesPanel.contains(document.activeElement);
+    this.refocus = this.movesPanel.contains(document.activeElement)
+      || this.confirmBar.contains(document.activeElement);
+    this.chosen = null;
+    this.drawChoice();
     this.hideNotice();
     for (const button of this.movesPanel.querySelectorAll("button.move")) button.disabled = true;
     try {
@@ -560,11 +720,27 @@ function scoreText(value) {
 
 /** A move's button: its label, and the renderer's words for what it names; `place` is the
  * board place it is played on (a selector in the board), if it has one. */
-function moveButton(move, detail, busy, onclick, place = null) {
-  const dataset = place ? { type: move.type, place } : { type: move.type };
-  return h("button", { type: "button", class: "move", disabled: busy, dataset, onclick },
+function moveButton(move, detail, busy, onclick, place = null, pressed = null) {
+  const dataset = { type: move.type, move: JSON.stringify(canonical(move)) };
+  if (place) dataset.place = place;
+  return h("button", {
+    type: "button", class: pressed ? "move chosen" : "move", disabled: busy, dataset, onclick,
+    "aria-pressed": pressed === null ? null : String(pressed),
+  },
     h("span", { class: "move-label" }, moveLabel(move)),
     detail ? h("span", { class: "move-detail" }, detail) : null);
+}
+
+/** What a log entry's move was, in words (a secret one by its kind only). */
+function entryText(entry) {
+  return entry.move.secret && !entry.move.label
+    ? t("log.secret", { type: tOr(`move.${entry.move.type}`, humanize(entry.move.type)) })
+    : moveLabel(entry.move);
+}
+
+/** Whether two moves are the same (their canonical fields; the label aside). */
+function sameMove(a, b) {
+  return Boolean(a && b) && JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }
 
 /** The text of a move's button (the engine's label, else its type). */

@@ -4,7 +4,7 @@
 // Layout facts come from /play/data/darwins-journey.json (a copy of core's data), texts of
 // the cards and tiles from the view's own catalog, every word of the page from the messages.
 
-import { h } from "../dom.js";
+import { h, tableWrap } from "../dom.js";
 import { has, t, tCount, tOr } from "../i18n.js";
 import { seatName } from "../names.js";
 
@@ -240,7 +240,7 @@ function museum(ctx) {
         delivered >> k & 1 ? "✓" : "·");
     })));
   return section(t("dj.museum"), h("p", { class: "help" }, t("dj.museum_help")),
-    h("div", { class: "table-wrap" }, h("table", { class: "museum" }, h("thead", {}, head), h("tbody", {}, rows))));
+    tableWrap(t("dj.museum"), h("table", { class: "museum" }, h("thead", {}, head), h("tbody", {}, rows))));
 }
 
 function spaceCell(ctx, space, here, extra) {

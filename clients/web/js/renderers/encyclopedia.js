@@ -5,7 +5,7 @@
 // Board facts come from /play/data/encyclopedia.json (a copy of core's data), names and texts
 // of the cards from the view's own catalog, every other word from the page's messages.
 
-import { h } from "../dom.js";
+import { h, tableWrap } from "../dom.js";
 import { t, tCount, tOr } from "../i18n.js";
 import { seatName } from "../names.js";
 
@@ -274,7 +274,7 @@ function publications(ctx) {
     h("p", { class: "help" }, t("enc.publish_min", {
       continental: data.publish_continental, types: data.publish_min.map((n, i) => `${TYPES[i]} ${n}+`).join(", "),
     })),
-    h("div", { class: "table-wrap" }, h("table", { class: "enc-grid-table" }, h("tbody", {}, rows))));
+    tableWrap(t("enc.publications"), h("table", { class: "enc-grid-table" }, h("tbody", {}, rows))));
 }
 
 function players(ctx) {

@@ -6,7 +6,7 @@
 // names of the cards, tiles and Artifacts in sight from the view's own catalog, every other
 // word from the page's messages.
 
-import { h } from "../dom.js";
+import { h, tableWrap } from "../dom.js";
 import { has, t, tCount, tOr } from "../i18n.js";
 import { seatName } from "../names.js";
 
@@ -354,7 +354,7 @@ function market(ctx) {
       i === v.market?.[c] ? h("strong", {}, String(price)) : String(price)))));
   return section("fl-market", t("fl.market"),
     h("p", { class: "help" }, t("fl.market_help")),
-    h("div", { class: "table-wrap" }, h("table", { class: "fl-market" }, h("tbody", {}, rows))));
+    tableWrap(t("fl.market"), h("table", { class: "fl-market" }, h("tbody", {}, rows))));
 }
 
 function tracks(ctx) {

@@ -1,7 +1,7 @@
 // Any game's view, readably: per-seat values as a table, the rest as labelled lists.
 // No game knowledge here: a new game plays in the page the day its engine lands.
 
-import { h } from "../dom.js";
+import { h, tableWrap } from "../dom.js";
 import { t, tOr } from "../i18n.js";
 import { humanize, seatName } from "../names.js";
 
@@ -46,7 +46,7 @@ function seatTable(body, seats, rows) {
     h("th", { scope: "row" }, label(body.game, key)),
     values.map((v, s) => h("td", { class: mine(s) }, valueNode(body, v, 1)))));
   return h("section", { class: "panel" }, h("h2", {}, t("view.players")),
-    h("div", { class: "table-wrap" },
+    tableWrap(t("view.players"),
       h("table", { class: "seat-table" }, h("thead", {}, head), h("tbody", {}, lines))));
 }
 
