@@ -229,7 +229,7 @@ class Analysis(MethodView):
                   "thresholds": None, "moves": kept, "accuracy": {}, "error": None,
                   "requested": requested, "job": analysis_job_id(game_id)}
         store(svc.redis, game_id, record)
-        enqueue_analysis(svc.redis, game_id, record["job"],
+        enqueue_analysis(svc.queue_redis, game_id, record["job"],
                          f"analysis of {game_id} for seats {seats}")
         return _answer(record, 202)
 
