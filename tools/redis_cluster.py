@@ -101,7 +101,9 @@ class LocalCluster:
                         "--cluster-config-file", f"nodes-{port}.conf",
                         "--cluster-node-timeout", str(NODE_TIMEOUT_MS),
                         # A replica takes over however long it was cut off from its master.
-                        "--cluster-replica-validity-factor", "0")
+                        "--cluster-replica-validity-factor", "0",
+                        # A replica's first sync at once (the default waits 5 s for others).
+                        "--repl-diskless-sync-delay", "0")
         self._spawn(self.queue_port)
         for port in [*self.ports, self.queue_port]:
             self._wait_ping(port, timeout)
@@ -138,17 +140,27 @@ class LocalCluster:
                 continue
         return found
 
-    def wait_healthy(self, timeout: float = 30.0, masters: int | None = None) -> None:
-        """Until every live node says the cluster is ok and `masters` (default: as started)
-        masters have a connected replica each, or the cluster has `masters` masters."""
+    def online_replicas(self, port: int) -> int:
+        """How many replicas of the master on `port` are in sync with it."""
+        info = redis.Redis(host="127.0.0.1", port=port, socket_timeout=1).info("replication")
+        return sum(1 for name, value in info.items()
+                   if name.startswith("slave") and isinstance(value, dict)
+                   and value.get("state") == "online")
+
+    def wait_healthy(self, timeout: float = 30.0, masters: int | None = None,
+                     replicas: int | None = None) -> None:
+        """Until every live node says the cluster is ok, it has `masters` masters (default:
+        as started) and each has `replicas` replicas in sync (default: as started)."""
         want = self.masters if masters is None else masters
+        each = self.replicas if replicas is None else replicas
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
-                ok = all(redis.Redis(host="127.0.0.1", port=port, socket_timeout=1).cluster("info")
-                         ["cluster_state"] == "ok" for port in self.alive())
+                ok = all(redis.Redis(host="127.0.0.1", port=port, socket_timeout=1)
+                         .cluster("info")["cluster_state"] == "ok" for port in self.alive())
                 masters_now = [port for port, role in self.roles().items() if role == "master"]
-                if ok and len(masters_now) == want:
+                if ok and len(masters_now) == want and all(
+                        self.online_replicas(port) >= each for port in masters_now):
                     return
             except redis.RedisError:
                 pass
