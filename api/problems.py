@@ -26,7 +26,10 @@ RETRY_AFTER_SECONDS = 2
 # Redis failures that mean "not reachable now" (a retry may succeed), answered 503; any other
 # Redis error (a bad command, a script bug) is the server's fault, answered 500.
 _REDIS_UNAVAILABLE = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError,
-                      redis.ReadOnlyError)
+                      redis.ReadOnlyError,
+                      # A Redis Cluster failing over or without a master for some slots.
+                      redis.exceptions.ClusterDownError, redis.exceptions.ClusterError,
+                      redis.exceptions.TryAgainError, redis.exceptions.MasterDownError)
 
 # Slug and title of the HTTP statuses werkzeug (routing, body limits) or webargs raise.
 #

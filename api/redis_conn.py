@@ -161,11 +161,17 @@ class ReplicasBehind(redis.ConnectionError):
     Idempotency-Key finds it stored)."""
 
 
+# Replies of a cluster node meaning "the slot is not served here now" (a failover, a
+# resharding, a cluster that lost a master): to a request, an unreachable store (503).
+SLOT_NOT_HERE = (redis.exceptions.ClusterDownError, redis.exceptions.TryAgainError,
+                 redis.exceptions.MovedError, redis.exceptions.AskError,
+                 redis.exceptions.MasterDownError)
+
+
 def _node_unreachable(error: redis.RedisError) -> redis.RedisError:
     """A slot that moved (failover, resharding) is, for the request, an unreachable store."""
-    if isinstance(error, redis.exceptions.ResponseError) and str(error).split(" ")[0] in (
-            "MOVED", "ASK", "TRYAGAIN", "CLUSTERDOWN"):
-        return redis.ConnectionError(f"the game's slot moved: {error}")
+    if isinstance(error, SLOT_NOT_HERE):
+        return redis.ConnectionError(f"the game's slot is not served here now: {error}")
     return error
 
 

@@ -117,7 +117,7 @@ SETTINGS: tuple[Setting, ...] = (
             "aside (`off` disables)", "API"),
     Setting("BGB_COUNTS_REDIS_URL", "",
             "the Redis holding the connection counts (one without persistence saves an fsync "
-            "a connection)", "API", "`REDIS_URL`"),
+            "a connection)", "API", "`REDIS_URL` (on a cluster: `BGB_QUEUE_URL`)"),
     Setting("BGB_TRUSTED_PROXIES", "0",
             "reverse proxies in front of the API (the client address then comes from "
             "`X-Forwarded-For`)", "API"),

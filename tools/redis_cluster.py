@@ -175,6 +175,24 @@ class LocalCluster:
         finally:
             client.close()
 
+    def replica_of(self, port: int) -> int:
+        """The port of a replica of the master on `port`."""
+        for replica, role in self.roles().items():
+            if role == "slave":
+                info = redis.Redis(host="127.0.0.1", port=replica,
+                                   socket_timeout=1).info("replication")
+                if int(info["master_port"]) == port:
+                    return replica
+        raise LookupError(f"no replica of {port}")
+
+    def pause(self, port: int) -> None:
+        """Freeze the node on `port` (SIGSTOP): it neither answers nor replicates."""
+        self.processes[port].send_signal(signal.SIGSTOP)
+
+    def resume(self, port: int) -> None:
+        """Let a frozen node run again (SIGCONT)."""
+        self.processes[port].send_signal(signal.SIGCONT)
+
     def kill(self, port: int) -> None:
         """kill -9 the node on `port` (no shutdown, no save: a crash)."""
         process = self.processes[port]
@@ -185,6 +203,7 @@ class LocalCluster:
         """Stop every process and delete the directory."""
         for process in self.processes.values():
             if process.poll() is None:
+                process.send_signal(signal.SIGCONT)  # a paused node could not exit
                 process.terminate()
         for process in self.processes.values():
             try:
