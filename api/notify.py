@@ -30,6 +30,7 @@ from rq import Queue, Retry
 
 from api import keys, timestamps
 from api.clocks import rfc3339
+from api.redis_conn import announce
 from api.seats import SeatStates, owner
 from api.services import Services
 from api.store import Head
@@ -126,7 +127,7 @@ def publish(client: redis.Redis, events: list[tuple[str, dict[str, Any]]]) -> No
                   maxlen=MAX_ACCOUNT_EVENTS, approximate=True)
         pipe.expire(key, ACCOUNT_EVENTS_TTL_SECONDS)
     for account in dict.fromkeys(account for account, _ in events):
-        pipe.publish(keys.version_channel(keys.account_watch_id(account)), "event")
+        announce(pipe, keys.version_channel(keys.account_watch_id(account)), "event")
     pipe.execute()
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import redis
-from redis.cluster import ClusterNode, RedisCluster
+from redis.cluster import ClusterNode, ClusterPipeline, RedisCluster
 
 from api import settings
 from api.lean_script import Held, LeanScript, retry_policy
@@ -240,3 +240,12 @@ def worker_games(queue_connection: redis.Redis | None) -> GameClient:
     if found is None:
         found = _worker_games[os.getpid()] = topology.games(timeout=5.0, connections=64)
     return found
+
+
+def announce(client: Any, channel: str, message: str) -> None:
+    """Publish `message` on `channel` (a version channel): on a cluster's sharded pub/sub
+    (SPUBLISH, heard on the channel's shard only), else plain (`client` may be a pipeline)."""
+    if isinstance(client, (RedisCluster, ClusterPipeline)):
+        client.spublish(channel, message)
+    else:
+        client.publish(channel, message)

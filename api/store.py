@@ -128,8 +128,9 @@ return false
 #       the move was decided on, the bot job that plays the next turn itself ("" for
 #       none), the number n of seats fields it saw, the sha1 of the metadata it was decided
 #       with ("" for no check), the new clock state ("" for a game without a clock), the
-#       deadline of the seat to act (ms, "" for none), when to warn it ("" for never), then
-#       those n (field, value) pairs of the seats hash
+#       deadline of the seat to act (ms, "" for none), when to warn it ("" for never), "1"
+#       to announce the version with SPUBLISH (a cluster's sharded pub/sub) else PUBLISH,
+#       then those n (field, value) pairs of the seats hash
 # -> {"ok"} | {"replay", record} | {"changed", the game as read_game reads it now}
 # The move is stored only if the game is exactly as the caller decided it on: same version,
 # same snapshot (epoch), same seats (tokens, resignations) and same metadata. Else nothing
@@ -149,7 +150,7 @@ local fields = tonumber(ARGV[19])
 if same and redis.call('HLEN', KEYS[8]) ~= fields then same = false end
 local i = 0
 while same and i < fields do
-  if redis.call('HGET', KEYS[8], ARGV[24 + 2 * i]) ~= ARGV[25 + 2 * i] then same = false end
+  if redis.call('HGET', KEYS[8], ARGV[25 + 2 * i]) ~= ARGV[26 + 2 * i] then same = false end
   i = i + 1
 end
 if same and not meta_is(KEYS[7], ARGV[20]) then same = false end
@@ -196,7 +197,7 @@ elseif ARGV[10] == '1' then
 else
   redis.call('ZREM', KEYS[4], ARGV[9])
 end
-redis.call('PUBLISH', KEYS[5], ARGV[2])
+redis.call(ARGV[24] == '1' and 'SPUBLISH' or 'PUBLISH', KEYS[5], ARGV[2])
 return {'ok'}
 """
 
@@ -209,7 +210,7 @@ return {'ok'}
 #       seat to act ("" for none), "1" if a bot acts next, now (ms), expiry if active (ms),
 #       expiry if over (ms), the version the caller read ("" for any), a seat whose state
 #       changes with it ("" for none), that seat's new state (JSON), the new clock state
-#       ("" to keep it)
+#       ("" to keep it), "1" to announce with SPUBLISH (a cluster) else PUBLISH
 # A game over, or a bot to act, has no deadline (api.clocks: bots are not clocked).
 # -> {"ok", new version} | {"over", status} | {"stale", current version}
 _MARK = _EXPIRE + """
@@ -240,7 +241,7 @@ end
 local ttl = ARGV[4] == 'active' and ARGV[8] or ARGV[9]
 redis.call('PEXPIRE', KEYS[2], ttl)
 expire_game(6, ttl)
-redis.call('PUBLISH', KEYS[4], version)
+redis.call(ARGV[14] == '1' and 'SPUBLISH' or 'PUBLISH', KEYS[4], version)
 return {'ok', version}
 """
 
@@ -384,6 +385,9 @@ class Store:
         # (docs/scaling.md). On one node the scripts keep them exact, in the same step.
         self.split_indexes = (isinstance(client, RedisCluster) if split_indexes is None
                               else split_indexes)
+        # Versions are announced on the sharded pub/sub of a cluster (SPUBLISH: heard on the
+        # game's shard only), else on plain pub/sub (api.events listens accordingly).
+        self.sharded = isinstance(client, RedisCluster)
         # The read and the commit of every request: called on a pooled connection directly
         # (on a cluster: of the node holding the game's slot).
         held = None if isinstance(client, RedisCluster) else Held(client.connection_pool)
@@ -581,7 +585,7 @@ class Store:
                   decided_epoch, bot_job or "", len(seats), meta_digest,
                   b"" if clock is None else json_text(clock),
                   "" if deadline is None else int(deadline), "" if warn is None else int(warn),
-                  *(part for pair in seats for part in pair)],
+                  "1" if self.sharded else "0", *(part for pair in seats for part in pair)],
             durable=True)
         kind = _text(outcome[0])
         if kind == "ok":
@@ -624,7 +628,7 @@ class Store:
                   self.retention.retain_finished_ms, "" if expected is None else expected,
                   "" if seat_change is None else seat_change[0],
                   "" if seat_change is None else json_text(seat_change[1]),
-                  b"" if clock is None else json_text(clock)],
+                  b"" if clock is None else json_text(clock), "1" if self.sharded else "0"],
             durable=True)
         kind = _text(outcome[0])
         if kind == "ok":

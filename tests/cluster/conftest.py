@@ -4,9 +4,12 @@ run cluster mode."""
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 import redis
@@ -15,14 +18,25 @@ from flask import Flask
 from api import create_app
 from tests.api.conftest import NO_RATE_LIMITS
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-import redis_cluster  # noqa: E402
+
+def _tool(name: str) -> ModuleType:
+    """A script of tools/ as a module (tools/ is no package)."""
+    path = Path(__file__).resolve().parents[2] / "tools" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+redis_cluster = _tool("redis_cluster")
 
 pytestmark = pytest.mark.cluster
 
 
 @pytest.fixture(scope="session")
-def local_cluster() -> Iterator[redis_cluster.LocalCluster]:
+def local_cluster() -> Iterator[Any]:
     """A running local cluster and queue Redis (the test is skipped when none can run)."""
     reason = redis_cluster.available()
     if reason:
@@ -32,7 +46,7 @@ def local_cluster() -> Iterator[redis_cluster.LocalCluster]:
 
 
 @pytest.fixture
-def cluster_client(local_cluster: redis_cluster.LocalCluster) -> Iterator[redis.RedisCluster]:
+def cluster_client(local_cluster: Any) -> Iterator[redis.RedisCluster]:
     """A client of the cluster, every master and the queue Redis flushed before the test."""
     client = redis.RedisCluster(host="127.0.0.1", port=local_cluster.alive()[0])
     client.flushall(target_nodes=redis.RedisCluster.PRIMARIES)
@@ -43,7 +57,7 @@ def cluster_client(local_cluster: redis_cluster.LocalCluster) -> Iterator[redis.
 
 @pytest.fixture
 def cluster_app(cluster_client: redis.RedisCluster,
-                local_cluster: redis_cluster.LocalCluster) -> Flask:
+                local_cluster: Any) -> Flask:
     """The API app on the cluster, its queues on the queue Redis."""
     return create_app({"REDIS_URL": local_cluster.url, "QUEUE_URL": local_cluster.queue_url,
                        "TESTING": True, **NO_RATE_LIMITS})
