@@ -160,6 +160,9 @@ class ReplicasBehind(redis.ConnectionError):
     within BGB_REPLICA_TIMEOUT_MS: not acknowledged (503; a retry with the same
     Idempotency-Key finds it stored)."""
 
+    problem_detail = ("stored, but not yet confirmed by enough replicas; retry after a moment "
+                      "(with the same Idempotency-Key: the retry finds it stored)")
+
 
 # Replies of a cluster node meaning "the slot is not served here now" (a failover, a
 # resharding, a cluster that lost a master): to a request, an unreachable store (503).

@@ -27,6 +27,7 @@ def test_a_move_no_replica_confirmed_is_503_and_kept(redis_client: redis.Redis,
     refused = move(waiting, created, 0, 0, **{"Idempotency-Key": "once"})
     body = problem(refused, 503, "service-unavailable")
     assert refused.headers["Retry-After"].isdigit(), body
+    assert "replicas" in body["detail"]
     assert time.monotonic() - started < 2  # waited BGB_REPLICA_TIMEOUT_MS, not for ever
     # Stored all the same: the retry finds it (here without the replica requirement).
     assert redis_client.llen(keys.move_log(created.id)) == 1
