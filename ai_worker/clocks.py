@@ -73,7 +73,8 @@ def sweep_clocks(store: Store, queue: Queue, now_ms: int | None = None) -> list[
     for member, score in due(store.client, now_ms):
         try:
             if member.startswith(keys.CLOCK_WARNING):
-                warn(store, member.removeprefix(keys.CLOCK_WARNING), score, now_ms)
+                warn(store, member.removeprefix(keys.CLOCK_WARNING), score, now_ms,
+                     queue.connection)
             elif time_out(store, queue, member, now_ms, score=score):
                 changed.append(member)
         except redis.RedisError:
@@ -83,7 +84,8 @@ def sweep_clocks(store: Store, queue: Queue, now_ms: int | None = None) -> list[
     return changed
 
 
-def warn(store: Store, game_id: str, score: float, now_ms: int) -> list[str]:
+def warn(store: Store, game_id: str, score: float, now_ms: int,
+         queues: redis.Redis | None = None) -> list[str]:
     """Queue the `deadline_soon` webhook of a game's seat to act, if this sweeper takes the
     warning (scored `score`) and the deadline is still ahead; the message ids queued."""
     if not _take(store, keys.CLOCK_WARNING + game_id, score):
@@ -96,7 +98,7 @@ def warn(store: Store, game_id: str, score: float, now_ms: int) -> list[str]:
     if deadline is None or now_ms > int(deadline):
         return []
     return notify_deadline(store.client, game_id, meta, seat_states(store.client, game_id),
-                           head, rfc3339(int(deadline)) or "")
+                           head, rfc3339(int(deadline)) or "", queues)
 
 
 def _take(store: Store, member: str, score: float) -> bool:

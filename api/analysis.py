@@ -216,7 +216,7 @@ class Analysis(MethodView):
         record = load(svc.redis, game_id)
         if record is not None and set(seats) <= set(record["seats"]) and (
                 record["status"] == "done" or (record["status"] in ("queued", "running")
-                                               and _alive(svc.redis, record))):
+                                               and _alive(svc.queue_redis, record))):
             return _answer(record, 200)
         kept: list[dict[str, Any]] = []
         if record is not None and record["status"] != "failed":
