@@ -193,6 +193,14 @@ class LocalCluster:
         """Let a frozen node run again (SIGCONT)."""
         self.processes[port].send_signal(signal.SIGCONT)
 
+    def restart_queue(self) -> None:
+        """kill -9 the queue Redis (if it runs) and start an empty one on its port (every job
+        lost)."""
+        if self.processes[self.queue_port].poll() is None:
+            self.kill(self.queue_port)
+        self._spawn(self.queue_port)
+        self._wait_ping(self.queue_port, 30.0)
+
     def kill(self, port: int) -> None:
         """kill -9 the node on `port` (no shutdown, no save: a crash)."""
         process = self.processes[port]
