@@ -39,7 +39,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import redis
 from rq import get_current_job
 
 import core
@@ -48,6 +47,7 @@ from ai_worker.bots.mcts import MCTSBot
 from api import keys, settings
 from api.analysis_store import load, store
 from api.botqueue import analysis_job_id, enqueue_analysis
+from api.redis_conn import worker_games
 from api.store import OVER
 
 log = logging.getLogger(__name__)
@@ -217,8 +217,7 @@ def analyse_game(game_id: str) -> None:
     """The RQ job: analyse the finished game for the seats its record asks, writing its
     progress and results to Redis as it goes."""
     job = get_current_job()
-    client = job.connection if job is not None else redis.Redis.from_url(
-        settings.value("REDIS_URL"))
+    client = worker_games(None if job is None else job.connection)  # the game store
     record = load(client, game_id)
     raw_meta = client.get(keys.game_meta(game_id))
     if record is None or raw_meta is None:
@@ -250,7 +249,7 @@ def analyse_game(game_id: str) -> None:
         if done < total and time.monotonic() >= slice_end:
             record["job"] = analysis_job_id(game_id)
             store(client, game_id, record)
-            enqueue_analysis(client, game_id, record["job"],
+            enqueue_analysis(client if job is None else job.connection, game_id, record["job"],
                              f"analysis of {game_id}, from decision {done + 1} of {total}")
             raise SliceOver
         store(client, game_id, record)

@@ -46,7 +46,7 @@ BATCH = 200
 
 # Takes a due warning: removes it only while it has the score read (a move may have written
 # the next seat's since). KEYS: the deadlines zset; ARGV: member, score read -> 1 if taken.
-_TAKE = """
+TAKE = """
 local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if score and tonumber(score) == tonumber(ARGV[2]) then
   redis.call('ZREM', KEYS[1], ARGV[1])
@@ -73,7 +73,8 @@ def sweep_clocks(store: Store, queue: Queue, now_ms: int | None = None) -> list[
     for member, score in due(store.client, now_ms):
         try:
             if member.startswith(keys.CLOCK_WARNING):
-                warn(store, member.removeprefix(keys.CLOCK_WARNING), score, now_ms)
+                warn(store, member.removeprefix(keys.CLOCK_WARNING), score, now_ms,
+                     queue.connection)
             elif time_out(store, queue, member, now_ms, score=score):
                 changed.append(member)
         except redis.RedisError:
@@ -83,7 +84,8 @@ def sweep_clocks(store: Store, queue: Queue, now_ms: int | None = None) -> list[
     return changed
 
 
-def warn(store: Store, game_id: str, score: float, now_ms: int) -> list[str]:
+def warn(store: Store, game_id: str, score: float, now_ms: int,
+         queues: redis.Redis | None = None) -> list[str]:
     """Queue the `deadline_soon` webhook of a game's seat to act, if this sweeper takes the
     warning (scored `score`) and the deadline is still ahead; the message ids queued."""
     if not _take(store, keys.CLOCK_WARNING + game_id, score):
@@ -96,12 +98,12 @@ def warn(store: Store, game_id: str, score: float, now_ms: int) -> list[str]:
     if deadline is None or now_ms > int(deadline):
         return []
     return notify_deadline(store.client, game_id, meta, seat_states(store.client, game_id),
-                           head, rfc3339(int(deadline)) or "")
+                           head, rfc3339(int(deadline)) or "", queues)
 
 
 def _take(store: Store, member: str, score: float) -> bool:
     """Remove `member` of the deadlines zset if its score is still `score`; whether it did."""
-    take = store.client.register_script(_TAKE)
+    take = store.client.register_script(TAKE)
     return bool(take(keys=[keys.clock_deadlines()], args=[member, score]))
 
 
@@ -125,8 +127,12 @@ def time_out(store: Store, queue: Queue, game_id: str, now_ms: int,
             states.get(seat, {}).get("resigned"):
         # Nothing due. A running clock's entry is scored with its deadline, ahead of now (a
         # move that came first rewrote it): an entry still scored as read is stale.
-        if score is not None:
-            _take(store, game_id, score)
+        if score is not None and _take(store, game_id, score) and store.split_indexes and \
+                deadline is not None and seat is not None and int(deadline) > now_ms:
+            # Split indexes (a cluster: api.store) are written ahead of their commit: an
+            # entry a failed or overtaken write left may stand for a wrong deadline. The
+            # game's state is the truth: its running deadline is entered again.
+            store.client.zadd(keys.clock_deadlines(), {game_id: int(deadline)})
         return False
     action = meta["clock"]["on_timeout"]
     change, entry, status, to_act = _timeout_change(meta, states.get(seat, {}), seat, action)

@@ -10,15 +10,14 @@ unless the seat has asked again since (a newer record).
 from __future__ import annotations
 
 import logging
-import os
 from typing import Any
 
-import redis
 from rq import get_current_job
 
 import core
 from ai_worker.bots.mcts import MCTSBot
 from api.analysis_store import load_hint, store_hint
+from api.redis_conn import GameClient, worker_games
 
 log = logging.getLogger(__name__)
 
@@ -39,11 +38,10 @@ def top_moves(game: core.Game, view: dict[str, Any], seat: int, legal: list[dict
             for e in ordered[:TOP]]
 
 
-def _redis() -> redis.Redis:
+def _redis() -> GameClient:
+    """The game store (api.redis_conn: the job's own connection when it is the queues' too)."""
     job = get_current_job()
-    if job is not None:
-        return job.connection
-    return redis.Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    return worker_games(None if job is None else job.connection)
 
 
 def suggest(game_id: str, seat: int, version: int, game_name: str, view: dict[str, Any],

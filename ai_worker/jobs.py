@@ -28,6 +28,7 @@ from api import botauth, keys, settings
 from api.botqueue import JOB_FUNCTION as JOB_FUNC  # noqa: F401  (re-exported)
 from api.botqueue import QUEUE_NAME as QUEUE  # noqa: F401  (re-exported)
 from api.botqueue import enqueue_turn, job_id  # noqa: F401  (re-exported)
+from api.redis_conn import GameClient, worker_games
 from clients.sdk import (
     Client,
     Forbidden,
@@ -48,11 +49,10 @@ def turn_seed(game_id: str, version: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def _redis() -> redis.Redis:
+def _redis() -> GameClient:
+    """The game store (api.redis_conn: the job's own connection when it is the queues' too)."""
     job = get_current_job()
-    if job is not None:
-        return job.connection
-    return redis.Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    return worker_games(None if job is None else job.connection)
 
 
 _client: Client | None = None
@@ -177,7 +177,8 @@ def play_turn(game_id: str, seat: int, version: int) -> str:
         if len(outcomes) > 0 and turn is not None:
             # This job holds the turn it failed on: a job of its own plays it now, rather
             # than the sweeper after its grace.
-            enqueue_turn(Queue(QUEUE, connection=_redis()), game_id, turn.seat, turn.version,
+            queue = Queue(QUEUE, connection=job.connection if job is not None else _redis())
+            enqueue_turn(queue, game_id, turn.seat, turn.version,
                          f"seat {turn.seat} of {game_id} at version {turn.version} "
                          "(handed back)")
         raise

@@ -35,6 +35,8 @@ from api import keys
 from api.botqueue import QUEUE_NAME as QUEUE
 from api.botqueue import enqueue_turn, job_id
 from api.notify import QUEUE_NAME as WEBHOOK_QUEUE
+from api.redis_conn import GameClient
+from api.seats import effective_seat, seat_states
 from api.store import Store
 
 log = logging.getLogger(__name__)
@@ -78,17 +80,19 @@ class Sweeper:
 
     def __init__(self, connection: redis.Redis, *, worker_name: str | None = None,
                  grace: float = DEFAULT_GRACE, interval: float = DEFAULT_INTERVAL,
-                 queue_name: str = QUEUE) -> None:
-        self.connection = connection
+                 queue_name: str = QUEUE, games: GameClient | None = None) -> None:
+        self.connection = connection  # the queues' Redis (RQ), liveness, locks
+        self.games = connection if games is None else games  # the game store
         self.worker_name = worker_name
         self.grace = grace
         self.interval = interval
         self.queue = Queue(queue_name, connection=connection)
-        self.store = Store(connection, retention=tournaments.retention())
+        self.store = Store(self.games, retention=tournaments.retention())
         # RQ's scheduler, driven from this thread rather than a forked process that a killed
         # worker would leave behind: it moves retries whose back-off is over onto the queue.
         # Webhook deliveries retry through the same scheduler.
         self.scheduled_queues = [queue_name, WEBHOOK_QUEUE]
+        self._take = self.games.register_script(clocks.TAKE)
         self.scheduler = RQScheduler(self.scheduled_queues, connection=connection,
                                      logging_level=logging.WARNING)
 
@@ -112,16 +116,18 @@ class Sweeper:
         self.scheduler.prepare_registries(self.scheduled_queues)
         self.scheduler.enqueue_scheduled_jobs()
         clocks.sweep_clocks(self.store, self.queue, int(now * 1000))
-        overdue = self.connection.zrangebyscore(keys.bot_turns(), "-inf", now - self.grace,
+        overdue = self.games.zrangebyscore(keys.bot_turns(), "-inf", now - self.grace,
                                                 start=0, num=BATCH, withscores=True)
         if not overdue:
             return []
         game_ids = [raw.decode() if isinstance(raw, bytes) else str(raw) for raw, _ in overdue]
         # Two round trips for the whole batch: the games' heads, then their jobs.
-        with self.connection.pipeline(transaction=False) as pipe:
+        with self.games.pipeline(transaction=False) as pipe:
             for game_id in game_ids:
                 pipe.hmget(keys.game_state(game_id), _HEAD_FIELDS)
             heads = [_head(fields) for fields in pipe.execute()]
+        if self.store.split_indexes:
+            heads = self._drop_stale(game_ids, overdue, heads)
         turns = [(game_id, since, head) for game_id, (_, since), head
                  in zip(game_ids, overdue, heads, strict=True) if head is not None]
         jobs = Job.fetch_many([job_id(g, h[0]) for g, _, h in turns], connection=self.connection)
@@ -162,10 +168,34 @@ class Sweeper:
         with self.connection.pipeline() as pipe:
             pipe.incr(sweeps_key(jid))
             pipe.expire(sweeps_key(jid), 24 * 3600)
-            # Restart the clock of this turn's wait.
-            pipe.zadd(keys.bot_turns(), {game_id: now}, xx=True)
             pipe.execute()
+        # Restart the clock of this turn's wait.
+        self.games.zadd(keys.bot_turns(), {game_id: now}, xx=True)
         return jid
+
+    def _drop_stale(self, game_ids: list[str], overdue: list[tuple[Any, float]],
+                    heads: list[tuple[int, int, str | None] | None],
+                    ) -> list[tuple[int, int, str | None] | None]:
+        """With split indexes (a cluster: api.store), entries are written ahead of their
+        commit and never removed by the API: drop those whose game has no bot to act (over,
+        gone, a human's turn), each only while its score is the one read (a move that made
+        it true again since rewrote it); the heads of the others."""
+        kept: list[tuple[int, int, str | None] | None] = []
+        for game_id, (_, score), head in zip(game_ids, overdue, heads, strict=True):
+            if head is not None and self._bot_seat(game_id, head[1]):
+                kept.append(head)
+                continue
+            self._take(keys=[keys.bot_turns()], args=[game_id, repr(score)])
+            kept.append(None)
+        return kept
+
+    def _bot_seat(self, game_id: str, seat: int) -> bool:
+        """Whether `seat` of the game is played by a bot now (its creation's, or one that
+        took it over)."""
+        meta = self.store.current_meta(game_id)
+        if meta is None:
+            return False
+        return effective_seat(meta, seat_states(self.games, game_id), seat)["kind"] == "bot"
 
     def _chained(self, bot_job: str | None) -> bool:
         """Whether the turn is held by a live job playing it after its own turn (a worker

@@ -18,14 +18,15 @@ import hashlib
 import hmac
 import json
 import logging
-import os
 import time
 from typing import Any
 
 import redis
 import requests
+from rq import get_current_job
 
 from api import keys, outbound
+from api.redis_conn import GameClient, worker_games
 
 log = logging.getLogger(__name__)
 
@@ -73,8 +74,10 @@ def verify(secret: str, headers: dict[str, str], body: str, tolerance: float = 3
     return any(hmac.compare_digest(expected, s) for s in offered)
 
 
-def _redis() -> redis.Redis:
-    return redis.Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+def _redis() -> GameClient:
+    """The game store (api.redis_conn: the job's own connection when it is the queues' too)."""
+    job = get_current_job()
+    return worker_games(None if job is None else job.connection)
 
 
 def _record(client: redis.Redis, player_id: str, webhook_id: str, entry: dict[str, Any]) -> None:

@@ -37,6 +37,7 @@ from ai_worker.jobs import QUEUE
 from api import outbound, settings
 from api.botqueue import ANALYSIS_QUEUE_NAME as ANALYSIS_QUEUE
 from api.notify import QUEUE_NAME as WEBHOOK_QUEUE
+from api.redis_conn import Topology
 
 # Bot turns first: a worker takes a webhook delivery only when no bot turn waits, and a
 # game's analysis only when neither does.
@@ -112,7 +113,11 @@ def run(redis_url: str | None = None, *, burst: bool = False, fork: bool = False
     if niceness > 0:
         os.nice(niceness)
     url = redis_url or os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
-    connection = redis.Redis.from_url(url)
+    # The queues' Redis (RQ), and the game store when it is another (api.redis_conn).
+    topology = Topology.of(url, settings.value("BGB_REDIS_CLUSTER"),
+                           settings.value("BGB_QUEUE_URL"))
+    connection = redis.Redis.from_url(topology.queue_url)
+    games = connection if topology.shared else topology.games(timeout=5.0, connections=64)
     name = name or worker_name()
     level = (log_level or settings.value("BGB_LOG_LEVEL")).upper()
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -127,7 +132,8 @@ def run(redis_url: str | None = None, *, burst: bool = False, fork: bool = False
     stop = None
     keeper = None
     if sweep:
-        _, stop, keeper = sweeper.start_thread(connection, worker_name=name)
+        _, stop, keeper = sweeper.start_thread(connection, worker_name=name,
+                                                 games=games)
     try:
         # No forked RQ scheduler: the sweeper thread moves due retries onto the queue.
         return bool(worker.work(burst=burst, with_scheduler=not sweep, logging_level=level,

@@ -35,6 +35,7 @@ from api import (
     problems,
     queries,
     replays,
+    settings,
     tournaments,
 )
 from api.problems import from_http_exception, problem_response
@@ -109,6 +110,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(DEFAULTS)
     app.config["REDIS_URL"] = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    # Where the games and the queues are, and how durable an acknowledgement is
+    # (api.redis_conn, docs/scaling.md).
+    for name in ("REDIS_CLUSTER", "QUEUE_URL", "MIN_REPLICAS", "REPLICA_TIMEOUT_MS"):
+        app.config[name] = settings.value(f"BGB_{name}")
     if os.environ.get("BGB_REDIS_TIMEOUT"):
         app.config["REDIS_TIMEOUT"] = float(os.environ["BGB_REDIS_TIMEOUT"])
     if os.environ.get("BGB_FAST_LANE", "").strip().lower() == "off":

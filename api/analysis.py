@@ -216,7 +216,7 @@ class Analysis(MethodView):
         record = load(svc.redis, game_id)
         if record is not None and set(seats) <= set(record["seats"]) and (
                 record["status"] == "done" or (record["status"] in ("queued", "running")
-                                               and _alive(svc.redis, record))):
+                                               and _alive(svc.queue_redis, record))):
             return _answer(record, 200)
         kept: list[dict[str, Any]] = []
         if record is not None and record["status"] != "failed":
@@ -229,7 +229,7 @@ class Analysis(MethodView):
                   "thresholds": None, "moves": kept, "accuracy": {}, "error": None,
                   "requested": requested, "job": analysis_job_id(game_id)}
         store(svc.redis, game_id, record)
-        enqueue_analysis(svc.redis, game_id, record["job"],
+        enqueue_analysis(svc.queue_redis, game_id, record["job"],
                          f"analysis of {game_id} for seats {seats}")
         return _answer(record, 202)
 

@@ -262,7 +262,7 @@ def _claim_if_free(svc: Services, game_id: str, seat: int, player_id: str, diges
     import redis as redis_errors
 
     key = keys.game_seats(game_id)
-    with svc.redis.pipeline() as pipe:
+    with svc.redis.pipeline(transaction=True) as pipe:
         while True:
             try:
                 pipe.watch(key)

@@ -32,6 +32,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
 
 from api import keys
 from api.store import Head, Store
@@ -45,6 +46,11 @@ SAFETY_RECHECK_SECONDS = 20.0
 # The listener applies the subscriptions its process's waiters need at least this often
 # (it owns the pub/sub connection: requests never write to it themselves).
 SUBSCRIBE_EVERY_SECONDS = 0.05
+# How often a cluster's sharded subscriptions are read when none had a message.
+SHARDED_POLL_SECONDS = 0.02
+# The pub/sub messages that wake a game's waiters: an announcement, or a subscription now in
+# effect (plain or sharded).
+_HEARD = ("message", "subscribe", "smessage", "ssubscribe")
 # Channels per SUBSCRIBE or UNSUBSCRIBE command.
 SUBSCRIBE_BATCH = 1000
 
@@ -221,6 +227,8 @@ class VersionWatcher:
     def __init__(self, client: redis.Redis, store: Store) -> None:
         self._client = client
         self._store = store
+        # A cluster announces versions on its sharded pub/sub (api.store: SPUBLISH).
+        self.sharded = isinstance(client, RedisCluster)
         self._lock = threading.Lock()
         self._games: dict[str, _Game] = {}
         # Games whose subscription must change: True to subscribe, False to unsubscribe.
@@ -249,9 +257,9 @@ class VersionWatcher:
                 self._wake_all()
                 while True:
                     self._apply_changes(pubsub, subscribed)
-                    message = pubsub.get_message(timeout=SUBSCRIBE_EVERY_SECONDS)
+                    message = self._next_message(pubsub, subscribed)
                     pause = 0.5
-                    if message is None or message.get("type") not in ("message", "subscribe"):
+                    if message is None or message.get("type") not in _HEARD:
                         continue
                     channel = message.get("channel")
                     if isinstance(channel, bytes):
@@ -271,6 +279,20 @@ class VersionWatcher:
                 log.warning("version listener failed; retrying", exc_info=True)
                 time.sleep(0.5)
 
+    def _next_message(self, pubsub: Any, subscribed: set[str]) -> dict[str, Any] | None:
+        """The next announcement or subscription, or None after a while without one.
+
+        On a cluster the versions come on its sharded pub/sub (SSUBSCRIBE: one connection to
+        each master holding a watched game's slot), whose redis-py reader does not wait: it
+        is polled every SHARDED_POLL_SECONDS (a watcher hears a move that much later at
+        worst)."""
+        if not self.sharded:
+            return pubsub.get_message(timeout=SUBSCRIBE_EVERY_SECONDS)
+        message = pubsub.get_sharded_message() if subscribed else None
+        if message is None:
+            time.sleep(SHARDED_POLL_SECONDS)
+        return message
+
     def _apply_changes(self, pubsub: Any, subscribed: set[str]) -> None:
         """Subscribe to the games newly waited on, unsubscribe from those no longer."""
         with self._lock:
@@ -283,11 +305,19 @@ class VersionWatcher:
                 if not wanted and game_id in subscribed]
         for start in range(0, len(add), SUBSCRIBE_BATCH):
             batch = add[start:start + SUBSCRIBE_BATCH]
-            pubsub.subscribe(*[keys.version_channel(game_id) for game_id in batch])
+            channels = [keys.version_channel(game_id) for game_id in batch]
+            if self.sharded:
+                pubsub.ssubscribe(*channels)
+            else:
+                pubsub.subscribe(*channels)
             subscribed.update(batch)
         for start in range(0, len(drop), SUBSCRIBE_BATCH):
             batch = drop[start:start + SUBSCRIBE_BATCH]
-            pubsub.unsubscribe(*[keys.version_channel(game_id) for game_id in batch])
+            channels = [keys.version_channel(game_id) for game_id in batch]
+            if self.sharded:
+                pubsub.sunsubscribe(*channels)
+            else:
+                pubsub.unsubscribe(*channels)
             subscribed.difference_update(batch)
 
     def _sweep(self) -> None:

@@ -176,6 +176,13 @@ class GuardedGeventWorker(ProblemAnswers, GeventWorker):
         # Counts need no persistence: an operator may keep them off the game store's
         # fsync-at-every-write Redis (each new connection and each close is one write).
         url = os.environ.get("BGB_COUNTS_REDIS_URL") or os.environ.get("REDIS_URL")
+        if url and not os.environ.get("BGB_COUNTS_REDIS_URL"):
+            from api.redis_conn import Topology
+
+            # The counts' scripts touch a shared set of processes: not on a cluster, whose
+            # deployment has a plain Redis for the queues anyway.
+            topology = Topology.from_env()
+            url = topology.queue_url if topology.cluster else url
         if self.cap > 0 and url and self.connections is None:
             import redis
 

@@ -163,7 +163,7 @@ class Hint(MethodView):
                   "moves": [], "error": None, "requested": time.time(),
                   "job": hint_job_id(game_id, seat, head.version)}
         store_hint(svc.redis, game_id, seat, record)
-        enqueue_hint(svc.redis, record["job"],
+        enqueue_hint(svc.queue_redis, record["job"],
                      (game_id, seat, head.version, meta["game"], view,
                       game.legal_moves(now.state), record["budget"],
                       hint_seed(game_id, seat, head.version)),

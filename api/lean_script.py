@@ -88,6 +88,13 @@ class LeanScript:
 
     def __call__(self, keys: Sequence[Any], args: Sequence[Any]) -> Any:
         """The script's reply (EVALSHA), as the client's call would give it."""
+        return self.call_then_wait(keys, args)[0]
+
+    def call_then_wait(self, keys: Sequence[Any], args: Sequence[Any],
+                       wait: tuple[int, int] | None = None) -> tuple[Any, int]:
+        """The script's reply and, with `wait` (replicas, timeout ms), the number of replicas
+        that confirmed it (`WAIT` on the same connection: it counts that connection's own
+        writes); 0 without."""
         for attempt in (0, 1):
             connection = self.held.take()
             try:
@@ -102,8 +109,20 @@ class LeanScript:
             except BaseException:
                 self.held.give(connection)  # a timeout disconnected it; an error reply did not
                 raise
+            acked = 0
+            try:
+                if wait is not None:
+                    # Never sent again: the script's write is done; the caller answers 503.
+                    connection.send_command("WAIT", *wait)
+                    acked = int(connection.read_response())
+            except redis.ConnectionError:
+                self.held.give(connection, broken=True)
+                raise
+            except BaseException:
+                self.held.give(connection)
+                raise
             self.held.give(connection)
-            return reply
+            return reply, acked
         raise AssertionError("unreachable")
 
     def _run(self, connection: Any, keys: Sequence[Any], args: Sequence[Any]) -> Any:

@@ -55,6 +55,7 @@ from api import keys
 from api.connections import client_group
 from api.lean_script import retry_policy
 from api.problems import Problem
+from api.redis_conn import Topology, cluster_nodes
 
 log = logging.getLogger(__name__)
 
@@ -169,11 +170,22 @@ class Limits:
         # A blocking pool, as the game store's (api.services): a burst of thousands of
         # requests at once (gevent) queues for a bounded number of Redis connections instead
         # of opening one each, which costs Redis and every request far more than the count.
-        pool = redis.BlockingConnectionPool.from_url(
-            app.config["REDIS_URL"],
-            max_connections=int(app.config.get("REDIS_CONNECTIONS", LIMITER_CONNECTIONS)),
-            timeout=timeout,
-            socket_timeout=timeout, socket_connect_timeout=timeout, retry=retry_policy())
+        topology = Topology.of(app.config["REDIS_URL"],
+                               str(app.config.get("REDIS_CLUSTER") or ""),
+                               str(app.config.get("QUEUE_URL") or ""))
+        storage_uri = app.config["REDIS_URL"]
+        options: dict[str, Any] = {"key_prefix": f"{keys.PREFIX}:limits"}
+        if topology.cluster:
+            # limits' own cluster storage (its redis-py RedisCluster): one counter a key.
+            storage_uri = "redis+cluster://" + ",".join(
+                f"{node.host}:{node.port}" for node in cluster_nodes(topology.games_url))
+            options.update(socket_timeout=timeout, socket_connect_timeout=timeout)
+        else:
+            options["connection_pool"] = redis.BlockingConnectionPool.from_url(
+                app.config["REDIS_URL"],
+                max_connections=int(app.config.get("REDIS_CONNECTIONS", LIMITER_CONNECTIONS)),
+                timeout=timeout,
+                socket_timeout=timeout, socket_connect_timeout=timeout, retry=retry_policy())
         headers = limited and _active(str(app.config.get("RATE_LIMIT_HEADERS", "on")))
         self.headers = headers
         # Registered before Flask-Limiter's own hook, so it runs after it (Flask runs them
@@ -181,8 +193,7 @@ class Limits:
         app.after_request(self._finish_headers)
         self.limiter = Limiter(
             enabled=limited,
-            key_func=client_address, app=app, storage_uri=app.config["REDIS_URL"],
-            storage_options={"connection_pool": pool, "key_prefix": f"{keys.PREFIX}:limits"},
+            key_func=client_address, app=app, storage_uri=storage_uri, storage_options=options,
             # X-RateLimit-* on every counted answer; Retry-After on 429s only
             # (`_finish_headers`).
             strategy="moving-window", headers_enabled=headers,

@@ -30,6 +30,7 @@ from rq import Queue, Retry
 
 from api import keys, timestamps
 from api.clocks import rfc3339
+from api.redis_conn import announce
 from api.seats import SeatStates, owner
 from api.services import Services
 from api.store import Head
@@ -126,7 +127,7 @@ def publish(client: redis.Redis, events: list[tuple[str, dict[str, Any]]]) -> No
                   maxlen=MAX_ACCOUNT_EVENTS, approximate=True)
         pipe.expire(key, ACCOUNT_EVENTS_TTL_SECONDS)
     for account in dict.fromkeys(account for account, _ in events):
-        pipe.publish(keys.version_channel(keys.account_watch_id(account)), "event")
+        announce(pipe, keys.version_channel(keys.account_watch_id(account)), "event")
     pipe.execute()
 
 
@@ -154,7 +155,8 @@ def _account_event(kind: str, game_id: str, meta: dict[str, Any], seat: int, hea
 
 
 def notify_deadline(client: redis.Redis, game_id: str, meta: dict[str, Any],
-                    states: SeatStates, head: Head, deadline: str) -> list[str]:
+                    states: SeatStates, head: Head, deadline: str,
+                    queues: redis.Redis | None = None) -> list[str]:
     """Tell the account of the seat to act (a player, or a tournament's external entrant)
     that its clock runs out at `deadline` (RFC 3339): an event on its stream, and its
     player's webhooks that want "deadline_soon". The message ids of the deliveries queued."""
@@ -168,17 +170,18 @@ def notify_deadline(client: redis.Redis, game_id: str, meta: dict[str, Any],
         return []
     payload = _payload("deadline_soon", game_id, meta, head.to_act, head)
     payload["data"]["deadline"] = deadline
-    return _deliver(client, account.removeprefix("player:"), "deadline_soon", payload)
+    return _deliver(client, account.removeprefix("player:"), "deadline_soon", payload, queues)
 
 
 def _deliver(client: redis.Redis, player_id: str, kind: str, payload: dict[str, Any],
-             ) -> list[str]:
-    """Queue `payload` to each of the player's webhooks that takes `kind`."""
+             queues: redis.Redis | None = None) -> list[str]:
+    """Queue `payload` (on `queues`, the queues' Redis; default: `client`) to each of the
+    player's webhooks that takes `kind`."""
     sent = []
     for webhook_id, raw in client.hgetall(keys.player_webhooks(player_id)).items():
         if kind in json.loads(raw)["events"]:
             hook_id = webhook_id.decode() if isinstance(webhook_id, bytes) else webhook_id
-            sent.append(enqueue_delivery(client, player_id, hook_id, payload))
+            sent.append(enqueue_delivery(queues or client, player_id, hook_id, payload))
     return sent
 
 
@@ -209,5 +212,5 @@ def notify_players(svc: Services, game_id: str, meta: dict[str, Any], states: Se
         if kind not in EVENTS or not account.startswith("player:"):
             continue
         sent += _deliver(svc.redis, account.removeprefix("player:"), kind,
-                         _payload(kind, game_id, meta, seat, head, result))
+                         _payload(kind, game_id, meta, seat, head, result), svc.queue_redis)
     return sent

@@ -410,7 +410,7 @@ class TestDelivery(MethodView):
         """Queue a signed `ping` delivery to this webhook (see its deliveries for the outcome)."""
         player_id = current_player()
         _webhook(player_id, webhook_id)
-        message_id = enqueue_delivery(services().redis, player_id, webhook_id, {
+        message_id = enqueue_delivery(services().queue_redis, player_id, webhook_id, {
             "type": "ping", "timestamp": timestamps.now(),
             "data": {"webhook_id": webhook_id}})
         return _json({"message_id": message_id}, 202)

@@ -26,7 +26,10 @@ RETRY_AFTER_SECONDS = 2
 # Redis failures that mean "not reachable now" (a retry may succeed), answered 503; any other
 # Redis error (a bad command, a script bug) is the server's fault, answered 500.
 _REDIS_UNAVAILABLE = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError,
-                      redis.ReadOnlyError)
+                      redis.ReadOnlyError,
+                      # A Redis Cluster failing over or without a master for some slots.
+                      redis.exceptions.ClusterDownError, redis.exceptions.ClusterError,
+                      redis.exceptions.TryAgainError, redis.exceptions.MasterDownError)
 
 # Slug and title of the HTTP statuses werkzeug (routing, body limits) or webargs raise.
 #
@@ -370,8 +373,10 @@ def install(app: Flask) -> None:
             # A move is one atomic script: it was stored entirely or not at all, so a retry is
             # safe (with the same Idempotency-Key it replays the answer if it was stored).
             log.warning("Redis unavailable: %r", error)
-            return problem_response(service_unavailable(
-                "the game store does not answer; retry after a moment"))
+            # A write stored but not confirmed by BGB_MIN_REPLICAS replicas says so
+            # (api.redis_conn.ReplicasBehind).
+            return problem_response(service_unavailable(getattr(
+                error, "problem_detail", "the game store does not answer; retry after a moment")))
         log.exception("unhandled error", exc_info=error)
         return problem_response(Problem(500, "internal-error", "Internal error",
                                         "the server failed to answer; the request may be retried"))

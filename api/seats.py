@@ -33,7 +33,7 @@ def update_seat(client: redis.Redis, game_id: str, seat: int, **changes: Any) ->
     """Merge `changes` into one seat's state (a WATCH transaction: concurrent updates of
     other fields of the same seat are never lost)."""
     key = keys.game_seats(game_id)
-    with client.pipeline() as pipe:
+    with client.pipeline(transaction=True) as pipe:  # one slot: also on a cluster
         while True:
             try:
                 pipe.watch(key)

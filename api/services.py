@@ -11,7 +11,7 @@ from flask import current_app
 from api.botauth import BotTokenVerifier
 from api.botqueue import BotQueue
 from api.events import VersionWatcher
-from api.lean_script import retry_policy
+from api.redis_conn import Durability, Topology, game_client, listener_client
 from api.store import Retention, StateCache, Store
 
 
@@ -27,6 +27,8 @@ class Services:
     watcher: VersionWatcher
     config: dict[str, Any]
 
+    queues: redis.Redis | None = None  # the queues' Redis (RQ); None: `redis`
+
     @classmethod
     def build(cls, config: dict[str, Any]) -> Services:
         """Connect to the configured Redis (lazily: nothing is sent until first use)."""
@@ -34,23 +36,27 @@ class Services:
         # instead of holding it. Commands here are single keys or short scripts: a healthy
         # Redis answers them in microseconds, so the bound only ever cuts off a hung one.
         timeout = float(config.get("REDIS_TIMEOUT", 0.5))
-        # A blocking pool: under gevent thousands of requests may want Redis at once (the
-        # watchers of a game all woken by its move); they queue for one of REDIS_CONNECTIONS
-        # (up to `timeout`) instead of failing at once (redis-py's default pool refuses a
-        # 101st concurrent command).
-        client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
-            config["REDIS_URL"], max_connections=int(config.get("REDIS_CONNECTIONS", 256)),
-            timeout=timeout, socket_timeout=timeout, socket_connect_timeout=timeout,
-            health_check_interval=30, retry=retry_policy()))
+        topology = Topology.of(config["REDIS_URL"], str(config.get("REDIS_CLUSTER") or ""),
+                               str(config.get("QUEUE_URL") or ""))
+        connections = int(config.get("REDIS_CONNECTIONS", 256))
+        client = topology.games(timeout=timeout, connections=connections)
         # The pub/sub listener blocks on reads by design: its own client, no read timeout.
-        listener = redis.Redis.from_url(config["REDIS_URL"], socket_connect_timeout=2,
-                                        health_check_interval=15)
+        listener = listener_client(topology.games_url, cluster=topology.cluster)
+        queues = client if topology.shared else game_client(
+            topology.queue_url, timeout=timeout, connections=connections)
         store = Store(client, retention=Retention(
             abandon_after_ms=int(float(config.get("ABANDON_AFTER", 30 * 86400)) * 1000),
-            retain_finished_ms=int(float(config.get("RETAIN_FINISHED", 90 * 86400)) * 1000)))
+            retain_finished_ms=int(float(config.get("RETAIN_FINISHED", 90 * 86400)) * 1000)),
+            durability=Durability(int(config.get("MIN_REPLICAS") or 0),
+                                  int(config.get("REPLICA_TIMEOUT_MS") or 250)))
         return cls(redis=client, store=store, cache=StateCache(config["STATE_CACHE_SIZE"]),
-                   bot_queue=BotQueue(client), bot_tokens=BotTokenVerifier(client),
-                   watcher=VersionWatcher(listener, store), config=config)
+                   bot_queue=BotQueue(queues), bot_tokens=BotTokenVerifier(client),
+                   watcher=VersionWatcher(listener, store), config=config, queues=queues)
+
+    @property
+    def queue_redis(self) -> redis.Redis:
+        """The Redis of the RQ queues (the game store's own on a single node)."""
+        return self.queues if self.queues is not None else self.redis
 
 
 def services() -> Services:

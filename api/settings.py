@@ -38,6 +38,21 @@ SETTINGS: tuple[Setting, ...] = (
             "the Redis holding games, players, tournaments and the bot queue",
             "API, workers, bgb",
             "`bgb serve`: a local Redis it starts; others: `redis://127.0.0.1:6379/0`"),
+    Setting("BGB_REDIS_CLUSTER", "",
+            "`1`: `REDIS_URL` names a node of a Redis Cluster (as a `redis+cluster://host:port"
+            "[,host:port...]` URL does): games on the cluster, queues on `BGB_QUEUE_URL`",
+            "API, workers", "unset: a cluster only for a `redis+cluster://` URL"),
+    Setting("BGB_QUEUE_URL", "",
+            "the plain Redis of the bot, analysis and webhook queues (RQ does not run on a "
+            "cluster); required when `REDIS_URL` is a cluster", "API, workers",
+            "`REDIS_URL` when that is a single node"),
+    Setting("BGB_MIN_REPLICAS", "0",
+            "replicas that must confirm a move, a creation or a resignation (`WAIT`) before "
+            "it is acknowledged; fewer within `BGB_REPLICA_TIMEOUT_MS`: 503 + Retry-After, "
+            "the write kept (docs/scaling.md)", "API, workers"),
+    Setting("BGB_REPLICA_TIMEOUT_MS", "250",
+            "how long a write waits for `BGB_MIN_REPLICAS` replicas, in ms (keep it under "
+            "`BGB_REDIS_TIMEOUT`)", "API, workers"),
     Setting("BGB_API_URL", "http://127.0.0.1:8000",
             "where bot workers (with `BGB_BOT_API=http`), the SDK and `bgb` reach the API",
             "workers, SDK, bgb"),
@@ -102,7 +117,7 @@ SETTINGS: tuple[Setting, ...] = (
             "aside (`off` disables)", "API"),
     Setting("BGB_COUNTS_REDIS_URL", "",
             "the Redis holding the connection counts (one without persistence saves an fsync "
-            "a connection)", "API", "`REDIS_URL`"),
+            "a connection)", "API", "`REDIS_URL` (on a cluster: `BGB_QUEUE_URL`)"),
     Setting("BGB_TRUSTED_PROXIES", "0",
             "reverse proxies in front of the API (the client address then comes from "
             "`X-Forwarded-For`)", "API"),

@@ -23,10 +23,11 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import redis
+from redis.cluster import RedisCluster
 
 from api import keys
-from api.lean_script import Held, LeanScript
+from api.lean_script import Held
+from api.redis_conn import Durability, GameClient, GameScript
 
 try:
     import orjson
@@ -117,8 +118,9 @@ return false
 """
 
 # KEYS: state hash, move log, idempotency record (or dummy), bot turns zset, version channel,
-#       clock deadlines zset, then the game's other keys to expire: meta, seats (also
-#       compared), forfeits
+#       clock deadlines zset (on a cluster both zsets are the state key again: the caller
+#       writes them, Store.split_indexes), then the game's other keys to expire: meta, seats
+#       (also compared), forfeits
 # ARGV: expected version, new version, snapshot, to_act ("" when over), status, log entry,
 #       idempotency record ("" for none), idempotency ttl, game id, "1" if a bot acts next, now,
 #       the new epoch, now (ms, for 'updated'), expiry if active (ms), expiry if over (ms),
@@ -126,8 +128,9 @@ return false
 #       the move was decided on, the bot job that plays the next turn itself ("" for
 #       none), the number n of seats fields it saw, the sha1 of the metadata it was decided
 #       with ("" for no check), the new clock state ("" for a game without a clock), the
-#       deadline of the seat to act (ms, "" for none), when to warn it ("" for never), then
-#       those n (field, value) pairs of the seats hash
+#       deadline of the seat to act (ms, "" for none), when to warn it ("" for never), "1"
+#       to announce the version with SPUBLISH (a cluster's sharded pub/sub) else PUBLISH,
+#       then those n (field, value) pairs of the seats hash
 # -> {"ok"} | {"replay", record} | {"changed", the game as read_game reads it now}
 # The move is stored only if the game is exactly as the caller decided it on: same version,
 # same snapshot (epoch), same seats (tokens, resignations) and same metadata. Else nothing
@@ -147,7 +150,7 @@ local fields = tonumber(ARGV[19])
 if same and redis.call('HLEN', KEYS[8]) ~= fields then same = false end
 local i = 0
 while same and i < fields do
-  if redis.call('HGET', KEYS[8], ARGV[24 + 2 * i]) ~= ARGV[25 + 2 * i] then same = false end
+  if redis.call('HGET', KEYS[8], ARGV[25 + 2 * i]) ~= ARGV[26 + 2 * i] then same = false end
   i = i + 1
 end
 if same and not meta_is(KEYS[7], ARGV[20]) then same = false end
@@ -167,8 +170,13 @@ end
 -- The clock moves with the move, in the same step (api.clocks): the deadline of the seat to
 -- act, for the sweeper, is in the deadlines zset exactly while one runs (and its warning,
 -- member "warn:<id>", while one is due). A game without a clock touches none of it.
+-- On a cluster the indexes are in other slots: KEYS[4] and KEYS[6] are then the state key
+-- again and the caller writes the indexes itself (Store.split_indexes).
+local indexed = KEYS[4] ~= KEYS[1]
 if ARGV[21] ~= '' then
   redis.call('HSET', KEYS[1], 'clock', ARGV[21])
+end
+if ARGV[21] ~= '' and indexed then
   if ARGV[22] ~= '' then
     redis.call('ZADD', KEYS[6], tonumber(ARGV[22]), ARGV[9])
   else
@@ -183,24 +191,26 @@ end
 redis.call('PEXPIRE', KEYS[2], ARGV[5] == 'active' and ARGV[14] or ARGV[15])
 expire_game(7, ARGV[5] == 'active' and ARGV[14] or ARGV[15])
 if ARGV[7] ~= '' then redis.call('SET', KEYS[3], ARGV[7], 'EX', tonumber(ARGV[8])) end
-if ARGV[10] == '1' then
+if not indexed then
+elseif ARGV[10] == '1' then
   redis.call('ZADD', KEYS[4], tonumber(ARGV[11]), ARGV[9])
 else
   redis.call('ZREM', KEYS[4], ARGV[9])
 end
-redis.call('PUBLISH', KEYS[5], ARGV[2])
+redis.call(ARGV[24] == '1' and 'SPUBLISH' or 'PUBLISH', KEYS[5], ARGV[2])
 return {'ok'}
 """
 
 # A change of an active game that is not a move of its rules (an abort, a resignation, the
 # game found abandoned): a new version, a log entry, a new status, same snapshot.
 # KEYS: state hash, move log, bot turns zset, version channel, clock deadlines zset, then
-#       meta, seats, forfeits
+#       meta, seats, forfeits (on a cluster the two zsets are the state key again: the
+#       caller writes them, Store.split_indexes)
 # ARGV: game id, log entry (its index and version filled in here), new epoch, new status,
 #       seat to act ("" for none), "1" if a bot acts next, now (ms), expiry if active (ms),
 #       expiry if over (ms), the version the caller read ("" for any), a seat whose state
 #       changes with it ("" for none), that seat's new state (JSON), the new clock state
-#       ("" to keep it)
+#       ("" to keep it), "1" to announce with SPUBLISH (a cluster) else PUBLISH
 # A game over, or a bot to act, has no deadline (api.clocks: bots are not clocked).
 # -> {"ok", new version} | {"over", status} | {"stale", current version}
 _MARK = _EXPIRE + """
@@ -218,19 +228,44 @@ redis.call('HDEL', KEYS[1], 'bot_job')
 redis.call('RPUSH', KEYS[2], cjson.encode(entry))
 if ARGV[11] ~= '' then redis.call('HSET', KEYS[7], ARGV[11], ARGV[12]) end
 if ARGV[13] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[13]) end
-if ARGV[6] == '1' then
+local indexed = KEYS[3] ~= KEYS[1]
+if not indexed then
+elseif ARGV[6] == '1' then
   redis.call('ZADD', KEYS[3], tonumber(ARGV[7]) / 1000, ARGV[1])
 else
   redis.call('ZREM', KEYS[3], ARGV[1])
 end
-if ARGV[4] ~= 'active' or ARGV[6] == '1' then
+if indexed and (ARGV[4] ~= 'active' or ARGV[6] == '1') then
   redis.call('ZREM', KEYS[5], ARGV[1], 'warn:' .. ARGV[1])
 end
 local ttl = ARGV[4] == 'active' and ARGV[8] or ARGV[9]
 redis.call('PEXPIRE', KEYS[2], ttl)
 expire_game(6, ttl)
-redis.call('PUBLISH', KEYS[4], version)
+redis.call(ARGV[14] == '1' and 'SPUBLISH' or 'PUBLISH', KEYS[4], version)
 return {'ok', version}
+"""
+
+# A new game: its metadata and version 0, and (unless split) its pending bot turn and clock.
+# KEYS: meta, state hash, bot turns zset, clock deadlines zset (both the state key again when
+#       the caller writes them: Store.split_indexes)
+# ARGV: metadata, version, snapshot, epoch, to_act, status, updated (ms), clock ("" for
+#       none), expiry (ms, 0 for none), game id, "1" if a bot acts, now (s), deadline ("" for
+#       none), when to warn ("" for none)
+_CREATE = """
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('HSET', KEYS[2], 'version', ARGV[2], 'snapshot', ARGV[3], 'epoch', ARGV[4],
+           'to_act', ARGV[5], 'status', ARGV[6], 'updated', ARGV[7])
+if ARGV[8] ~= '' then redis.call('HSET', KEYS[2], 'clock', ARGV[8]) end
+if tonumber(ARGV[9]) > 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[9])
+  redis.call('PEXPIRE', KEYS[2], ARGV[9])
+end
+if KEYS[3] ~= KEYS[2] then
+  if ARGV[13] ~= '' then redis.call('ZADD', KEYS[4], tonumber(ARGV[13]), ARGV[10]) end
+  if ARGV[14] ~= '' then redis.call('ZADD', KEYS[4], tonumber(ARGV[14]), 'warn:' .. ARGV[10]) end
+  if ARGV[11] == '1' then redis.call('ZADD', KEYS[3], tonumber(ARGV[12]), ARGV[10]) end
+end
+return 1
 """
 
 # A game's status: "active" while someone is to act, "finished" once the rules ended it (or
@@ -338,48 +373,83 @@ def _read(game: list[Any], record: dict[str, Any] | None) -> Read:
 class Store:
     """Games in one Redis database."""
 
-    def __init__(self, client: redis.Redis, meta_cache_size: int = 4096,
-                 retention: Retention | None = None) -> None:
+    def __init__(self, client: GameClient, meta_cache_size: int = 4096,
+                 retention: Retention | None = None, durability: Durability | None = None,
+                 split_indexes: bool | None = None) -> None:
         self.client = client
         self.retention = retention or Retention()
-        # The read and the commit of every request: called on a pooled connection directly.
-        held = Held(client.connection_pool)
-        self._read = LeanScript(client, _READ, held)
-        self._commit = LeanScript(client, _COMMIT, held)
-        self._mark = client.register_script(_MARK)
-        self._record = client.register_script(_RECORD)
+        self.durability = durability or Durability()
+        # On a Redis Cluster the global indexes (bot turns, clock deadlines) live in other
+        # slots than a game's keys: its scripts then leave them to `_index_ahead`, written
+        # before the commit, and to the sweepers, which drop stale entries
+        # (docs/scaling.md). On one node the scripts keep them exact, in the same step.
+        self.split_indexes = (isinstance(client, RedisCluster) if split_indexes is None
+                              else split_indexes)
+        # Versions are announced on the sharded pub/sub of a cluster (SPUBLISH: heard on the
+        # game's shard only), else on plain pub/sub (api.events listens accordingly).
+        self.sharded = isinstance(client, RedisCluster)
+        # The read and the commit of every request: called on a pooled connection directly
+        # (on a cluster: of the node holding the game's slot).
+        held = None if isinstance(client, RedisCluster) else Held(client.connection_pool)
+        self._read = GameScript(client, _READ, self.durability, held)
+        self._commit = GameScript(client, _COMMIT, self.durability, held)
+        self._mark = GameScript(client, _MARK, self.durability, held)
+        self._create = GameScript(client, _CREATE, self.durability, held)
+        self._record = GameScript(client, _RECORD, self.durability, held)
         # Every request reads its game's metadata: on a held connection, as the read and the
         # commit (api.lean_script: about half the CPU of the client's GET).
-        self._get = LeanScript(client, "return redis.call('GET', KEYS[1])", held)
+        self._get = GameScript(client, "return redis.call('GET', KEYS[1])", held=held)
         # The metadata last parsed per game, with the text it was parsed from and its sha1.
         self._meta: OrderedDict[str, tuple[bytes, dict[str, Any], str]] = OrderedDict()
         self._meta_size = meta_cache_size
         self._lock = threading.Lock()
 
+    def _indexes(self, game_id: str) -> tuple[str, str]:
+        """The bot turns and clock deadlines keys a script is given: the state key twice when
+        the caller writes them itself (see `split_indexes`)."""
+        if self.split_indexes:
+            return keys.game_state(game_id), keys.game_state(game_id)
+        return keys.bot_turns(), keys.clock_deadlines()
+
+    def _index_ahead(self, game_id: str, bot_to_act: bool, clock: dict[str, Any] | None,
+                     now: float) -> None:
+        """With split indexes: record, before the write that makes them true, the bot turn
+        and the clock's deadline and warning a game will have. An entry written for a write
+        that then fails, or one a later write made stale, is dropped by the sweepers, which
+        check each against the game's state (entries are only ever added here)."""
+        if not self.split_indexes:
+            return
+        deadline = None if clock is None else clock.get("deadline_ms")
+        warn = None if clock is None else clock.get("warn_ms")
+        if not bot_to_act and deadline is None and warn is None:
+            return
+        pipe = self.client.pipeline(transaction=False)
+        if bot_to_act:
+            pipe.zadd(keys.bot_turns(), {game_id: now})
+        if deadline is not None:
+            pipe.zadd(keys.clock_deadlines(), {game_id: int(deadline)})
+        if warn is not None:
+            pipe.zadd(keys.clock_deadlines(), {keys.CLOCK_WARNING + game_id: int(warn)})
+        pipe.execute()
+
     def create(self, game_id: str, meta: dict[str, Any], head: Head, snapshot: str,
                bot_to_act: bool, epoch: str) -> None:
-        """Store a new game (metadata, version 0 snapshot) and its pending bot turn if any."""
+        """Store a new game (metadata, version 0 snapshot) and its pending bot turn if any;
+        acknowledged once BGB_MIN_REPLICAS replicas have it (else ReplicasBehind)."""
         raw_meta = json.dumps(meta, separators=(",", ":")).encode("utf-8")
-        pipe = self.client.pipeline(transaction=True)
-        pipe.set(keys.game_meta(game_id), raw_meta)
-        pipe.hset(keys.game_state(game_id), mapping={
-            "version": head.version, "snapshot": snapshot, "epoch": epoch,
-            "to_act": "" if head.to_act is None else head.to_act, "status": head.status,
-            "updated": int(time.time() * 1000)})
-        if head.clock is not None:
-            pipe.hset(keys.game_state(game_id), "clock", json_text(head.clock))
-            if head.clock.get("deadline_ms") is not None:
-                pipe.zadd(keys.clock_deadlines(), {game_id: int(head.clock["deadline_ms"])})
-            if head.clock.get("warn_ms") is not None:
-                pipe.zadd(keys.clock_deadlines(),
-                          {keys.CLOCK_WARNING + game_id: int(head.clock["warn_ms"])})
-        ttl = self._ttl(head.status)
-        if ttl:
-            for key in (keys.game_meta(game_id), keys.game_state(game_id)):
-                pipe.pexpire(key, ttl)
-        if bot_to_act:
-            pipe.zadd(keys.bot_turns(), {game_id: time.time()})
-        pipe.execute()
+        now = time.time()
+        clock = head.clock
+        self._index_ahead(game_id, bot_to_act, clock, now)
+        deadline = None if clock is None else clock.get("deadline_ms")
+        warn = None if clock is None else clock.get("warn_ms")
+        self._create(
+            keys=[keys.game_meta(game_id), keys.game_state(game_id), *self._indexes(game_id)],
+            args=[raw_meta, head.version, snapshot, epoch,
+                  "" if head.to_act is None else head.to_act, head.status, int(now * 1000),
+                  b"" if clock is None else json_text(clock), self._ttl(head.status) or 0,
+                  game_id, "1" if bot_to_act else "0", now,
+                  "" if deadline is None else int(deadline), "" if warn is None else int(warn)],
+            durable=True)
         self._remember_meta(game_id, raw_meta, meta)
 
     def current_meta(self, game_id: str) -> dict[str, Any] | None:
@@ -467,7 +537,7 @@ class Store:
         """The first answer stored for an Idempotency-Key of a seat, if any and if the game's
         log still holds the move it answered (see `_HELD`)."""
         raw = self._record(keys=[keys.idempotency(game_id, *idempotency),
-                                 keys.move_log(game_id)])
+                                 keys.move_log(game_id)], args=[])
         return json.loads(raw) if raw else None
 
     def commit_move(self, game_id: str, expected: int, head: Head, snapshot: str | bytes,
@@ -498,9 +568,11 @@ class Store:
         clock = head.clock
         deadline = None if clock is None else clock.get("deadline_ms")
         warn = None if clock is None else clock.get("warn_ms")
+        bot_turns, deadlines = self._indexes(game_id)
+        self._index_ahead(game_id, bot_to_act, clock, time.time())
         outcome = self._commit(
             keys=[keys.game_state(game_id), keys.move_log(game_id), record_key,
-                  keys.bot_turns(), keys.version_channel(game_id), keys.clock_deadlines(),
+                  bot_turns, keys.version_channel(game_id), deadlines,
                   keys.game_meta(game_id), keys.game_seats(game_id),
                   keys.game_forfeits(game_id)],
             args=[expected, head.version, snapshot, "" if head.to_act is None else head.to_act,
@@ -513,7 +585,8 @@ class Store:
                   decided_epoch, bot_job or "", len(seats), meta_digest,
                   b"" if clock is None else json_text(clock),
                   "" if deadline is None else int(deadline), "" if warn is None else int(warn),
-                  *(part for pair in seats for part in pair)])
+                  "1" if self.sharded else "0", *(part for pair in seats for part in pair)],
+            durable=True)
         kind = _text(outcome[0])
         if kind == "ok":
             return Commit("ok")
@@ -542,9 +615,11 @@ class Store:
         it, or "stale" when another version came first). `seat_change` (seat, its whole new
         state in the seats hash) and `clock` (the new clock state) are written in the same
         step; a game over or with a bot to act loses its clock's deadline."""
+        bot_turns, deadlines = self._indexes(game_id)
+        self._index_ahead(game_id, bot_to_act, None, time.time())
         outcome = self._mark(
-            keys=[keys.game_state(game_id), keys.move_log(game_id), keys.bot_turns(),
-                  keys.version_channel(game_id), keys.clock_deadlines(),
+            keys=[keys.game_state(game_id), keys.move_log(game_id), bot_turns,
+                  keys.version_channel(game_id), deadlines,
                   keys.game_meta(game_id), keys.game_seats(game_id),
                   keys.game_forfeits(game_id)],
             args=[game_id, json.dumps(entry, separators=(",", ":")), epoch, status,
@@ -553,7 +628,8 @@ class Store:
                   self.retention.retain_finished_ms, "" if expected is None else expected,
                   "" if seat_change is None else seat_change[0],
                   "" if seat_change is None else json_text(seat_change[1]),
-                  b"" if clock is None else json_text(clock)])
+                  b"" if clock is None else json_text(clock), "1" if self.sharded else "0"],
+            durable=True)
         kind = _text(outcome[0])
         if kind == "ok":
             return True, int(outcome[1])

@@ -18,6 +18,7 @@ from typing import Any
 import redis
 
 from api import keys
+from api.redis_conn import announce
 
 ACTIVE = "active"
 ENDED = ("finished", "cancelled")
@@ -210,8 +211,8 @@ class TournamentStore:
 
     def announce(self, tournament_id: str) -> None:
         """Wake the tournament's event streams (its progress changed)."""
-        self.client.publish(keys.version_channel(keys.tournament_watch_id(tournament_id)),
-                            "progress")
+        announce(self.client, keys.version_channel(keys.tournament_watch_id(tournament_id)),
+                 "progress")
 
 
 SCHEDULER_FUNCTION = "ai_worker.tournaments.advance"
