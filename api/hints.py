@@ -23,7 +23,7 @@ from api import settings
 from api.analysis_store import load_hint, store_hint
 from api.auth import bearer_token, seat_of, unauthorized
 from api.botqueue import enqueue_hint
-from api.games import SEAT_AUTH, _game_meta, _rules, _state
+from api.games import SEAT_AUTH, SEAT_REQUIRED, _game_meta, _rules, _state
 from api.parsing import Blueprint
 from api.problems import Problem
 from api.seats import effective_seat, update_seat
@@ -35,6 +35,10 @@ blp = Blueprint("hints", __name__, url_prefix="/v1",
                             "for the seat to act, from that seat's view.")
 
 STATUSES = ("queued", "done", "failed")
+SEAT_PARAMETER = {"in": "query", "name": "seat", "required": False,
+                  "schema": {"type": "integer", "minimum": 0},
+                  "description": "with a player key: which of the player's seats (needed "
+                                 "when it owns several); ignored with a seat token"}
 # How many of the search's moves a hint shows.
 TOP = 3
 
@@ -103,12 +107,13 @@ def _answer(record: dict[str, Any], version: int, status: int) -> Response:
 
 
 def _seat(game_id: str, meta: dict[str, Any], states: dict[int, dict[str, Any]]) -> int:
-    """The caller's seat (Bearer: its token); 401 without one, 403 for a bot's seat."""
+    """The caller's seat (Bearer: its token, or its player's key with `?seat=N` among
+    several); 401 without one, 403 for a bot's seat."""
     svc = services()
     token = bearer_token()
     if token is None:
         raise unauthorized("a hint needs 'Authorization: Bearer <seat token>'")
-    seat = seat_of(token, game_id, meta, svc.bot_tokens, states)
+    seat = seat_of(token, game_id, meta, svc.bot_tokens, states, player_keys=True)
     if effective_seat(meta, states, seat)["kind"] != "human":
         raise Problem(403, "forbidden", "Forbidden", "hints are for human seats")
     return seat
@@ -121,13 +126,14 @@ class Hint(MethodView):
     @blp.response(202, HintSchema)
     @blp.alt_response(200, schema=HintSchema,
                       description="a hint for this version was asked for already")
+    @blp.problem(400, SEAT_REQUIRED)
     @blp.problem(401, "no or a wrong seat token")
-    @blp.problem(403, "forbidden (a ranked or tournament game, a bot's seat) or "
-                      "not-your-turn")
+    @blp.problem(403, "forbidden (a ranked or tournament game, a bot's seat), "
+                      "not-your-turn, or not-your-seat (a player key's)")
     @blp.problem(404, "no such game")
     @blp.problem(409, "game-over")
     @blp.unavailable()
-    @blp.doc(security=SEAT_AUTH)
+    @blp.doc(security=SEAT_AUTH, parameters=[SEAT_PARAMETER])
     def post(self, game_id: str) -> Response:
         """Ask for a hint for the caller's seat, which is to act, in an unranked game outside
         tournaments: 202 and the search queued (GET the hint). The seat is marked assisted
@@ -171,11 +177,12 @@ class Hint(MethodView):
         return _answer(record, head.version, 202)
 
     @blp.response(200, HintSchema)
+    @blp.problem(400, SEAT_REQUIRED)
     @blp.problem(401, "no or a wrong seat token")
-    @blp.problem(403, "forbidden: a bot's seat")
+    @blp.problem(403, "forbidden: a bot's seat; not-your-seat (a player key's)")
     @blp.problem(404, "no such game, or no hint asked for")
     @blp.unavailable()
-    @blp.doc(security=SEAT_AUTH)
+    @blp.doc(security=SEAT_AUTH, parameters=[SEAT_PARAMETER])
     def get(self, game_id: str) -> Response:
         """The caller's seat's last hint: queued, then the search's top moves (`current`:
         whether the game is still at the version it was asked at)."""

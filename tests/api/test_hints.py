@@ -129,3 +129,21 @@ def test_the_hint_is_in_the_openapi_document(client: FlaskClient) -> None:
     schemas = document["components"]["schemas"]
     assert "Hint" in schemas and "SuggestedMove" in schemas
     assert "assisted" in schemas["Seat"]["properties"]
+
+
+def test_a_player_key_asks_for_its_seats_hint(
+        client: FlaskClient, redis_client: redis.Redis, small_budget: None) -> None:
+    key = client.post("/v1/players", json={"name": "Ada"}).get_json()["key"]
+    auth = {"Authorization": f"Bearer {key}"}
+    answer = client.post("/v1/games", headers=auth, json={
+        "game": "toy-pontoon", "options": {"players": 2}, "seed": 7, "unranked": True,
+        "seats": [{"kind": "human", "claim": True}, {"kind": "human"}]})
+    assert answer.status_code == 201, answer.get_json()
+    game_id = answer.get_json()["id"]
+    asked = client.post(f"/v1/games/{game_id}/hint", headers=auth)
+    assert asked.status_code == 202, asked.get_json()
+    assert asked.get_json()["seat"] == 0
+    # The player owns seat 0 only: another seat is not its own.
+    problem(client.get(f"/v1/games/{game_id}/hint?seat=1", headers=auth), 403, "not-your-seat")
+    run_queued(redis_client)
+    assert client.get(f"/v1/games/{game_id}/hint", headers=auth).get_json()["status"] == "done"
