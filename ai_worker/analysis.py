@@ -186,7 +186,8 @@ def analyse_record(game: core.Game, options: dict[str, Any], seed: int,
     moves and the accuracy per seat. `on_progress(done, total, moves)` after each one;
     `done`: the decisions an earlier slice judged already (kept, not searched again)."""
     limits = thresholds(game.name)
-    total = sum(1 for e in entries if not e.get("system") and e.get("seat") in seats)
+    total = sum(1 for e in entries if not e.get("system") and e.get("seat") in seats
+                and takeback_of(e) is None)  # a take-back is no decision to judge
     moves: list[dict[str, Any]] = list(done or [])
     judged = {m["index"] for m in moves}
     for entry, state in replay(game, options, seed, entries):

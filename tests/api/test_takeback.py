@@ -165,3 +165,19 @@ def test_a_game_with_take_backs_verifies(client: FlaskClient) -> None:
     for index, entry in enumerate(dropped["moves"]):
         entry["index"] = index
     assert not verify_record(dropped).ok
+
+
+def test_an_analysis_replays_the_log_through_its_take_backs(client: FlaskClient) -> None:
+    import core
+    from ai_worker.analysis import replay
+
+    created = create(client, unranked=True)
+    assert move(client, created, 0, 0, "stop").status_code == 200   # taken back
+    assert takeback(client, created, 0, 1).status_code == 200
+    assert move(client, created, 0, 2, "draw").status_code == 200
+    assert move(client, created, 1, 3, "stop").status_code == 200
+    record = client.get(f"/v1/games/{created.id}/moves").get_json()["moves"]
+    game = core.get_game("toy-pontoon")
+    seen = [(entry["index"], game.to_act(state)) for entry, state in
+            replay(game, {"players": 2}, 7, record)]
+    assert seen == [(0, 0), (2, 0), (3, 1)], "the draw is played on the state before the stop"
