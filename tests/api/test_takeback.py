@@ -181,3 +181,37 @@ def test_an_analysis_replays_the_log_through_its_take_backs(client: FlaskClient)
     seen = [(entry["index"], game.to_act(state)) for entry, state in
             replay(game, {"players": 2}, 7, record)]
     assert seen == [(0, 0), (2, 0), (3, 1)], "the draw is played on the state before the stop"
+
+
+def test_a_take_back_and_the_next_seats_move_never_both_succeed(
+        app: Any, redis_client: redis.Redis) -> None:
+    """Racing at one version, the take-back and the next seat's move: exactly one is stored
+    (the same compare-and-set), and the log has one entry per version."""
+    import threading
+
+    from api import keys
+
+    client = app.test_client()
+    for _ in range(8):
+        created = create(client, unranked=True, players=3)
+        assert move(client, created, 0, 0, "stop").status_code == 200
+        answers: dict[str, int] = {}
+        start = threading.Barrier(2)
+
+        def run(name: str, call: Any, start: threading.Barrier = start,
+                answers: dict[str, int] = answers) -> None:
+            own = app.test_client()
+            start.wait()
+            answers[name] = call(own).status_code
+
+        racers = [threading.Thread(target=run, args=("takeback", lambda c, g=created:
+                                                     takeback(c, g, 0, 1))),
+                  threading.Thread(target=run, args=("move", lambda c, g=created:
+                                                     move(c, g, 1, 1, "draw")))]
+        for racer in racers:
+            racer.start()
+        for racer in racers:
+            racer.join()
+        assert sorted(answers.values()) == [200, 409], answers
+        assert version_of(client, created) == 2
+        assert redis_client.llen(keys.move_log(created.id)) == 2
