@@ -49,6 +49,7 @@ from api.analysis_store import load, store
 from api.botqueue import analysis_job_id, enqueue_analysis
 from api.redis_conn import worker_games
 from api.store import OVER
+from core.takeback import Replay, takeback_of
 
 log = logging.getLogger(__name__)
 
@@ -113,15 +114,23 @@ def decision_seed(game_name: str, seed: int, index: int) -> int:
 def replay(game: core.Game, options: dict[str, Any], seed: int,
            entries: list[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], Any]]:
     """Each rules move of the log with the true state before it (read it before the next
-    one: it is then moved on). System entries (abort, resignation) are skipped."""
-    state = game.new_game(options, seed)
+    one: it is then moved on). System entries (abort, resignation) are skipped; a take-back
+    returns to the state before the move it takes back (core.takeback), which was played
+    and is judged all the same."""
+    # Only a log with take-backs needs the states before its moves kept.
+    replay = Replay(game, game.new_game(options, seed),
+                    track=any(takeback_of(entry) is not None for entry in entries))
     for entry in entries:
+        back = takeback_of(entry)
+        if back is not None:
+            replay.take_back(entry["seat"], back)
+            continue
         if entry.get("system") or entry.get("seat") is None:
             continue
-        if game.to_act(state) is None:
+        if game.to_act(replay.state) is None:
             return
-        yield entry, state
-        game.apply(state, entry["move"])
+        yield entry, replay.state
+        replay.move(entry["index"], entry["seat"], entry["move"])
 
 
 def _rounded(value: float) -> float:
@@ -177,7 +186,8 @@ def analyse_record(game: core.Game, options: dict[str, Any], seed: int,
     moves and the accuracy per seat. `on_progress(done, total, moves)` after each one;
     `done`: the decisions an earlier slice judged already (kept, not searched again)."""
     limits = thresholds(game.name)
-    total = sum(1 for e in entries if not e.get("system") and e.get("seat") in seats)
+    total = sum(1 for e in entries if not e.get("system") and e.get("seat") in seats
+                and takeback_of(e) is None)  # a take-back is no decision to judge
     moves: list[dict[str, Any]] = list(done or [])
     judged = {m["index"] for m in moves}
     for entry, state in replay(game, options, seed, entries):

@@ -36,6 +36,7 @@ from api import (
     queries,
     replays,
     settings,
+    takeback,
     tournaments,
 )
 from api.problems import from_http_exception, problem_response
@@ -148,6 +149,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(tournaments.blp)
     api.register_blueprint(analysis.blp)
     api.register_blueprint(hints.blp)
+    api.register_blueprint(takeback.blp)
     api.register_blueprint(replays.blp)
     # Unknown query parameters are refused (400): the operations' own, as documented.
     queries.install(app, api.spec.to_dict())

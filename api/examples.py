@@ -110,6 +110,14 @@ def record(client: Any, redis_client: Any, rec: Recorder | None = None) -> Examp
         answer = rec.call("post", f"{game}/moves", 200, f"{url}/moves", body, seats[to_act])
         if to_act == 0 and "409" not in rec.examples[f"POST {game}/moves"]["responses"]:
             rec.call("post", f"{game}/moves", 409, f"{url}/moves", body, seats[0])
+        if to_act == 0 and answer["to_act"] == 0 and f"POST {game}/takeback" not in \
+                rec.examples and rec.call("get", game, 200, url,
+                                          headers=seats[0])["takeback"] is not None:
+            # A practice game: the seat takes its move back (then a stale one is refused).
+            rec.call("post", f"{game}/takeback", 200, f"{url}/takeback",
+                     {"version": answer["version"]}, seats[0])
+            rec.call("post", f"{game}/takeback", 409, f"{url}/takeback",
+                     {"version": answer["version"]}, seats[0])
         if moves == 12:
             rec.call("get", f"{game}/moves", 200, f"{url}/moves", headers=seats[0],
                      query="after=4&limit=3")

@@ -48,6 +48,7 @@ from api.store import OVER, Cached, Commit, Head, Read, json_text, new_epoch
 from api.tournament_secrecy import held_back
 from api.watchers import follow, long_poll
 from core.deals import SEED_BITS, make_deal
+from core.takeback import revertible
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,20 @@ SEAT_AUTH = [{"seatToken": []}, {"playerKey": []}]
 OPTIONAL_SEAT_AUTH = [{}, {"seatToken": []}, {"playerKey": []}]
 SEAT_REQUIRED = ("bad-request: an unknown query parameter; seat-required: a player key owning "
                  "several seats of this game, without `seat`")
+
+
+def takeback_refusal(meta: dict[str, Any]) -> str:
+    """Why no move of this game may ever be taken back ("" when its moves may be, the move
+    allowing): only practice games allow it. A ranked game's moves stand (its players'
+    results count); a tournament's too; a clocked game's clock would have to run back."""
+    if "tournament" in meta:
+        return "a tournament game: every move stands"
+    if not (meta.get("deal") or {}).get("unranked"):
+        return ("a ranked game: every move stands (take-backs are for unranked practice "
+                "games, created with \"unranked\": true)")
+    if "clock" in meta:
+        return "a game with a clock: every move stands"
+    return ""
 
 
 def _not_found(game_id: str) -> Problem:
@@ -432,7 +447,19 @@ def _game_answer(svc: Services, game: core.Game, game_id: str, meta: dict[str, A
         head.status in OVER, int(time.time() * 1000))
     # Most games have none: the state read counts them, so only those with one read them.
     body["forfeits"] = svc.store.forfeits(game_id) if head.forfeits else []
+    body["takeback"] = _takeback_offer(svc, game_id, meta, head, seat)
     return body
+
+
+def _takeback_offer(svc: Services, game_id: str, meta: dict[str, Any], head: Head,
+                    seat: int | None) -> int | None:
+    """The log index of the move `seat` may take back now (api.takeback), or None. Only a
+    seat's read of an active practice game reads the log's last entries for it."""
+    if seat is None or head.status in OVER or takeback_refusal(meta):
+        return None
+    from api.takeback import takeback_target  # it builds on this module
+
+    return takeback_target(svc, game_id, meta, head.version, seat)[0]
 
 
 def _none_match(header: str, version: int) -> bool:
@@ -644,6 +671,10 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
         answer["events"] = with_result(answer["events"], answer["result"])
     entry = {"index": head.version, "version": new_head.version, "seat": seat,
              "move": chosen, "events": events}
+    if not takeback_refusal(meta) and revertible(game, state, after, chosen, events):
+        # Whether the seat may take this move back (api.takeback): decided now, on the states
+        # before and after it, and only in games that allow take-backs at all.
+        entry["revertible"] = True
     if forfeit is not None:
         entry["forfeit"] = dict(forfeit, seat=seat, version=head.version)
     # Only a stored move's answer is recorded for its Idempotency-Key: an error answer

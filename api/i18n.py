@@ -138,7 +138,8 @@ def relabel(value: Any, texts: ModuleType, locale: str) -> bool:
 SYSTEM_EVENTS = {"aborted": "The game was aborted by its creator",
                  "abandoned": "The game was abandoned: no move in time",
                  "resigned": "{seat} resigned",
-                 "timed_out": "{seat} ran out of time"}
+                 "timed_out": "{seat} ran out of time",
+                 "taken_back": "{seat} took back a move"}
 
 
 def seat_names(game: str, seats: list[dict[str, Any]], automa_seats: Iterable[int],
@@ -172,7 +173,8 @@ def with_event_texts(entries: list[dict[str, Any]], game: str, names: dict[int, 
     for entry in entries:
         events = []
         for event in entry["events"]:
-            if entry.get("system"):
+            if entry.get("system") or entry.get("takeback") is not None:
+                # The server's entries: a take-back is no move of the game's rules either.
                 text = _system_event_text(event, names, locale)
             elif describe is None:
                 text = None

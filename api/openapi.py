@@ -97,6 +97,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("get", "/v1/games/{game_id}/analysis"): "getAnalysis",
     ("post", "/v1/games/{game_id}/hint"): "requestHint",
     ("get", "/v1/games/{game_id}/hint"): "getHint",
+    ("post", "/v1/games/{game_id}/takeback"): "takeBackMove",
     ("get", "/v1/games/{game_id}/record"): "getGameRecord",
     ("post", "/v1/players"): "createPlayer",
     ("get", "/v1/players/me"): "getPlayer",
@@ -154,6 +155,7 @@ PROBLEM_SCHEMAS: dict[str, tuple[str, dict[str, Schema]]] = {
     "rematch-exists": ("RematchExistsProblem", {"rematch": {
         "type": "string", "nullable": True, "description": "its id"}}),
     "seat-claimed": ("SeatClaimedProblem", {}),
+    "takeback-refused": ("TakebackRefusedProblem", {}),
     "too-many-webhooks": ("TooManyWebhooksProblem", {}),
     "tournament-over": ("TournamentOverProblem", {}),
     "conflict": ("ConflictProblem", {}),
@@ -207,6 +209,12 @@ PROBLEMS_BY_RESPONSE: dict[tuple[str, str, str], list[str]] = {
     ("post", "/v1/games/{game_id}/hint", "400"): ["bad-request", "seat-required"],
     ("get", "/v1/games/{game_id}/hint", "400"): ["bad-request", "seat-required"],
     ("post", "/v1/games/{game_id}/hint", "409"): ["game-over"],
+    ("post", "/v1/games/{game_id}/takeback", "409"): ["takeback-refused", "stale-version",
+                                                      "game-over"],
+    ("post", "/v1/games/{game_id}/takeback", "403"): ["resigned", "not-your-seat"],
+    ("post", "/v1/games/{game_id}/takeback", "400"): ["bad-request", "seat-required"],
+    ("post", "/v1/games/{game_id}/takeback", "422"): ["validation-error",
+                                                      "idempotency-key-reused"],
     ("post", "/v1/games/{game_id}/seats/{seat}/claim", "409"): ["seat-claimed"],
     ("post", "/v1/games/{game_id}/seats/{seat}/token", "403"): ["not-your-seat"],
     ("post", "/v1/players/me/webhooks", "409"): ["too-many-webhooks"],
@@ -450,7 +458,7 @@ EVENT_TEXT: Schema = {"type": "string", "description": (
 
 
 # The server's own log entries and events (api.games, api.lifecycle): in every game's log.
-SYSTEM_EVENT_TYPES = ["aborted", "abandoned", "resigned", "timed_out"]
+SYSTEM_EVENT_TYPES = ["aborted", "abandoned", "resigned", "timed_out", "taken_back"]
 
 
 FREE_MOVE: Schema = {"type": "object", "required": ["type"], "additionalProperties": True,
@@ -544,7 +552,8 @@ def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Sche
                                          "text": EVENT_TEXT},
                           "description": "an event of the server, not of the "
                                                        "rules: aborted, abandoned, resigned, "
-                                                       "timed_out"}
+                                                       "timed_out, taken_back (with `seat` "
+                                                       "and `index`)"}
     add["SecretMove"] = {
         "type": "object", "required": ["type", "secret"],
         "properties": {"type": {"type": "string"}, "secret": {"type": "boolean",
@@ -553,8 +562,11 @@ def game_components(games: list[core.Game], base_game: Schema) -> dict[str, Sche
     add["SystemMove"] = {"type": "object", "required": ["type"],
                          "properties": {"type": {"type": "string",
                                                  "enum": ["abort", "abandon", "resign",
-                                                          "timeout"]}},
-                         "description": "a log entry of the server (`system: true`)"}
+                                                          "timeout", "takeback"]},
+                                        "index": {"type": "integer", "description": (
+                                            "a take-back's: the entry it takes back")}},
+                         "description": "a log entry of the server (`system: true`), or a "
+                                        "take-back (`takeback`)"}
     untyped = [game for game in games if not has_json_schemas(game)]
     add["Move"] = {"anyOf": moves + ([FREE_MOVE] if untyped or not moves else []),
                    "description": "a move of any game (see <Game>Move)"}
@@ -630,6 +642,7 @@ def answer_components(games: list[core.Game], components: dict[str, Schema]
     add: dict[str, Schema] = {}
     results: dict[str, str] = {}
     logs: dict[str, str] = {}
+    takebacks: dict[str, str] = {}
     move_refs = []
     for game in games:
         prefix = pascal(game.name)
@@ -682,6 +695,13 @@ def answer_components(games: list[core.Game], components: dict[str, Schema]
                 variant["example"] = example["answer"]
             add[f"{prefix}MoveResult"] = variant
             results[game.name] = f"{prefix}MoveResult"
+        if "TakebackResult" in components:  # api.takeback: the seat's legal moves after it
+            variant = copy.deepcopy(components["TakebackResult"])
+            variant["properties"]["game"] = name
+            variant["properties"]["legal_moves"]["items"] = move
+            variant["description"] = f"the answer to a stored take-back in {game.title}"
+            add[f"{prefix}TakebackResult"] = variant
+            takebacks[game.name] = f"{prefix}TakebackResult"
         if "MoveLog" in components and "LogEntry" in components:
             entry = copy.deepcopy(components["LogEntry"])
             entry["properties"]["move"] = _ref(f"{prefix}LoggedMove")
@@ -698,6 +718,9 @@ def answer_components(games: list[core.Game], components: dict[str, Schema]
         add["MoveResult"] = _by_game("MoveResult", results, "the answer to a stored move")
     if logs:
         add["MoveLog"] = _by_game("MoveLog", logs, "a page of the move log")
+    if takebacks:
+        add["TakebackResult"] = _by_game("TakebackResult", takebacks,
+                                         "the answer to a stored take-back")
     request = components.get("MoveRequest", {}).get("properties", {}).get("move")
     if request is not None and move_refs:
         add["MoveRequest"] = copy.deepcopy(components["MoveRequest"])

@@ -104,6 +104,9 @@ def redact_entry(entry: dict[str, Any], seat: int | None, over: bool = False) ->
     if entry.get("system"):
         # Not a move of the rules: an abort, a resignation, the game found abandoned.
         shown["system"] = True
+    if entry.get("takeback") is not None:
+        # The seat took back its move of that index (api.takeback): replays undo it.
+        shown["takeback"] = entry["takeback"]
     if entry.get("forfeit"):
         # A bot overran its budget; public, like the seats' bots (the move stays redacted).
         shown["forfeit"] = entry["forfeit"]

@@ -134,6 +134,13 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         "Rematch exists", 409, "The game already has a rematch; `rematch` is its id.",
         "Join that game instead of creating another: redeem your seat's token in it with "
         "your token of this game (`POST /v1/games/{id}/rematch/token`), once."),
+    "takeback-refused": ProblemType(
+        "Take-back refused", 409, "The move cannot be taken back now; nothing changed. Only "
+        "a practice game (unranked, outside tournaments, without a clock) takes moves back, "
+        "only the seat's own last move while no other seat has acted since, and only a move "
+        "that drew and revealed nothing; `detail` says which of these failed.",
+        "Play on: the move stands. Read the game's `takeback` to know when a take-back is "
+        "offered."),
     "seat-claimed": ProblemType(
         "Seat claimed", 409, "Another player already owns this seat.",
         "Do not retry; the seat belongs to someone else."),

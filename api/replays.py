@@ -47,6 +47,7 @@ from api.services import Services, services
 from api.store import OVER, Cached, SeatsSeen, json_text
 from api.timestamps import rfc3339
 from api.tournament_secrecy import held_back
+from core.takeback import takeback_of
 
 log = logging.getLogger(__name__)
 
@@ -146,7 +147,12 @@ def state_at(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
         current_limits().charge_reads(extra)
     for blob in raw:
         entry = json.loads(blob)
-        if not entry.get("system"):  # an abort, a resignation: no move of the rules
+        back = takeback_of(entry)
+        if back is not None:
+            # A take-back (core.takeback): the state before the entry it takes back, which
+            # is earlier in the log (replayed from this process's cache when it can be).
+            state = game.clone(state_at(svc, game, game_id, meta, back))
+        elif not entry.get("system"):  # an abort, a resignation: no move of the rules
             try:
                 game.apply(state, entry["move"])
             except core.IllegalMove as exc:
@@ -249,7 +255,8 @@ def record(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
     moves = []
     for entry in entries:
         shown = {k: entry[k] for k in ("index", "version", "seat", "move", "events")}
-        shown.update({k: entry[k] for k in ("system", "forfeit") if entry.get(k)})
+        shown.update({k: entry[k] for k in ("system", "forfeit", "takeback")
+                      if entry.get(k) is not None and entry.get(k) is not False})
         moves.append(shown)
     document = {
         "format": RECORD_FORMAT, "format_version": RECORD_FORMAT_VERSION, "id": game_id,

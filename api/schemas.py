@@ -287,6 +287,11 @@ class GameSchema(ma.Schema):
         "description": "bot moves forfeited for overrunning their time budget by more than "
                        "the grace, oldest first (each was played as a `random` legal move; "
                        "its log entry has the same `forfeit`)"})
+    takeback = fields.Integer(allow_none=True, metadata={
+        "description": "the log index of the caller's move it may take back now (POST "
+                       "/v1/games/{id}/takeback; docs/api.md), or null: a spectator, a "
+                       "ranked game, another seat acted since, or the move drew or revealed "
+                       "something"})
 
 
 class AbortedSchema(ma.Schema):
@@ -362,6 +367,9 @@ class LogEntrySchema(ma.Schema):
     events = fields.List(fields.Dict(), required=True)
     system = fields.Boolean(metadata={
         "description": "true: not a move of the rules (abort, resign, abandon); replays skip it"})
+    takeback = fields.Integer(metadata={
+        "description": "present on a take-back: the index of the entry it takes back; replays "
+                       "go back to the state before that entry (docs/api.md)"})
     forfeit = fields.Nested(ForfeitSchema, metadata={
         "description": "present when the bot overran its time budget: this move is the "
                        "`random` legal move played in its place"})

@@ -309,6 +309,10 @@ def log_lines(game: str, entry: dict[str, Any], view: dict[str, Any] | None = No
     """One logged move as lines: who did what, then what followed (its events)."""
     move = entry.get("move") or {}
     who = seat_name(entry.get("seat"))
+    taken = entry.get("takeback")
+    if isinstance(taken, int) and not isinstance(taken, bool):
+        # A take-back (docs/api.md): which move it undid says it all.
+        return [f"{who}: " + _("took back move {number}").format(number=taken + 1)]
     if move.get("secret") is True and "label" not in move:
         what = _("a secret choice")
     else:

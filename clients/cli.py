@@ -537,16 +537,21 @@ def worker(args: argparse.Namespace) -> int:
 QUIT_WORDS = ("q", "quit", "exit", "sair")
 BOARD_WORDS = ("b", "board", "t", "tabuleiro")
 HINT_WORDS = ("h", "hint", "d", "dica")
+TAKEBACK_WORDS = ("u", "undo", "takeback", "desfazer")
+# What `_choose` returns when the player takes back their last move (never a move).
+TAKE_BACK: dict[str, Any] = {"type": "take back"}
 
 
 def _choose(console: Console, moves: list[dict[str, Any]], ask: Callable[[str], str],
             game: str = "", view: dict[str, Any] | None = None,
             show_board: Callable[[], None] | None = None,
-            show_hint: Callable[[], None] | None = None) -> dict[str, Any] | None:
+            show_hint: Callable[[], None] | None = None,
+            taken_back: str | None = None) -> dict[str, Any] | None:
     """The move the player picks; None to quit. A number always means the move listed with
     that number (numbers never change while a list is filtered); text only narrows the list,
     and a single match waits for Enter: nothing is played that the player did not see.
-    `show_hint` (practice games): what `h` does."""
+    `show_hint` (practice games): what `h` does. `taken_back`: the player's last move, when
+    the game offers to take it back; `u` then returns TAKE_BACK."""
     texts = [board.move_text(m, game, view) for m in moves]
     everything = list(range(len(moves)))
     shown = everything
@@ -557,6 +562,9 @@ def _choose(console: Console, moves: list[dict[str, Any]], ask: Callable[[str], 
         if pending is not None:
             console.print(Text(i18n._("Enter plays move {number}: {move}")
                                .format(number=pending + 1, move=texts[pending]), style="bold"))
+        if taken_back is not None:
+            console.print(Text(i18n._("u = take back your last move: {move}")
+                               .format(move=taken_back), style="cyan"))
         prompt = (i18n._("number, text to filter, b = board, h = hint, q = quit> ")
                   if show_hint is not None
                   else i18n._("number, text to filter, b = board, q = quit> "))
@@ -574,6 +582,8 @@ def _choose(console: Console, moves: list[dict[str, Any]], ask: Callable[[str], 
         if answer.lower() in HINT_WORDS and show_hint is not None:
             show_hint()
             continue
+        if answer.lower() in TAKEBACK_WORDS and taken_back is not None:
+            return TAKE_BACK
         if answer.isdigit():
             index = int(answer) - 1
             if index in shown:
@@ -695,17 +705,39 @@ def play(args: argparse.Namespace, console: Console,
                            show_board=lambda b=body: _draw(console, b),
                            show_hint=(lambda t=tokens[seat], b=body: _hint(
                                console, client, game_id, t, game, b.get("view")))
-                           if practice else None)
+                           if practice else None,
+                           taken_back=_last_move_text(client, game_id, tokens[seat], body))
         if move is None:
             console.print(i18n._("left game {id}; come back with: bgb play --game {id} "
                             "--token {token}").format(id=game_id, token=tokens[seat]))
             return 0
+        if move is TAKE_BACK:
+            try:
+                client.take_back(game_id, tokens[seat], int(body["version"]))
+            except GameOver:
+                continue
+            except ApiError as exc:
+                _refused(console, exc)
+            continue
         try:
             client.move(game_id, tokens[seat], move, int(body["version"]))
         except GameOver:
             continue
         except ApiError as exc:
             _refused(console, exc)
+
+
+def _last_move_text(client: Client, game_id: str, token: str,
+                    body: dict[str, Any]) -> str | None:
+    """The words of the seat's move the game offers to take back (its read's `takeback`),
+    or None when it offers none."""
+    index = body.get("takeback")
+    if not isinstance(index, int) or isinstance(index, bool):
+        return None
+    entries = client.moves(game_id, token, after=index - 1, limit=1).get("moves") or []
+    if not entries:
+        return None
+    return board.move_text(entries[0].get("move") or {}, str(body["game"]), body.get("view"))
 
 
 def _hint(console: Console, client: Client, game_id: str, token: str, game: str,

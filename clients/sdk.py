@@ -115,6 +115,11 @@ class GameActive(ApiError):
     """409 game-active: the game is not over yet (no rematch, no record)."""
 
 
+class TakebackRefused(ApiError):
+    """409 takeback-refused: the move stands (a ranked game, another seat acted since, or
+    the move drew or revealed something); nothing changed."""
+
+
 class IdempotencyKeyReused(ApiError):
     """422 idempotency-key-reused: the key was first used for another move or version."""
 
@@ -166,6 +171,7 @@ _BY_SLUG: dict[str, type[ApiError]] = {
     "stale-version": StaleVersion,
     "game-over": GameOver,
     "game-active": GameActive,
+    "takeback-refused": TakebackRefused,
     "payload-too-large": PayloadTooLarge,
     "idempotency-key-reused": IdempotencyKeyReused,
     "rate-limited": TooManyRequests,
@@ -548,6 +554,19 @@ class Client:
         return dict(self._request(
             "POST", f"/games/{game_id}/moves", token=token,
             json_body=body, params=None if seat is None else {"seat": seat},
+            headers={"Idempotency-Key": key}).json())
+
+    def take_back(self, game_id: str, token: str, version: int,
+                  idempotency_key: str | None = None, *, seat: int | None = None) -> Json:
+        """Take back the seat's last move, the game being at `version` (a practice game
+        only, while no other seat has acted and if the move drew and revealed nothing: a
+        game read's `takeback` says when); retried safely under one Idempotency-Key.
+        {"game", "version", "taken_back", "status", "to_act", "legal_moves"};
+        `TakebackRefused` (409) when the move stands."""
+        key = idempotency_key or str(uuid.uuid4())
+        return dict(self._request(
+            "POST", f"/games/{game_id}/takeback", token=token, json_body={"version": version},
+            params=None if seat is None else {"seat": seat},
             headers={"Idempotency-Key": key}).json())
 
     def wait_for_turn(self, game_id: str, token: str, *, timeout: float | None = None,

@@ -103,6 +103,7 @@ def _verify(record: dict[str, Any], report: Verification) -> None:
     makes the rest meaningless)."""
     import core
     from core.deals import check_revealed
+    from core.takeback import Replay, TakebackRefused, takeback_of
 
     if record.get("format") != RECORD_FORMAT or \
             record.get("format_version") != RECORD_FORMAT_VERSION:
@@ -138,20 +139,35 @@ def _verify(record: dict[str, Any], report: Verification) -> None:
     except (core.InvalidOptions, TypeError, ValueError, KeyError) as exc:
         report.faults.append(f"the game's options do not start a game of {game.name}: {exc}")
         return
-    replayed = 0
+    replayed = taken_back = 0
+    # Take-backs (core.takeback) return to the state before the move taken back: the replay
+    # keeps the states a take-back may still return to, and checks each take-back against
+    # the rules' own test (the seat's last move standing, which drew and revealed nothing).
+    replay = Replay(game, state)
     for position, entry in enumerate(record["moves"]):
         if entry.get("index") != position:
             report.faults.append(f"move {position}: the record numbers it "
                                  f"{entry.get('index')!r} (a move left out or added?)")
             return
+        back = takeback_of(entry)
+        if back is not None:
+            try:
+                replay.take_back(entry["seat"], back)
+            except TakebackRefused as exc:
+                report.faults.append(f"move {entry['index']} takes back move {back}, which "
+                                     f"the rules do not allow: {exc.reason}")
+                return
+            taken_back += 1
+            continue
         if entry["seat"] is None or entry.get("system"):
             continue  # not a move of the rules (an abort, a resignation, abandonment)
+        state = replay.state
         if game.to_act(state) != entry["seat"]:
             report.faults.append(f"move {entry['index']}: seat {entry['seat']} played, but "
                                  f"the rules have seat {game.to_act(state)} to act")
             return
         try:
-            events = game.apply(state, entry["move"])
+            events = replay.move(entry["index"], entry["seat"], entry["move"])
         except core.IllegalMove as exc:
             report.faults.append(f"move {entry['index']} is not legal in the replay: "
                                  f"{exc.reason}")
@@ -163,7 +179,9 @@ def _verify(record: dict[str, Any], report: Verification) -> None:
             return
         replayed += 1
     report.checks.append(f"{replayed} moves replayed with the same events")
-    _check_result(game, state, record, report)
+    if taken_back:
+        report.checks.append(f"{taken_back} take-backs, each of a move that could be")
+    _check_result(game, replay.state, record, report)
 
 
 def _check_result(game: Any, state: Any, record: dict[str, Any],

@@ -25,6 +25,10 @@ Beyond the method signatures below, the API relies on these conventions:
   `describe(event, locale, seat_names=None)` and, when its views carry a `catalog` of
   component texts, `catalog(view["catalog"], locale)` (a translated copy; ids used as keys
   stay). The API finds the module by the game's name and applies it to any game alike.
+- Hidden state (optional). `hidden(state)` gives what no view shows every seat (the RNG,
+  deck orders, bags, face-down tiles, hands) as plain comparable data: a move that leaves it
+  equal drew and revealed nothing, and may be taken back (`core.takeback`). A game without
+  it allows no take-back.
 - Shared snapshots (optional). `dump_shared(state)` is `dump(state)` without the copy: it
   shares the state's lists and dicts (and may hold tuples where `dump` has lists), so its
   JSON text is `dump`'s, made for less. Only for a caller that serializes it at once and

@@ -89,6 +89,10 @@ class ToyPontoon:
         return {"deck": list(state["deck"]), "hands": [list(h) for h in state["hands"]],
                 "stopped": list(state["stopped"]), "turn": state["turn"]}
 
+    def hidden(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The deck's order and the hands (core.takeback: a draw is never taken back)."""
+        return {"deck": state["deck"], "hands": state["hands"]}
+
     def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         return {
             "game": self.name,

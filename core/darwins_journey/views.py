@@ -23,6 +23,13 @@ _HIDDEN = {"rng", "seal_bag", "obj_decks", "hands", "kept", "crew_pool", "alfred
 _VISIBLE = tuple(name for name in FIELDS if name not in _HIDDEN)
 
 
+def hidden(s: State) -> dict[str, Any]:
+    """What no view shows every seat: the RNG, the seal bag's order, the objective decks, the
+    crew cards in hands, kept and still in the pool, and Alfred's deck. A move that changes
+    none of it drew and revealed nothing (core.takeback)."""
+    return {name: getattr(s, name) for name in sorted(_HIDDEN)}
+
+
 def _draft_round(s: State) -> int:
     for frame in reversed(s.stack):
         if frame[0] == "draft":

@@ -83,6 +83,11 @@ class Encyclopedia:
         """What `seat` may see."""
         return views.view(state, seat)
 
+    def hidden(self, state: State) -> dict[str, Any]:
+        """What no view shows every seat (core.takeback: a move that changes none of it may
+        be taken back)."""
+        return views.hidden(state)
+
     def determinize(self, view: dict[str, Any], seat: int, seed: int) -> State:
         """A full state consistent with `view`."""
         return views.determinize(view, seat, seed)

@@ -74,6 +74,16 @@ def catalog(s: State) -> dict[str, Any]:
     }
 
 
+def hidden(s: State) -> dict[str, Any]:
+    """What no view shows every seat (E23): the RNG, the decks, the bag, the round tiles
+    still face down and the AI's cards drawn at random. A move that changes none of it drew
+    and revealed nothing (core.takeback)."""
+    out: dict[str, Any] = {name: getattr(s, name) for name in sorted(_HIDDEN - {"ai"})}
+    if s.solo:
+        out["ai"] = {name: s.ai.get(name) for name in ("behaviour", "scoring")}
+    return out
+
+
 def determinize(v: dict[str, Any], seat: int, seed: int) -> State:
     """A full state consistent with view `v` of `seat`, the hidden parts sampled from `seed`."""
     data = {name: v[name] for name in _VISIBLE}

@@ -62,6 +62,11 @@ class Flotilla:
         """What `seat` may see."""
         return views.view(state, seat)
 
+    def hidden(self, state: dict[str, Any]) -> dict[str, Any]:
+        """What no view shows every seat (core.takeback: a move that changes none of it may
+        be taken back)."""
+        return views.hidden(state)
+
     def determinize(self, view: dict[str, Any], seat: int, seed: int) -> dict[str, Any]:
         """A full state consistent with `view`."""
         return views.determinize(view, seat, seed)

@@ -42,6 +42,16 @@ def view(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
     return out
 
 
+def hidden(s: dict[str, Any]) -> dict[str, Any]:
+    """What no view shows every seat (F35.2): the RNG, the crew stacks below their tops, what
+    was removed at set-up, the artifacts' bag, and the hands unless `open_hands`. A move that
+    changes none of it drew and revealed nothing (core.takeback)."""
+    out = {name: s[name] for name in _HIDDEN}
+    if not s["options"]["open_hands"]:
+        out["hand"] = s["hand"]
+    return out
+
+
 def catalog(s: dict[str, Any], hands: list[list[int]]) -> dict[str, Any]:
     """Names and facts of the components in sight, so clients draw the board without data."""
     cards = {c for p in range(s["n"]) for c in hands[p] + s["discard"][p] + s["retired"][p]}

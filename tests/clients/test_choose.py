@@ -101,3 +101,26 @@ def test_h_shows_a_hint_in_a_practice_game_and_plays_nothing() -> None:
     assert cli._choose(console, MOVES, lambda prompt: asked.append(prompt) or next(answers)) \
         is MOVES[0]
     assert not any("hint" in prompt for prompt in asked)
+
+
+def test_the_issues_case_a_number_past_a_short_list_plays_nothing() -> None:
+    """Issue 30: with 4 moves listed, `5` (in the label "space 5") was read as a filter and
+    played its only match; it is refused, and a later Enter alone plays nothing."""
+    four = [*MOVES[:3], {"type": "place", "worker": 0, "label": "Worker 0 to dock space 5"}]
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None)
+    answers = iter(["5", "", "q"])
+    assert cli._choose(console, four, lambda prompt: next(answers)) is None
+    assert "no move 5; moves are numbered 1 to 4" in out.getvalue()
+
+
+def test_u_takes_back_only_when_the_game_offers_it() -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None)
+    answers = iter(["u"])
+    assert cli._choose(console, MOVES, lambda prompt: next(answers),
+                       taken_back="Worker 1 to explore space 1") is cli.TAKE_BACK
+    assert "u = take back your last move: Worker 1 to explore space 1" in out.getvalue()
+    # Not offered: `u` is only a filter (nothing is played, nothing taken back).
+    answers = iter(["u", "", "2"])
+    assert cli._choose(console, MOVES, lambda prompt: next(answers)) is MOVES[1]

@@ -167,3 +167,34 @@ def test_requests_gunicorn_refuses_get_problem_json_too(stack: Stack) -> None:
         assert b"content-type: application/problem+json" in head.lower()
         problem = json.loads(body)
         assert problem["status"] == status and problem["type"].endswith("/" + slug)
+
+
+def test_bgb_play_takes_back_a_move_with_u(stack: Stack) -> None:
+    """Darwin's Journey solo, a practice game: after a move that leaves the player to act
+    and drew nothing, the terminal offers `u`; the move is taken back (logged) and play goes
+    on."""
+    import io
+
+    from rich.console import Console
+
+    out = io.StringIO()
+    console = Console(file=out, width=120, color_system=None)
+    args = cli.build_parser().parse_args(["play", "darwins-journey", "--players", "1",
+                                          "--seed", "4", "--url", stack.api_url])
+    done: list[str] = []
+
+    def ask(prompt: str) -> str:
+        screen = out.getvalue()
+        if not done and "u = take back your last move" in screen:
+            done.append(screen)
+            return "u"
+        if done:
+            return "q"
+        return "1"
+
+    assert cli.play(args, console, ask=ask) == 0
+    assert done, "a take-back was offered"
+    game_id = out.getvalue().split("game ", 1)[1].split()[0]
+    log = stack.client.moves(game_id)["moves"]
+    assert any(isinstance(entry.get("takeback"), int) for entry in log)
+    assert "You: took back move" in out.getvalue()

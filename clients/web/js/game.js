@@ -235,7 +235,7 @@ class GamePage {
   markBoard() {
     const body = this.body;
     const last = new Map();
-    for (const entry of this.log) {
+    for (const entry of standing(this.log)) {
       if (!entry.system && entry.move && Number.isInteger(entry.seat)) last.set(entry.seat, entry);
     }
     const newest = this.log.length ? this.log[this.log.length - 1].index : -1;
@@ -369,7 +369,8 @@ class GamePage {
       const text = body.status === "finished" ? t("game.over")
         : body.seat === null ? t("game.spectator_help")
           : t("game.waiting", { seat: seatName(body, body.to_act) });
-      replace(this.movesPanel, h("h2", { tabindex: "-1" }, t("game.moves")), h("p", { class: "waiting" }, text));
+      replace(this.movesPanel, h("h2", { tabindex: "-1" }, t("game.moves")), this.takebackBar(),
+        h("p", { class: "waiting" }, text));
       return;
     }
     // Grouped by type, and by what the renderer says tells them apart (a worker, ...).
@@ -397,7 +398,7 @@ class GamePage {
       }));
       if (!list.childElementCount) list.append(h("p", {}, t("game.no_match")));
     };
-    const parts = [h("h2", {}, t("game.your_moves", { count: moves.length }))];
+    const parts = [h("h2", {}, t("game.your_moves", { count: moves.length })), this.takebackBar()];
     if (this.place) {
       parts.push(h("p", { class: "place-choice" }, t("game.moves_here", { count: listed.length }), " ",
         h("button", { type: "button", id: "all-moves", onclick: () => { this.place = null; this.drawMoves(); } },
@@ -416,11 +417,14 @@ class GamePage {
 
   drawLog() {
     const body = this.body;
+    const takenBack = new Set(this.log.filter((e) => Number.isInteger(e.takeback)).map((e) => e.takeback));
     replace(this.logList, [...this.log].reverse().map((entry) => {
-      const events = entry.events.filter((e) => !this.renderer.skipEvent(e, entry))
+      // A take-back's own line says it all ("You took back move 3"): no event under it.
+      const events = Number.isInteger(entry.takeback) ? [] : entry.events.filter((e) => !this.renderer.skipEvent(e, entry))
         .map((e) => describeEvent(body, e)).filter(Boolean);
       const mark = this.analysis.markOf(entry.index);
-      const classes = [entry.version === this.replaying ? "replayed" : "", mark ? `marked ${mark}` : ""];
+      const classes = [entry.version === this.replaying ? "replayed" : "", mark ? `marked ${mark}` : "",
+        takenBack.has(entry.index) ? "taken-back" : ""];
       return h("li", { value: entry.index + 1, class: classes.filter(Boolean).join(" ") || null },
         mark ? h("span", { class: `badge ${mark}` }, t(`analysis.${mark}`)) : null, mark ? " " : null,
         h("span", { class: "who" }, seatName(body, entry.seat)), " ",
@@ -599,6 +603,52 @@ class GamePage {
       ` ${t("analysis.better")}: ${moveLabel(move)}`));
   }
 
+  /** "Take back" while the game offers it (`takeback`: the log index of this seat's last
+   * move, which nobody has answered and which drew and revealed nothing), else nothing. */
+  takebackBar() {
+    const body = this.body;
+    const offered = Number.isInteger(body.takeback) && body.status === "active" && this.replaying === null;
+    if (!offered) return null;
+    const entry = this.log.find((e) => e.index === body.takeback);
+    return h("p", { class: "takeback" },
+      h("button", {
+        type: "button", id: "takeback", disabled: this.busy, onclick: () => this.takeBack(),
+        "aria-describedby": entry ? "takeback-what" : null,
+      }, t("game.takeback")),
+      entry ? h("span", { id: "takeback-what", class: "help" }, " ", t("game.takeback_what", { move: entryText(entry) })) : null);
+  }
+
+  /** Take back this seat's last move (POST .../takeback at this version; a lost answer is
+   * retried once with the same Idempotency-Key, so it is never taken back twice). */
+  async takeBack() {
+    if (this.busy) return;
+    this.busy = true;
+    this.refocus = true;
+    this.chosen = null;
+    this.drawChoice();
+    this.hideNotice();
+    const request = {
+      method: "POST", token: this.token, headers: { "Idempotency-Key": newKey() },
+      body: { version: this.body.version },
+    };
+    try {
+      try {
+        await api(`/v1/games/${this.id}/takeback`, request);
+      } catch (error) {
+        if (error instanceof ApiError && error.status < 500) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await api(`/v1/games/${this.id}/takeback`, request);
+      }
+      this.filter = "";
+      this.place = null;
+    } catch (error) {
+      this.explain(error);
+    } finally {
+      this.busy = false;
+    }
+    await this.refresh().catch((error) => this.explain(error));
+  }
+
   async play(move) {
     if (this.busy) return;
     this.busy = true;
@@ -651,6 +701,7 @@ class GamePage {
       "stale-version": "error.stale", "illegal-move": "error.illegal",
       "not-your-turn": "error.not_your_turn", "game-over": "error.game_over",
       unauthorized: "error.unauthorized", "rate-limited": "error.rate_limited",
+      "takeback-refused": "error.takeback_refused",
     };
     const key = known[error.slug] || "error.refused";
     this.showNotice(t(key, { detail: error.problem.detail || error.problem.title || error.status }));
@@ -733,9 +784,25 @@ function moveButton(move, detail, busy, onclick, place = null, pressed = null) {
 
 /** What a log entry's move was, in words (a secret one by its kind only). */
 function entryText(entry) {
+  if (Number.isInteger(entry.takeback)) return t("log.takeback", { n: entry.takeback + 1 });
   return entry.move.secret && !entry.move.label
     ? t("log.secret", { type: tOr(`move.${entry.move.type}`, humanize(entry.move.type)) })
     : moveLabel(entry.move);
+}
+
+/** The log's entries still standing: a take-back (`takeback`: the index it takes back)
+ * removes that move, and is itself no move on the board. */
+function standing(log) {
+  const out = [];
+  for (const entry of log) {
+    if (Number.isInteger(entry.takeback)) {
+      const at = out.findIndex((e) => e.index === entry.takeback);
+      if (at >= 0) out.splice(at, 1);
+    } else {
+      out.push(entry);
+    }
+  }
+  return out;
 }
 
 /** Whether two moves are the same (their canonical fields; the label aside). */
