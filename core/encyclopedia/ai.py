@@ -176,7 +176,8 @@ def policy(s: State, moves: list[Move], seat: int) -> Move:
     if kind == "pub":
         return first  # "join" first while any cube may join, else "next"
     if kind == "continental":
-        return first if card.continental else moves[-1]
+        # the behaviour card files extras; a level may not (procedure 3's level 1)
+        return first if card.continental and level(s).continental else moves[-1]
     if kind == "extra":  # AI9
         dice = [m for m in moves if m["type"] == "extra"]
         if (card.extra_action and dice and level(s).id > 1 and s.round < DATA.rounds):
@@ -211,14 +212,27 @@ def _mod_plans(s: State, seat: int, lv: Level) -> list[tuple[list[Move], str]]:
     coins = min(s.coins[seat], lv.coins)
     for k in range(coins + 1):
         for action in rules.can_act(s, seat, colour, value + k, plus):
-            out.append(([{"type": "coin"}] * k, action))
+            if _allowed(s, seat, lv, action, colour):
+                out.append(([{"type": "coin"}] * k, action))
     if lv.seals and s.seals[seat]:
         colours = {ANIMALS[c].colour for c in s.hand[seat]} | {colour}
         for c in sorted(colours):
             for action in ("publish", "expedition"):
-                if action in rules.can_act(s, seat, c, value + DATA.seal_value, plus):
+                if (action in rules.can_act(s, seat, c, value + DATA.seal_value, plus)
+                        and _allowed(s, seat, lv, action, c)):
                     out.append(([{"type": "seal_die", "colour": c}], action))
     return out
+
+
+def _allowed(s: State, seat: int, lv: Level, action: str, colour: int) -> bool:
+    """AI3: whether the level lets `seat` do `action` with a die of `colour` this round.
+    A level that publishes late (procedure 3's level 1) publishes only an animal holding the
+    round's number of research cubes: it does not publish a bare card for its seal."""
+    if action != "publish" or not lv.publish_cubes:
+        return True
+    need = lv.publish_cubes[min(s.round, len(lv.publish_cubes)) - 1]
+    return any(bin(s.cubes[c]).count("1") >= need
+               for c in s.hand[seat] if ANIMALS[c].colour == colour)
 
 
 def _play_plan(s: State, seat: int, prefix: list[Move], mods: list[Move], action: str
@@ -346,7 +360,9 @@ def _act(s: State, moves: list[Move]) -> Move:
 def _act_in_card_order(s: State, moves: list[Move], card: Behaviour, lv: Level) -> Move:
     """AI3 at level 1 in the "mod" frame: the card's first action worth the threshold."""
     base = worth(s, AI_SEAT, card, lv.foresight)
-    acts = [m for m in moves if m["type"] == "act"]
+    colour = s.stack[-1][3]  # the die's colour (a "mod" frame)
+    acts = [m for m in moves
+            if m["type"] == "act" and _allowed(s, AI_SEAT, lv, m["action"], colour)]
     order = {a: i for i, a in enumerate(card.priority)}
     gains = {m["action"]: worth(_play_plan(s, AI_SEAT, [], [], m["action"]), AI_SEAT, card,
                                 lv.foresight) - base for m in acts}
