@@ -7,10 +7,11 @@ plans it weighs are played on copies whose random draws it does not look at.
 docs/encyclopedia-ai.md states the same procedure for players; RULES.md's E21.3 must
 follow it (this docstring and that page are the agreed design).
 
-AI0 Versions. A new game records the procedure version (solo.json's `procedure`) in its AI
-    state and plays that version's behaviour and level cards; a game without one plays
-    version 1 (the cards before 2026-12-05), so a stored game's moves still replay (the
-    AI's choice is its only legal move).
+AI0 Versions. A new game records the procedure version (solo.json's `procedure`, now 3) in
+    its AI state and plays that version's behaviour and level cards; a game without one
+    plays version 1 (the cards before 2026-12-05), so a stored game's moves still replay
+    (the AI's choice is its only legal move). Version 2 changed levels 1-2 and the
+    Explorer's order; version 3 changed level 1 only (the publishing limits below).
 AI1 Set-up (E4, G8, G9). The human is first player; the AI starts with the 2nd player's
     resources (3 coins, 1 token) and does not draft starting animals (animal display 4).
     Behaviour card and level card ("scoring" option): 1-3 or random (A4). One continent
@@ -41,7 +42,10 @@ AI3 Die and action (E21.3.5). On its turn the AI weighs every plan "take this di
     card even where the action gains nothing, e.g. an Expedition with nothing to research
     once its reputation is at the track's end), with the first such die in space order
     (level 1 has only its first die; no comparing worths) and no modifiers, else the best
-    plan.
+    plan. Level 1 since version 3 plays a beginner that publishes late: before the last
+    round it publishes only an animal of the die's colour holding 2 research cubes (the
+    level card's cubes per round; not a bare card for its seal), so Publish is not among
+    its actions otherwise; in the last round it publishes whatever it holds.
 AI4 Modifiers. Only as part of the plan of AI3: coins up to the level's limit; at level 3 a
     royal seal for +5 and a colour (worth it only when the plan gains more than the 4 VP the
     seal scores at the end). It never converts a seal to coins.
@@ -53,7 +57,8 @@ AI6 Animals (Academy, T4, reputation). Of the colour asked (any colour: every co
 AI7 Research. The highest type it can pay for, on its card of the colour with the most
     cubes (then the earliest taken), again until nothing is affordable.
 AI8 Publish. Focus: its card of the colour with the most cubes; every cube that may join
-    does; Continental extras are filed if the behaviour card says so.
+    does; Continental extras are filed if the behaviour card and the level card say so
+    (level 1 since version 3 files none).
 AI9 End of round. With a royal seal, a behaviour card that says so, a level above 1 and a
     round before the last, it takes the main-board die of its highest-priority colour
     (lowest die id on ties) for an additional action, then plays it by AI3-AI8 (the die is
@@ -176,7 +181,8 @@ def policy(s: State, moves: list[Move], seat: int) -> Move:
     if kind == "pub":
         return first  # "join" first while any cube may join, else "next"
     if kind == "continental":
-        return first if card.continental else moves[-1]
+        # the behaviour card files extras; a level may not (procedure 3's level 1)
+        return first if card.continental and level(s).continental else moves[-1]
     if kind == "extra":  # AI9
         dice = [m for m in moves if m["type"] == "extra"]
         if (card.extra_action and dice and level(s).id > 1 and s.round < DATA.rounds):
@@ -211,14 +217,27 @@ def _mod_plans(s: State, seat: int, lv: Level) -> list[tuple[list[Move], str]]:
     coins = min(s.coins[seat], lv.coins)
     for k in range(coins + 1):
         for action in rules.can_act(s, seat, colour, value + k, plus):
-            out.append(([{"type": "coin"}] * k, action))
+            if _allowed(s, seat, lv, action, colour):
+                out.append(([{"type": "coin"}] * k, action))
     if lv.seals and s.seals[seat]:
         colours = {ANIMALS[c].colour for c in s.hand[seat]} | {colour}
         for c in sorted(colours):
             for action in ("publish", "expedition"):
-                if action in rules.can_act(s, seat, c, value + DATA.seal_value, plus):
+                if (action in rules.can_act(s, seat, c, value + DATA.seal_value, plus)
+                        and _allowed(s, seat, lv, action, c)):
                     out.append(([{"type": "seal_die", "colour": c}], action))
     return out
+
+
+def _allowed(s: State, seat: int, lv: Level, action: str, colour: int) -> bool:
+    """AI3: whether the level lets `seat` do `action` with a die of `colour` this round.
+    A level that publishes late (procedure 3's level 1) publishes only an animal holding the
+    round's number of research cubes: it does not publish a bare card for its seal."""
+    if action != "publish" or not lv.publish_cubes:
+        return True
+    need = lv.publish_cubes[min(s.round, len(lv.publish_cubes)) - 1]
+    return any(bin(s.cubes[c]).count("1") >= need
+               for c in s.hand[seat] if ANIMALS[c].colour == colour)
 
 
 def _play_plan(s: State, seat: int, prefix: list[Move], mods: list[Move], action: str
@@ -346,7 +365,9 @@ def _act(s: State, moves: list[Move]) -> Move:
 def _act_in_card_order(s: State, moves: list[Move], card: Behaviour, lv: Level) -> Move:
     """AI3 at level 1 in the "mod" frame: the card's first action worth the threshold."""
     base = worth(s, AI_SEAT, card, lv.foresight)
-    acts = [m for m in moves if m["type"] == "act"]
+    colour = s.stack[-1][3]  # the die's colour (a "mod" frame)
+    acts = [m for m in moves
+            if m["type"] == "act" and _allowed(s, AI_SEAT, lv, m["action"], colour)]
     order = {a: i for i, a in enumerate(card.priority)}
     gains = {m["action"]: worth(_play_plan(s, AI_SEAT, [], [], m["action"]), AI_SEAT, card,
                                 lv.foresight) - base for m in acts}

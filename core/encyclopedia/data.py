@@ -105,6 +105,10 @@ class Level:
     threshold: float
     # since procedure 2 (solo.json's "procedure"); the default is procedure 1's play
     first_die: bool = False
+    # since procedure 3: per round 1-6, the research cubes an animal of the die's colour must
+    # hold for the AI to publish (empty: any, even a bare card); whether it files extras
+    publish_cubes: tuple[int, ...] = ()
+    continental: bool = True
 
 
 def _behaviour(b: dict[str, Any]) -> Behaviour:
@@ -116,7 +120,8 @@ def _behaviour(b: dict[str, Any]) -> Behaviour:
 def _level(x: dict[str, Any]) -> Level:
     return Level(x["id"], x["name"], x["coins"], x["seals"], x["deny"], x["own_first"],
                  x["foresight"], x["per_published"], x["first_useful"], x["threshold"],
-                 x.get("first_die", False))
+                 x.get("first_die", False), tuple(x.get("publish_cubes", ())),
+                 x.get("continental", True))
 
 
 class Data:

@@ -33,10 +33,12 @@ class Encyclopedia:
                                          " dice you need); or random (hidden)"},
             "scoring": {"type": "str|int", "choices": list(setup.CARD_CHOICES),
                         "default": "random",
-                        "description": "solo only: the AI's level: 1 easy (it follows its"
-                                       " card: the first die of its board, the first action"
-                                       " of its card's order that die can do, even one that"
-                                       " gains nothing; no modifiers), 2 medium (it chooses"
+                        "description": "solo only: the AI's level: 1 easy (a beginner: the"
+                                       " first die of its own board, the first action of its"
+                                       " card's order that die can do, even one that gains"
+                                       " nothing; it publishes late, only animals with 2"
+                                       " research cubes until the last round, and files no"
+                                       " Continental extras; no modifiers), 2 medium (it chooses"
                                        " the die of its board that can do the earliest action"
                                        " of its card's order, and does that action; no"
                                        " modifiers), 3 hard (weighs every die of both boards and"

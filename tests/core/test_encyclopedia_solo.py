@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 
 from core.encyclopedia import ai
 from core.encyclopedia.data import DATA
 from core.encyclopedia.rules import AI_SEAT, all_moves, to_act
 from core.encyclopedia.scoring import breakdown
-from tests.core.encyclopedia_helpers import GAME, clear_dice, play_first_until, put_die
+from tests.core.encyclopedia_helpers import (
+    GAME,
+    animal_of,
+    clear_dice,
+    give_animal,
+    play_first_until,
+    put_die,
+)
 from tests.core.random_play import pick
 
 
@@ -211,10 +220,11 @@ def test_ai3_levels_choose_differently_from_the_same_state() -> None:
 
 def test_collector_publishes_at_every_level() -> None:
     """Issue 31: behaviour card 1 (Collector) publishes what it gathers (it once took the
-    Academy and University all game and published nothing)."""
+    Academy and University all game and published nothing); procedure 3's level 1, which
+    publishes late, too (4 deals: one game of it may publish 1)."""
     for level in (1, 2, 3):
         published = [_ai_moves(1, level, seed)[-1]["result"]["published"][AI_SEAT]
-                     for seed in (13, 14)]
+                     for seed in range(13, 17)]
         assert sum(published) / len(published) >= 3, (level, published)
 
 
@@ -300,3 +310,118 @@ def test_ai9_additional_action_by_behaviour() -> None:
         assert GAME.legal_moves(s)[0]["type"] == kind
         if kind == "extra":
             assert GAME.legal_moves(s)[0]["die"] // 4 == s.ai["priority"][0]
+
+
+# ---------------------------------------------------------------- procedure versions (AI0)
+
+def _fingerprint(procedure: int, behaviour: int, level: int, seed: int) -> tuple[int, str]:
+    """The AI's moves in a whole game against a seeded random human, set up under
+    `procedure` (1: a game stored before versions existed): their count and a digest."""
+    s = _solo(seed, behaviour=behaviour, scoring=level)
+    if procedure == 1:
+        del s.ai["procedure"]
+    else:
+        s.ai["procedure"] = procedure
+    rnd = random.Random(seed)
+    played = []
+    while to_act(s) is not None:
+        moves = GAME.legal_moves(s)
+        if to_act(s) == AI_SEAT:
+            played.append({k: v for k, v in moves[0].items() if k != "label"})
+        GAME.apply(s, pick(rnd, moves))
+    text = json.dumps(played, sort_keys=True)
+    return len(played), hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def test_ai0_games_of_procedures_1_and_2_replay_the_same_moves() -> None:
+    """AI0 / E21.4: a game set up under procedure 1 or 2 plays the moves it played before
+    procedure 3 existed (digests recorded at commit 1adae54, procedure 2 the newest), so a
+    stored game still replays; one level of each card at procedure 2."""
+    assert _fingerprint(2, 1, 1, 31) == (102, "31cc35672036c489")
+    assert _fingerprint(2, 2, 2, 32) == (109, "d632e310a954757a")
+    assert _fingerprint(2, 3, 3, 33) == (118, "5cef6872eb52d6bc")
+    assert _fingerprint(1, 2, 1, 34) == (107, "c1eef8784055df87")
+
+
+def _publish_state(procedure: int, level: int, cubes: int):  # noqa: ANN202
+    """The AI to take a die: its first die is an Africa 6, it holds one Africa animal with
+    `cubes` research cubes, and the display offers an Africa animal (Academy is legal)."""
+    s = play_first_until(_solo(6, behaviour=1, scoring=level), "turns")
+    s.ai["procedure"] = procedure
+    clear_dice(s)
+    s.turn = 1
+    s.hand[AI_SEAT] = []
+    give_animal(s, AI_SEAT, animal_of(0), cubes)
+    spare = animal_of(0, 1)
+    give_animal(s, 0, spare)  # out of whichever pile holds it, then into the display
+    s.hand[0].remove(spare)
+    s.adisplay[0] = spare
+    put_die(s, AI_SEAT, 0, 0, 6)
+    put_die(s, AI_SEAT, 1, 1, 3)
+    put_die(s, 0, 0, 2, 3)
+    return s
+
+
+def _action(s) -> str:  # noqa: ANN001
+    """The action the AI does on this turn (after its take and any modifiers)."""
+    GAME.apply(s, GAME.legal_moves(s)[0])
+    move = GAME.legal_moves(s)[0]
+    while move["type"] != "act":
+        GAME.apply(s, move)
+        move = GAME.legal_moves(s)[0]
+    return move["action"]
+
+
+def test_ai3_procedure_3_easy_level_publishes_late() -> None:
+    """AI3 (procedure 3, level 1): before the last round it does not publish a bare card
+    (procedure 2's level 1 does, for the seal) nor one with a single cube; it publishes an
+    animal with 2 research cubes; in the last round it publishes whatever it holds. Level
+    2 of procedure 3 still publishes the bare card."""
+    assert _action(_publish_state(2, 1, 0)) == "publish"
+    for cubes in (0, 0b1):
+        assert _action(_publish_state(3, 1, cubes)) == "academy", cubes
+    assert _action(_publish_state(3, 1, 0b11)) == "publish"
+    last = _publish_state(3, 1, 0)
+    last.round = DATA.rounds
+    assert _action(last) == "publish"
+    assert _action(_publish_state(3, 2, 0)) == "publish"
+
+
+def test_ai8_procedure_3_easy_level_files_no_continental_extras() -> None:
+    """AI8 (procedure 3): the Collector files Continental extras at levels 2 and 3, not at
+    level 1; procedure 2's level 1 filed them."""
+    for procedure, level, kind in ((3, 1, "finish"), (3, 2, "discard"), (3, 3, "discard"),
+                                   (2, 1, "discard")):
+        s = _ai_turn(behaviour=1)
+        s.ai["procedure"], s.ai["scoring"] = procedure, level
+        cards = [a.id for a in DATA.animals if a.colour == 1][:3]
+        s.hand[AI_SEAT] = list(cards)
+        s.cubes[cards[0]], s.cubes[cards[1]] = 0b1, 0b11
+        s.stack.append(("focus", AI_SEAT, 1, 2))
+        GAME.apply(s, GAME.legal_moves(s)[0])
+        assert s.stack[-1][0] == "continental"
+        moves = GAME.legal_moves(s)
+        assert len(moves) == 1 and moves[0]["type"] == kind, (procedure, level)
+
+
+def test_ai3_procedure_3_easy_level_in_a_whole_game() -> None:
+    """AI3 / AI4 (procedure 3, level 1), over whole games against a random human: it takes
+    its own dice while it has any, never modifies a die, and every Publish before the last
+    round has an animal of the die's colour with 2 research cubes behind it."""
+    for behaviour in (1, 2, 3):
+        s = _solo(40 + behaviour, behaviour=behaviour, scoring=1)
+        assert s.ai["procedure"] == 3
+        rnd = random.Random(behaviour)
+        while to_act(s) is not None:
+            moves = GAME.legal_moves(s)
+            if to_act(s) == AI_SEAT:
+                m = moves[0]
+                assert m["type"] not in ("coin", "boost", "recolour", "seal_die", "seal_coins")
+                if m["type"] == "take" and any(s.spaces[AI_SEAT]):
+                    assert m["owner"] == AI_SEAT
+                if m.get("action") == "publish" and s.round < DATA.rounds:
+                    colour = s.stack[-1][3]
+                    assert any(bin(s.cubes[c]).count("1") >= 2 for c in s.hand[AI_SEAT]
+                               if DATA.animals[c].colour == colour)
+            GAME.apply(s, pick(rnd, moves))
+        assert s.published_n[AI_SEAT] >= 1, behaviour
