@@ -38,7 +38,7 @@ def local_config(text: str, proxy_port: int, node_ports: list[int], stats: Path)
             .replace("sc0_http_req_rate gt 1000 }", "sc0_http_req_rate gt 1000000 }")
             .replace("global\n", f"global\n    stats socket {stats} level user\n", 1))
     for index, port in enumerate(node_ports, start=1):
-        text = text.replace(f"api-{index}:8000", f"127.0.0.1:{port}")
+        text = text.replace(f"cluster-api-{index}:8000", f"127.0.0.1:{port}")
     return text
 
 
