@@ -235,7 +235,7 @@ class Sweeper:
                 self.sweep_once()
                 # Resumes tournaments (see its docstring): kicked on the queues' Redis, read in
                 # the game store.
-                tournaments.poll(self.connection, games=self.games)
+                tournaments.poll(self.connection, game_store=self.games)
             except redis.RedisError as exc:
                 log.warning("sweeper: Redis unavailable (%s)", exc)
             except Exception:

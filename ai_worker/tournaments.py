@@ -94,10 +94,12 @@ def tournament_store(connection: GameClient) -> TournamentStore:
 def services_for(connection: GameClient, queues: redis.Redis | None = None) -> Services:
     """The API's services on the worker's game store and queues (for `start_game`)."""
     store = Store(connection, retention=retention())
-    queues = connection if queues is None else queues
-    return Services(redis=connection, store=store, cache=StateCache(8),
-                    bot_queue=BotQueue(queues), bot_tokens=BotTokenVerifier(connection),
-                    watcher=VersionWatcher(connection, store), config={}, queues=queues)
+    queue_client: Any = connection if queues is None else queues
+    return Services(redis=connection, store=store, cache=StateCache(8),  # type: ignore[arg-type]
+                    bot_queue=BotQueue(queue_client),
+                    bot_tokens=BotTokenVerifier(connection),  # type: ignore[arg-type]
+                    watcher=VersionWatcher(connection, store),  # type: ignore[arg-type]
+                    config={}, queues=queue_client)
 
 
 def advance(tournament_id: str, connection: GameClient | None = None,
@@ -107,8 +109,8 @@ def advance(tournament_id: str, connection: GameClient | None = None,
     queues' Redis (default: the same); both the running job's when not given."""
     if connection is None:
         connection, queues = _connections()
-    queues = connection if queues is None else queues
-    queues.delete(keys.tournament_kick(tournament_id))
+    queue_client: Any = connection if queues is None else queues
+    queue_client.delete(keys.tournament_kick(tournament_id))
     token = uuid.uuid4().hex
     lock = keys.tournament_lock(tournament_id)
     # Another run holds the lock for milliseconds: wait for it rather than leave the game
@@ -119,7 +121,7 @@ def advance(tournament_id: str, connection: GameClient | None = None,
             return "busy"  # the next poll does the work
         time.sleep(0.02)
     try:
-        return _advance(tournament_store(connection), connection, queues, tournament_id)
+        return _advance(tournament_store(connection), connection, queue_client, tournament_id)
     finally:
         connection.eval(_UNLOCK, 1, lock, token)
 
@@ -280,14 +282,14 @@ def ended_game(connection: GameClient, game_id: str, status: str) -> dict[str, A
 
 
 def poll(connection: redis.Redis, interval_ms: int = 900,
-         games: GameClient | None = None) -> list[str]:
+         game_store: GameClient | None = None) -> list[str]:
     """Kick the scheduler of every active tournament that has something to do (a game ended,
     a free place, a stale claim); one elected poller per pass. The tournaments kicked.
-    `connection`: the queues' Redis (the election, the jobs); `games`: the game store
-    (default: the same)."""
+    `connection`: the queues' Redis (the election, the jobs); `game_store`: the games and
+    tournaments (default: the same)."""
     if not connection.set(POLL_LOCK, "1", nx=True, px=interval_ms):
         return []
-    store = TournamentStore(connection if games is None else games)
+    store = TournamentStore(connection if game_store is None else game_store)
     kicked = []
     now = time.time()
     for tournament_id in store.active():
@@ -354,11 +356,11 @@ def game_ended(connection: GameClient, game_id: str, queues: redis.Redis | None 
     if not isinstance(tournament, dict) or not tournament.get("id"):
         return
     tournament_id = str(tournament["id"])
-    queues = connection if queues is None else queues
+    queue_client: Any = connection if queues is None else queues
     try:
-        done = advance(tournament_id, connection, queues)
+        done = advance(tournament_id, connection, queue_client)
     except Exception:  # the move is stored whatever happens here: leave it to a job
         log.exception("scheduling tournament %s after game %s", tournament_id, game_id)
         done = "busy"
     if done == "busy":
-        kick(queues, tournament_id)
+        kick(queue_client, tournament_id)

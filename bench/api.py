@@ -609,8 +609,9 @@ def cluster_comparison(args: argparse.Namespace) -> int:
                                             StoreCounters(cluster_pids,
                                                           _masters(cluster.ports))),
         }
-        totals = {name: {"latencies": [], "time": 0.0, "api": 0.0, "redis": 0.0,
-                         "commands": 0, "in": 0, "out": 0} for name in setups}
+        totals: dict[str, dict[str, Any]] = {
+            name: {"latencies": [], "time": 0.0, "api": 0.0, "redis": 0.0, "commands": 0,
+                   "in": 0, "out": 0} for name in setups}
         with contextlib.ExitStack() as servers:
             ports = {}
             for index, (name, (env, _)) in enumerate(setups.items()):
@@ -656,8 +657,6 @@ def queue_cost(url: str, pid: int, jobs: int = 3000) -> None:
     """Print what one RQ job costs the queues' Redis (enqueued with a bot turn's options,
     taken and finished by a bgb worker's LeanWorker in this process): its CPU, commands and
     bytes."""
-    import logging
-
     import redis
     from rq import Queue
 
@@ -672,7 +671,7 @@ def queue_cost(url: str, pid: int, jobs: int = 3000) -> None:
         queue.enqueue_call("time.sleep", args=(0,), job_id=f"bench-{index}", timeout=60,
                            result_ttl=60, failure_ttl=3600)
     enqueued = time.monotonic() - started
-    LeanWorker([queue], connection=client).work(burst=True, logging_level=logging.WARNING)
+    LeanWorker([queue], connection=client).work(burst=True, logging_level="WARNING")
     elapsed = time.monotonic() - started - enqueued
     cpu, commands, bytes_in, bytes_out = (b - a for a, b in zip(before, counters.read(),
                                                               strict=True))

@@ -172,7 +172,7 @@ def test_tournaments_webhooks_and_analyses_touch_one_slot(
     tournament_id = body["id"]
     assert cluster_client.sismember(key_names.tournaments_active(), tournament_id)
     for _ in range(50):
-        tournaments.poll(queues, interval_ms=1, games=worker_games(queues))
+        tournaments.poll(queues, interval_ms=1, game_store=worker_games(queues))
         _work(queues)
         if client.get(f"/v1/tournaments/{tournament_id}").get_json()["status"] != "active":
             break
