@@ -189,7 +189,8 @@ def test_the_cluster_profile_is_issue_29s_topology() -> None:
     cluster = _profile("cluster")
     nodes = [f"cluster-redis-{n}" for n in range(1, 7)]
     assert set(cluster) == {*nodes, "cluster-create", "cluster-queue", "cluster-api-1",
-                            "cluster-api-2", "cluster-proxy", "cluster-worker"}
+                            "cluster-api-2", "cluster-proxy", "cluster-worker-1",
+                            "cluster-worker-2"}
     # `docker compose up` without the profile starts what it did.
     assert all(not service.get("profiles") for name, service in _compose()["services"].items()
                if name not in cluster)
@@ -215,9 +216,15 @@ def test_the_cluster_profile_is_issue_29s_topology() -> None:
         assert "ports" not in cluster[api]
         assert cluster[api]["depends_on"]["cluster-create"]["condition"] == \
             "service_completed_successfully"
-    worker = cluster["cluster-worker"]
-    assert worker["deploy"]["replicas"] == 2 and worker["command"] == ["bgb", "worker"]
-    assert _environment(worker)["BGB_API_URL"] == "http://cluster-proxy:8000"
+    # A worker per API node, each posting to its own (not through the proxy's per-client
+    # request cap), on the same store and queues as the API.
+    for index in (1, 2):
+        worker = cluster[f"cluster-worker-{index}"]
+        env = _environment(worker)
+        assert worker["command"] == ["bgb", "worker"]
+        assert env["BGB_API_URL"] == f"http://cluster-api-{index}:8000"
+        assert {k: env[k] for k in ("REDIS_URL", "BGB_QUEUE_URL")} == {
+            k: _environment(cluster["cluster-api-1"])[k] for k in ("REDIS_URL", "BGB_QUEUE_URL")}
     # Only the proxy is published.
     assert [name for name, service in cluster.items() if service.get("ports")] == [
         "cluster-proxy"]
