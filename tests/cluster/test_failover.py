@@ -26,6 +26,7 @@ import redis
 import requests
 
 from api.store import Store
+from clients.verify import verify_record
 from tests.cluster.balanced import BalancedStack, haproxy
 from tests.cluster.conftest import redis_cluster
 
@@ -178,6 +179,24 @@ def _lost(client: redis.RedisCluster, acked: list[tuple[str, int, str]]) -> int:
     return sum(store.record(game_id, (seat, key)) is None for game_id, seat, key in acked)
 
 
+def _verified(api_url: str, games: set[str]) -> tuple[int, int]:
+    """(how many of `games` are over, each one's record verified: its deal, every move
+    replayed by the rules, its result, `bgb verify`'s checks; how many are gone: a creation
+    acknowledged and lost with its master). The others still run."""
+    ended = gone = 0
+    for game_id in sorted(games):
+        answer = requests.get(f"{api_url}/v1/games/{game_id}/record", timeout=10)
+        assert answer.status_code in (200, 404, 409), (game_id, answer.status_code,
+                                                       answer.text)
+        if answer.status_code == 404:
+            gone += 1
+        elif answer.status_code == 200:
+            report = verify_record(answer.json())
+            assert report.ok, (game_id, report.faults)
+            ended += 1
+    return ended, gone
+
+
 def _run(replicas: int, log_dir: Path) -> tuple[int, int, int]:
     """Play, kill a master, play on; (acknowledged moves, lost ones, refused attempts)."""
     with redis_cluster.LocalCluster() as cluster:
@@ -229,8 +248,12 @@ def _run(replicas: int, log_dir: Path) -> tuple[int, int, int]:
             served = stack.served()
             assert len(served) == 2 and all(count > 0 for count in served.values()), served
             assert heard < watchers.events, (heard, watchers.events)
+            ended, gone = _verified(stack.api_url, players.games)
+            assert ended > 0
+            assert gone == 0 or replicas == 0, gone  # an acknowledged creation is kept too
             print(f"\nanswers by node: {served}; events streamed: {watchers.events} "
-                  f"({heard} before the kill)")
+                  f"({heard} before the kill); games {len(players.games)}: {ended} over "
+                  f"and their records verified, {gone} lost")
             client = redis.RedisCluster(host="127.0.0.1", port=cluster.alive()[0])
             lost = _lost(client, players.acked)
             client.close()
