@@ -271,7 +271,10 @@ def _play_turn(game_id: str, turn: Turn,
     if answer.get("status") != "active":
         from ai_worker.tournaments import game_ended
 
-        game_ended(client, game_id)  # a tournament's next game starts now, not at a poll
+        job = get_current_job()
+        # A tournament's next game starts now, not at a poll (its job, if queued, on the
+        # queues' Redis).
+        game_ended(client, game_id, None if job is None else job.connection)
     held = None
     if bot_job is not None and answer.get("bot_job") == bot_job:
         held = Turn(int(answer["to_act"]), int(answer["version"]), answer.get("next"))

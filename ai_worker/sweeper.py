@@ -233,7 +233,9 @@ class Sweeper:
             try:
                 self.heartbeat()
                 self.sweep_once()
-                tournaments.poll(self.connection)  # resumes tournaments: see its docstring
+                # Resumes tournaments (see its docstring): kicked on the queues' Redis, read in
+                # the game store.
+                tournaments.poll(self.connection, game_store=self.games)
             except redis.RedisError as exc:
                 log.warning("sweeper: Redis unavailable (%s)", exc)
             except Exception:

@@ -14,6 +14,10 @@ What runs it:
 - the sweeper thread of every worker (one elected pass a second) calls `poll`, which
   enqueues it for any active tournament with a game ended by a human move, a free place, or
   a claim left by a killed worker: a tournament resumes by itself after any restart.
+
+Two Redis: the tournaments and their games are in the game store (`games`: one node or a
+Redis Cluster), the scheduler's job and its "kicked" mark on the queues' Redis (`queues`,
+BGB_QUEUE_URL); on one node both are the same client.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from api.botqueue import BotQueue
 from api.creation import start_game
 from api.events import VersionWatcher
 from api.notify import entrant_account, entrant_accounts, notify_tournament
+from api.redis_conn import GameClient, worker_games
 from api.services import Services
 from api.store import OVER, Retention, StateCache, Store
 from api.tournament_plan import deal_of, slots
@@ -60,11 +65,12 @@ return 0
 """
 
 
-def _connection() -> redis.Redis:
+def _connections() -> tuple[GameClient, redis.Redis]:
+    """(the game store, the queues' Redis) of the running RQ job."""
     job = get_current_job()
     if job is None:
         raise RuntimeError("advance runs as an RQ job (or pass a connection)")
-    return job.connection
+    return worker_games(job.connection), job.connection
 
 
 def retention() -> Retention:
@@ -80,24 +86,31 @@ def retention() -> Retention:
                      retain_finished_ms=int(seconds("RETAIN_FINISHED") * 1000))
 
 
-def tournament_store(connection: redis.Redis) -> TournamentStore:
-    """The tournaments on the worker's connection, ended ones kept as long as games."""
+def tournament_store(connection: GameClient) -> TournamentStore:
+    """The tournaments in the game store, ended ones kept as long as games."""
     return TournamentStore(connection, retention().retain_finished_ms)
 
 
-def services_for(connection: redis.Redis) -> Services:
-    """The API's services on the worker's Redis connection (for `start_game`)."""
+def services_for(connection: GameClient, queues: redis.Redis | None = None) -> Services:
+    """The API's services on the worker's game store and queues (for `start_game`)."""
     store = Store(connection, retention=retention())
-    return Services(redis=connection, store=store, cache=StateCache(8),
-                    bot_queue=BotQueue(connection), bot_tokens=BotTokenVerifier(connection),
-                    watcher=VersionWatcher(connection, store), config={})
+    queue_client: Any = connection if queues is None else queues
+    return Services(redis=connection, store=store, cache=StateCache(8),  # type: ignore[arg-type]
+                    bot_queue=BotQueue(queue_client),
+                    bot_tokens=BotTokenVerifier(connection),  # type: ignore[arg-type]
+                    watcher=VersionWatcher(connection, store),  # type: ignore[arg-type]
+                    config={}, queues=queue_client)
 
 
-def advance(tournament_id: str, connection: redis.Redis | None = None) -> str:
+def advance(tournament_id: str, connection: GameClient | None = None,
+            queues: redis.Redis | None = None) -> str:
     """Record ended games, start the next ones, finish the tournament when all are played;
-    returns what it did (for the job log)."""
-    connection = connection or _connection()
-    connection.delete(keys.tournament_kick(tournament_id))
+    returns what it did (for the job log). `connection`: the game store, `queues`: the
+    queues' Redis (default: the same); both the running job's when not given."""
+    if connection is None:
+        connection, queues = _connections()
+    queue_client: Any = connection if queues is None else queues
+    queue_client.delete(keys.tournament_kick(tournament_id))
     token = uuid.uuid4().hex
     lock = keys.tournament_lock(tournament_id)
     # Another run holds the lock for milliseconds: wait for it rather than leave the game
@@ -108,12 +121,13 @@ def advance(tournament_id: str, connection: redis.Redis | None = None) -> str:
             return "busy"  # the next poll does the work
         time.sleep(0.02)
     try:
-        return _advance(tournament_store(connection), connection, tournament_id)
+        return _advance(tournament_store(connection), connection, queue_client, tournament_id)
     finally:
         connection.eval(_UNLOCK, 1, lock, token)
 
 
-def _advance(store: TournamentStore, connection: redis.Redis, tournament_id: str) -> str:
+def _advance(store: TournamentStore, connection: GameClient, queues: redis.Redis,
+             tournament_id: str) -> str:
     info = store.info(tournament_id)
     if info is None:
         return "gone"
@@ -142,7 +156,7 @@ def _advance(store: TournamentStore, connection: redis.Redis, tournament_id: str
             break
         if entry["slot"] in games or waits_for_sibling(entry, busy):
             continue
-        svc = svc or services_for(connection)
+        svc = svc or services_for(connection, queues)
         if _start(store, svc, tournament_id, info["nonce"], spec, entry):
             started += 1
         in_progress += 1
@@ -194,7 +208,7 @@ def _abort(store: Store, game_id: str) -> None:
                           "events": [{"type": "aborted", "by": "tournament"}]}, new_epoch())
 
 
-def _recover(store: TournamentStore, connection: redis.Redis, tournament_id: str,
+def _recover(store: TournamentStore, connection: GameClient, tournament_id: str,
              entry: dict[str, Any], claim: str) -> None:
     """Settle a dead scheduler's claim: to the game it created if one was stored (and its
     external seats' tokens were kept), else free the slot for a fresh game."""
@@ -212,14 +226,17 @@ def _recover(store: TournamentStore, connection: redis.Redis, tournament_id: str
                 game_id or "a fresh game")
 
 
-def find_game(connection: redis.Redis, tournament_id: str, slot: int) -> str | None:
-    """The game created for a slot, found by its metadata (a scan of every game's metadata:
-    only ever needed after a scheduler died mid-creation)."""
+def find_game(connection: GameClient, tournament_id: str, slot: int) -> str | None:
+    """The game created for a slot, found by its metadata (a scan of every game's metadata,
+    on every master of a cluster: only ever needed after a scheduler died mid-creation)."""
     wanted = {"id": tournament_id, "slot": slot}
     names = list(connection.scan_iter(match=keys.game_meta("*"), count=1000))
     for start in range(0, len(names), 500):
         batch = names[start:start + 500]
-        for name, raw in zip(batch, connection.mget(batch), strict=True):
+        pipe = connection.pipeline(transaction=False)  # GETs: keys of many slots
+        for name in batch:
+            pipe.get(name)
+        for name, raw in zip(batch, pipe.execute(), strict=True):
             if raw is None or b'"tournament"' not in raw:
                 continue
             if json.loads(raw).get("tournament") == wanted:
@@ -228,7 +245,7 @@ def find_game(connection: redis.Redis, tournament_id: str, slot: int) -> str | N
     return None
 
 
-def _record_ended(store: TournamentStore, connection: redis.Redis, tournament_id: str,
+def _record_ended(store: TournamentStore, connection: GameClient, tournament_id: str,
                   games: dict[int, str], results: set[int]) -> int:
     """Record every ended game not recorded yet (adding its slot to `results`); how many."""
     pending = [(slot, game_id) for slot, game_id in sorted(games.items())
@@ -250,7 +267,7 @@ def _record_ended(store: TournamentStore, connection: redis.Redis, tournament_id
     return recorded
 
 
-def ended_game(connection: redis.Redis, game_id: str, status: str) -> dict[str, Any]:
+def ended_game(connection: GameClient, game_id: str, status: str) -> dict[str, Any]:
     """What a tournament keeps of an ended game: its status, result and forfeits."""
     result = None
     if status == "finished":
@@ -264,18 +281,22 @@ def ended_game(connection: redis.Redis, game_id: str, status: str) -> dict[str, 
     return {"game_id": game_id, "status": status, "result": result, "forfeits": forfeits}
 
 
-def poll(connection: redis.Redis, interval_ms: int = 900) -> list[str]:
+def poll(connection: redis.Redis, interval_ms: int = 900,
+         game_store: GameClient | None = None) -> list[str]:
     """Kick the scheduler of every active tournament that has something to do (a game ended,
-    a free place, a stale claim); one elected poller per pass. The tournaments kicked."""
+    a free place, a stale claim); one elected poller per pass. The tournaments kicked.
+    `connection`: the queues' Redis (the election, the jobs); `game_store`: the games and
+    tournaments (default: the same)."""
     if not connection.set(POLL_LOCK, "1", nx=True, px=interval_ms):
         return []
-    store = TournamentStore(connection)
+    store = TournamentStore(connection if game_store is None else game_store)
     kicked = []
     now = time.time()
     for tournament_id in store.active():
         info = store.info(tournament_id)
-        if info is None:
-            connection.srem(keys.tournaments_active(), tournament_id)
+        if info is None or (store.split and info["status"] != ACTIVE):
+            # Gone, or (a cluster) ended by a process that died before unlisting it.
+            store.forget(tournament_id)
             continue
         games = store.games(tournament_id)
         results = store.recorded(tournament_id)
@@ -287,7 +308,7 @@ def poll(connection: redis.Redis, interval_ms: int = 900) -> list[str]:
                          for g in pending)
         if not due:
             ids = [g for g in pending if not is_claim(g)]
-            pipe = connection.pipeline(transaction=False)
+            pipe = store.client.pipeline(transaction=False)
             for game_id in ids:
                 pipe.hget(keys.game_state(game_id), "status")
             due = any((s.decode() if isinstance(s, bytes) else s) in OVER
@@ -320,7 +341,7 @@ def _startable(tournament_id: str, spec: dict[str, Any], games: dict[int, str],
                for entry in plan)
 
 
-def game_ended(connection: redis.Redis, game_id: str) -> None:
+def game_ended(connection: GameClient, game_id: str, queues: redis.Redis | None = None) -> None:
     """A game just ended (a bot's last move): its tournament, if any, records it and starts
     the next game now, in this worker.
 
@@ -335,10 +356,11 @@ def game_ended(connection: redis.Redis, game_id: str) -> None:
     if not isinstance(tournament, dict) or not tournament.get("id"):
         return
     tournament_id = str(tournament["id"])
+    queue_client: Any = connection if queues is None else queues
     try:
-        done = advance(tournament_id, connection)
+        done = advance(tournament_id, connection, queue_client)
     except Exception:  # the move is stored whatever happens here: leave it to a job
         log.exception("scheduling tournament %s after game %s", tournament_id, game_id)
         done = "busy"
     if done == "busy":
-        kick(connection, tournament_id)
+        kick(queue_client, tournament_id)

@@ -28,7 +28,6 @@ import time
 import uuid
 from typing import Any
 
-import redis
 from rq import SimpleWorker, Worker
 
 import core
@@ -116,7 +115,7 @@ def run(redis_url: str | None = None, *, burst: bool = False, fork: bool = False
     # The queues' Redis (RQ), and the game store when it is another (api.redis_conn).
     topology = Topology.of(url, settings.value("BGB_REDIS_CLUSTER"),
                            settings.value("BGB_QUEUE_URL"))
-    connection = redis.Redis.from_url(topology.queue_url)
+    connection = topology.queues()  # through Sentinel when BGB_QUEUE_URL says so
     games = connection if topology.shared else topology.games(timeout=5.0, connections=64)
     name = name or worker_name()
     level = (log_level or settings.value("BGB_LOG_LEVEL")).upper()

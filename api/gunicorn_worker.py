@@ -191,10 +191,15 @@ class GuardedGeventWorker(ProblemAnswers, GeventWorker):
             timeout = float(os.environ.get("BGB_REDIS_TIMEOUT") or 0.5)
             # A few connections, waited for: a burst of connections shares them (one each
             # would cost Redis and this process far more than the counts).
-            client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
-                url, max_connections=COUNTS_CONNECTIONS, timeout=timeout,
-                socket_timeout=timeout, socket_connect_timeout=timeout,
-                retry=retry_policy()))
+            from api.redis_conn import is_sentinel, queue_client
+
+            if is_sentinel(url):  # the queues' Redis behind Sentinel (a cluster's)
+                client = queue_client(url, timeout=timeout)
+            else:
+                client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+                    url, max_connections=COUNTS_CONNECTIONS, timeout=timeout,
+                    socket_timeout=timeout, socket_connect_timeout=timeout,
+                    retry=retry_policy()))
             self.connections = SharedCounts(client, "connections")
 
     def run(self) -> None:

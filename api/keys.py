@@ -25,10 +25,12 @@ What each key holds:
 - `game_hint(id, seat)`: JSON of the seat's last hint (its version, the search's top moves),
   with the game's own expiry (api.hints, ai_worker.hints).
 - `bot_turns()`: sorted set, member game id, score the time its bot turn was recorded;
-  present exactly while a bot seat is to act (written by the same script as the move).
+  present exactly while a bot seat is to act (written by the same script as the move; on a
+  Redis Cluster written ahead of it and pruned by the sweeper: docs/scaling.md).
 - `clock_deadlines()`: sorted set, member game id, score the deadline (epoch ms) of its
-  clocked seat to act; present exactly while one runs; member "warn:<id>": when its player
-  is warned (api.clocks, ai_worker.clocks).
+  clocked seat to act; present exactly while one runs (on a cluster: written ahead, pruned
+  by the sweeper); member "warn:<id>": when its player is warned (api.clocks,
+  ai_worker.clocks).
 - `bot_secret()`: the HMAC secret of derived bot tokens when BGB_BOT_SECRET is unset.
 - `account_events(account)`: Redis stream of an account's events (a player's,
   "player:<id>", or a tournament's external entrant's, "entrant:<tournament>:<index>"),
@@ -216,7 +218,8 @@ def tournament_kick(tournament_id: str) -> str:
 
 
 def tournaments_active() -> str:
-    """The set of tournaments still being played."""
+    """The set of tournaments still being played (on a cluster, another slot than theirs:
+    listed around a creation and cleared after the end; api.tournament_store)."""
     return f"{PREFIX}:tournaments:active"
 
 

@@ -30,7 +30,7 @@ from rq import Queue, Retry
 
 from api import keys, timestamps
 from api.clocks import rfc3339
-from api.redis_conn import announce
+from api.redis_conn import GameClient, announce
 from api.seats import SeatStates, owner
 from api.services import Services
 from api.store import Head
@@ -115,7 +115,7 @@ def seat_accounts(meta: dict[str, Any], states: SeatStates) -> dict[int, str]:
     return accounts
 
 
-def publish(client: redis.Redis, events: list[tuple[str, dict[str, Any]]]) -> None:
+def publish(client: GameClient, events: list[tuple[str, dict[str, Any]]]) -> None:
     """Append each (account, event) to its account's stream, and wake the account's open
     streams (one pipeline; stream ids give the order)."""
     if not events:
@@ -131,7 +131,7 @@ def publish(client: redis.Redis, events: list[tuple[str, dict[str, Any]]]) -> No
     pipe.execute()
 
 
-def notify_tournament(client: redis.Redis, tournament_id: str, accounts: list[str], kind: str,
+def notify_tournament(client: GameClient, tournament_id: str, accounts: list[str], kind: str,
                       status: str) -> None:
     """Tell a tournament's external entrants it started or ended (`status`)."""
     publish(client, [(account, {"type": kind, "tournament_id": tournament_id,
@@ -154,7 +154,7 @@ def _account_event(kind: str, game_id: str, meta: dict[str, Any], seat: int, hea
     return event
 
 
-def notify_deadline(client: redis.Redis, game_id: str, meta: dict[str, Any],
+def notify_deadline(client: GameClient, game_id: str, meta: dict[str, Any],
                     states: SeatStates, head: Head, deadline: str,
                     queues: redis.Redis | None = None) -> list[str]:
     """Tell the account of the seat to act (a player, or a tournament's external entrant)
@@ -173,15 +173,17 @@ def notify_deadline(client: redis.Redis, game_id: str, meta: dict[str, Any],
     return _deliver(client, account.removeprefix("player:"), "deadline_soon", payload, queues)
 
 
-def _deliver(client: redis.Redis, player_id: str, kind: str, payload: dict[str, Any],
+def _deliver(client: GameClient, player_id: str, kind: str, payload: dict[str, Any],
              queues: redis.Redis | None = None) -> list[str]:
     """Queue `payload` (on `queues`, the queues' Redis; default: `client`) to each of the
     player's webhooks that takes `kind`."""
     sent = []
+    # Without `queues`, one node: the game store is the queues' Redis too.
+    queue_client: Any = client if queues is None else queues
     for webhook_id, raw in client.hgetall(keys.player_webhooks(player_id)).items():
         if kind in json.loads(raw)["events"]:
             hook_id = webhook_id.decode() if isinstance(webhook_id, bytes) else webhook_id
-            sent.append(enqueue_delivery(queues or client, player_id, hook_id, payload))
+            sent.append(enqueue_delivery(queue_client, player_id, hook_id, payload))
     return sent
 
 

@@ -74,8 +74,11 @@ def own_seat(player_id: str, game_id: str, seat: int, created: float) -> None:
     from api.seats import update_seat
 
     svc = services()
-    update_seat(svc.redis, game_id, seat, player=player_id)
+    # Two owners (on a cluster two slots, on one node two writes): the index first, so that
+    # no owned seat is ever missing from it; an entry whose seat write then failed is
+    # skipped by the listing (which checks each game's seats) and dropped once the game is.
     svc.redis.zadd(keys.player_games(player_id), {game_id: created})
+    update_seat(svc.redis, game_id, seat, player=player_id)
 
 
 def _id(alphabet_size: int = 16) -> str:
@@ -253,6 +256,8 @@ class MyGames(MethodView):
             meta = json.loads(meta_raw)
             states = seat_states(svc.redis, game_id)
             mine = sorted(s for s, st in states.items() if st.get("player") == player_id)
+            if not mine:
+                continue  # listed ahead of a seat write that failed (`own_seat`)
             status_text = status.decode() if status else "active"
             seat_to_act = int(to_act) if to_act not in (None, b"") else None
             entry = {"id": game_id, "game": meta["game"], "options": meta["options"],

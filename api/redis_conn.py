@@ -5,6 +5,9 @@ Redis Cluster) and the queues (always one plain Redis: RQ does not run on a clus
 host:port...]` (or any URL with `BGB_REDIS_CLUSTER=1`) a Redis Cluster reached through
 redis-py's `RedisCluster`. `BGB_QUEUE_URL` names the Redis of the bot, analysis and webhook
 queues (RQ): by default `REDIS_URL` when that is a single node; required with a cluster.
+It may name the queues' master through Redis Sentinel: `redis+sentinel://host:port[,host:
+port...]/<master name>[/<db>]` (the sentinels listed; the client asks them for the master,
+again after a failover).
 
 On a cluster every script and transaction stays within one hash slot (docs/scaling.md): a
 game's keys carry its id as a hash tag. The commit of a write that must survive a master's
@@ -26,6 +29,7 @@ from api import settings
 from api.lean_script import Held, LeanScript, retry_policy
 
 CLUSTER_SCHEME = "redis+cluster"
+SENTINEL_SCHEME = "redis+sentinel"
 DEFAULT_URL = "redis://127.0.0.1:6379/0"
 
 GameClient = redis.Redis | RedisCluster
@@ -115,6 +119,41 @@ def listener_client(url: str, *, cluster: bool = False) -> GameClient:
     return redis.Redis.from_url(url, socket_connect_timeout=2, health_check_interval=15)
 
 
+def is_sentinel(url: str) -> bool:
+    """Whether `url` names a master through Redis Sentinel (`redis+sentinel://...`)."""
+    return url.startswith(SENTINEL_SCHEME + "://")
+
+
+def queue_client(url: str, *, timeout: float | None = None,
+                 connections: int | None = None) -> redis.Redis:
+    """A client of the queues' Redis at `url`: a plain URL, or `redis+sentinel://h1:p1,h2:p2
+    /<master name>[/<db>]` (the master the sentinels name, asked again after a failover).
+    `timeout` bounds every socket wait (None: none, as RQ's worker wants); `connections`, a
+    blocking pool of that size (the API's, under gevent)."""
+    if is_sentinel(url):
+        from redis.sentinel import Sentinel
+
+        parts = urlsplit(url.replace(SENTINEL_SCHEME + "://", "redis://", 1))
+        path = [part for part in parts.path.split("/") if part]
+        if not path:
+            raise ValueError(f"{url}: a Sentinel URL names its master: "
+                             "redis+sentinel://host:port[,host:port...]/<master name>[/<db>]")
+        # The sentinels' addresses, as a cluster URL's nodes are written.
+        nodes = [(node.host, node.port) for node in cluster_nodes(
+            url.replace(SENTINEL_SCHEME, CLUSTER_SCHEME, 1))]
+        sentinel = Sentinel(nodes, socket_timeout=timeout or 1.0,
+                            socket_connect_timeout=timeout or 1.0)
+        return sentinel.master_for(path[0], db=int(path[1]) if len(path) > 1 else 0,
+                                   password=_password(url), socket_timeout=timeout,
+                                   socket_connect_timeout=timeout or 2.0,
+                                   retry=retry_policy())
+    if connections is None:
+        return redis.Redis.from_url(url, socket_timeout=timeout)
+    return redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+        url, max_connections=connections, timeout=timeout, socket_timeout=timeout,
+        socket_connect_timeout=timeout, health_check_interval=30, retry=retry_policy()))
+
+
 def queue_url(redis_url: str, queue: str = "", cluster: bool = False) -> str:
     """The URL of the queues' Redis: `queue` (BGB_QUEUE_URL) when set, else `redis_url` when
     that is a single node (QueueUrlMissing for a cluster)."""
@@ -158,8 +197,9 @@ class Topology:
         return game_client(self.games_url, cluster=self.cluster, **options)
 
     def queues(self) -> redis.Redis:
-        """A plain client of the queues' Redis (as RQ wants it: no read timeout)."""
-        return redis.Redis.from_url(self.queue_url)
+        """A plain client of the queues' Redis (as RQ wants it: no read timeout), through
+        Sentinel when its URL says so."""
+        return queue_client(self.queue_url)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from flask import current_app
 from api.botauth import BotTokenVerifier
 from api.botqueue import BotQueue
 from api.events import VersionWatcher
-from api.redis_conn import Durability, Topology, game_client, listener_client
+from api.redis_conn import Durability, Topology, listener_client, queue_client
 from api.store import Retention, StateCache, Store
 
 
@@ -42,7 +42,7 @@ class Services:
         client = topology.games(timeout=timeout, connections=connections)
         # The pub/sub listener blocks on reads by design: its own client, no read timeout.
         listener = listener_client(topology.games_url, cluster=topology.cluster)
-        queues = client if topology.shared else game_client(
+        queues = client if topology.shared else queue_client(
             topology.queue_url, timeout=timeout, connections=connections)
         store = Store(client, retention=Retention(
             abandon_after_ms=int(float(config.get("ABANDON_AFTER", 30 * 86400)) * 1000),

@@ -44,7 +44,9 @@ SETTINGS: tuple[Setting, ...] = (
             "API, workers", "unset: a cluster only for a `redis+cluster://` URL"),
     Setting("BGB_QUEUE_URL", "",
             "the plain Redis of the bot, analysis and webhook queues (RQ does not run on a "
-            "cluster); required when `REDIS_URL` is a cluster", "API, workers",
+            "cluster); required when `REDIS_URL` is a cluster; `redis+sentinel://host:port"
+            "[,host:port...]/<master name>[/<db>]` finds its master through Redis Sentinel",
+            "API, workers",
             "`REDIS_URL` when that is a single node"),
     Setting("BGB_MIN_REPLICAS", "0",
             "replicas that must confirm a move, a creation or a resignation (`WAIT`) before "

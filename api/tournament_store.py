@@ -7,6 +7,14 @@ the claim to the game id (compare-and-set from its own claim). A scheduler kille
 the two leaves a stale claim; the next one finds the game by its metadata (or, if none was
 stored, releases the claim) before scheduling anything else. A settle that finds its claim
 gone (taken over after it stalled) aborts the game it created: no slot is ever played twice.
+
+On a Redis Cluster (docs/scaling.md) a tournament's own keys share its id as a hash tag, so
+its scripts run on one slot; the set of active tournaments is global (another slot) and its
+progress channel is named after the tournament's watch id (another slot again). There the
+set is written around the creation (before and after the tournament's hash: never missing an
+active tournament) and cleared after the end script; the sweeper's `poll` drops what a died
+process left behind (a tournament that ended or never was). The end is announced after the
+script (a lost announcement costs a stream one heartbeat).
 """
 
 from __future__ import annotations
@@ -16,9 +24,10 @@ import time
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
 
 from api import keys
-from api.redis_conn import announce
+from api.redis_conn import GameClient, announce
 
 ACTIVE = "active"
 ENDED = ("finished", "cancelled")
@@ -38,17 +47,18 @@ return 1
 """
 
 # KEYS: tournament hash, active set, channel, then its other keys (games, results, tokens)
-# ARGV: new status, now, id, retention (ms; 0 keeps it for ever)
+# ARGV: new status, now, id, retention (ms; 0 keeps it for ever), split ("1": the set and the
+# channel are the caller's, in other slots; KEYS[2] and KEYS[3] are then the hash again)
 _END = """
 local status = redis.call('HGET', KEYS[1], 'status')
 if status ~= 'active' then return 0 end
 redis.call('HSET', KEYS[1], 'status', ARGV[1], 'finished_at', ARGV[2])
-redis.call('SREM', KEYS[2], ARGV[3])
+if ARGV[5] ~= '1' then redis.call('SREM', KEYS[2], ARGV[3]) end
 if tonumber(ARGV[4]) > 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
   for i = 4, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[4]) end
 end
-redis.call('PUBLISH', KEYS[3], 'end')
+if ARGV[5] ~= '1' then redis.call('PUBLISH', KEYS[3], 'end') end
 return 1
 """
 
@@ -96,9 +106,13 @@ class TournamentStore:
     keep what the standings need.
     """
 
-    def __init__(self, client: redis.Redis, retain_ms: int = DEFAULT_RETAIN_MS) -> None:
+    def __init__(self, client: GameClient, retain_ms: int = DEFAULT_RETAIN_MS,
+                 split: bool | None = None) -> None:
         self.client = client
         self.retain_ms = retain_ms
+        # On a cluster the active set and the progress channel are in other slots than the
+        # tournament's keys: written beside its scripts, not by them (see the module's doc).
+        self.split = isinstance(client, RedisCluster) if split is None else split
         self._claim = client.register_script(_CLAIM)
         self._swap = client.register_script(_SWAP)
         self._end = client.register_script(_END)
@@ -107,10 +121,18 @@ class TournamentStore:
     def create(self, tournament_id: str, spec: dict[str, Any], nonce: str,
                creator_sha256: str, total: int) -> None:
         """Store a new active tournament."""
+        fields = {"spec": json.dumps(spec, separators=(",", ":")), "status": ACTIVE,
+                  "nonce": nonce, "creator_sha256": creator_sha256, "created": time.time(),
+                  "total": total}
+        if self.split:
+            # Two slots: listed ahead (a process dying next leaves an entry `poll` drops),
+            # stored, listed again (in case a poll dropped it as unknown in between).
+            self.client.sadd(keys.tournaments_active(), tournament_id)
+            self.client.hset(keys.tournament(tournament_id), mapping=fields)
+            self.client.sadd(keys.tournaments_active(), tournament_id)
+            return
         pipe = self.client.pipeline(transaction=True)
-        pipe.hset(keys.tournament(tournament_id), mapping={
-            "spec": json.dumps(spec, separators=(",", ":")), "status": ACTIVE, "nonce": nonce,
-            "creator_sha256": creator_sha256, "created": time.time(), "total": total})
+        pipe.hset(keys.tournament(tournament_id), mapping=fields)
         pipe.sadd(keys.tournaments_active(), tournament_id)
         pipe.execute()
 
@@ -194,10 +216,24 @@ class TournamentStore:
 
     def end(self, tournament_id: str, status: str) -> bool:
         """Mark an active tournament finished or cancelled; False if it was not active."""
-        return bool(self._end(keys=[keys.tournament(tournament_id), keys.tournaments_active(),
-                                    keys.version_channel(keys.tournament_watch_id(
-                                        tournament_id)), *self._data_keys(tournament_id)],
-                              args=[status, time.time(), tournament_id, self.retain_ms]))
+        channel = keys.version_channel(keys.tournament_watch_id(tournament_id))
+        hash_key = keys.tournament(tournament_id)
+        ended = bool(self._end(
+            keys=[hash_key, hash_key if self.split else keys.tournaments_active(),
+                  hash_key if self.split else channel, *self._data_keys(tournament_id)],
+            args=[status, time.time(), tournament_id, self.retain_ms,
+                  "1" if self.split else "0"]))
+        if ended and self.split:
+            # Its other slots: a process dying here leaves an ended tournament listed as
+            # active, which `poll` drops.
+            self.client.srem(keys.tournaments_active(), tournament_id)
+            announce(self.client, channel, "end")
+        return ended
+
+    def forget(self, tournament_id: str) -> None:
+        """Drop a tournament that ended or is gone from the active set (the sweeper's repair
+        of an end or a creation a process did not finish)."""
+        self.client.srem(keys.tournaments_active(), tournament_id)
 
     def follow_expiry(self, tournament_id: str) -> None:
         """Give an ended tournament's keys written since its end the expiry of the others."""
@@ -221,7 +257,8 @@ KICK_SECONDS = 10
 
 def kick(client: redis.Redis, tournament_id: str) -> bool:
     """Enqueue the tournament's scheduler job unless one is already waiting on the queue
-    (the job clears the mark as it starts; the mark expires if the job is lost)."""
+    (the job clears the mark as it starts; the mark expires if the job is lost). `client`
+    is the queues' Redis (BGB_QUEUE_URL; the mark lives beside the job)."""
     from rq import Queue, Retry
 
     from api.botqueue import QUEUE_NAME

@@ -382,7 +382,7 @@ class Tournaments(MethodView):
         notify_tournament(svc.redis, tournament_id, entrant_accounts(tournament_id, spec),
                           "tournament_started", "active")
         try:
-            kick(svc.redis, tournament_id)
+            kick(svc.queue_redis, tournament_id)
         except redis.RedisError:
             log.warning("could not enqueue tournament %s; the sweeper will", tournament_id)
         info = store.info(tournament_id) or {}
@@ -438,7 +438,7 @@ class TournamentResource(MethodView):
                                                 "events": [{"type": "aborted",
                                                             "by": "tournament"}]}, new_epoch())
             aborted += int(done)
-        kick(svc.redis, tournament_id)  # records the aborted games
+        kick(svc.queue_redis, tournament_id)  # records the aborted games
         return _json({"status": "cancelled", "aborted": aborted})
 
 

@@ -22,11 +22,21 @@ Journey is not registered (BGB_GAME_MODULES=tests.toygame). Rate limits are off 
 generator is one client address), except in the flood run: first, another client's move
 latency while one address floods the API with game creations far over its rate limit
 (every answer a 429), against the same client alone (--flood-seconds, --only-flood).
+
+    python bench/api.py --cluster [--seconds 30] [--rounds 3]
+
+runs only the store comparison (issue 29): the same move load against the API on one
+redis-server and on a local Redis Cluster (tools/redis_cluster.py: 3 masters, 3 replicas,
+its queues on a Redis of their own), without and with BGB_MIN_REPLICAS=1, in alternating
+rounds within one run; prints each one's moves/s, p50/p99, and per move the CPU of the API
+and of Redis, Redis's commands and its network bytes in and out; then the memory one game
+and one log entry take in Redis (MEMORY USAGE of a sample of the games played).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import http.client
 import json
@@ -98,12 +108,13 @@ def children_cpu_seconds() -> float:
 
 
 @contextmanager
-def private_redis(url: str | None) -> Iterator[str]:
-    """The given Redis URL, or a throwaway redis-server on a free port."""
+def private_redis(url: str | None, binary: str | None = None) -> Iterator[str]:
+    """The given Redis URL, or a throwaway redis-server (`binary`, default PATH's first) on a
+    free port."""
     if url:
         yield url
         return
-    binary = shutil.which("redis-server")
+    binary = binary or shutil.which("redis-server")
     if binary is None:
         raise SystemExit("no redis-server on PATH: pass --redis-url")
     port = free_port()
@@ -431,7 +442,14 @@ def main() -> int:
                         help="flooding keep-alive connections per flooding process")
     parser.add_argument("--only-flood", action="store_true",
                         help="run the one-address flood run alone")
+    parser.add_argument("--cluster", action="store_true",
+                        help="only the store comparison: one redis-server against a local "
+                             "Redis Cluster (without and with BGB_MIN_REPLICAS=1)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="alternating rounds of the --cluster comparison")
     args = parser.parse_args()
+    if args.cluster:
+        return cluster_comparison(args)
     steps = [int(x) for x in args.idle_steps.split(",") if x.strip()]
     raise_open_files(max(steps, default=0) + 1024)
 
@@ -518,6 +536,177 @@ def compare_with_hello(args: argparse.Namespace, port: int, hello_port: int, gam
               + "; per hello: " + ", ".join(f"{name} {seconds / hellos * 1e6:.0f} us"
                                             for name, seconds in hello_cpu.items())
               + f" (a hello's CPU is {per_hello / per_move:.0%} of a move's)")
+
+
+def _redis_cluster_tool() -> Any:
+    """tools/redis_cluster.py as a module (tools/ is no package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("redis_cluster",
+                                                  ROOT / "tools" / "redis_cluster.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class StoreCounters:
+    """CPU seconds, commands and network bytes of a set of redis-server processes (the
+    masters' commands and bytes: a replica's are the masters' writes again)."""
+
+    def __init__(self, pids: list[int], master_ports: list[int]) -> None:
+        self.pids = pids
+        self.master_ports = master_ports
+
+    def read(self) -> tuple[float, int, int, int]:
+        """(CPU seconds, commands, bytes in, bytes out) so far."""
+        import redis
+
+        commands = bytes_in = bytes_out = 0
+        for port in self.master_ports:
+            stats = redis.Redis(port=port).info("stats")
+            commands += int(stats["total_commands_processed"])
+            bytes_in += int(stats["total_net_input_bytes"])
+            bytes_out += int(stats["total_net_output_bytes"])
+        return sum(cpu_seconds(pid) for pid in self.pids), commands, bytes_in, bytes_out
+
+
+def _masters(ports: list[int]) -> list[int]:
+    import redis
+
+    return [port for port in ports
+            if redis.Redis(port=port).info("replication")["role"] == "master"]
+
+
+def cluster_comparison(args: argparse.Namespace) -> int:
+    """The same move load on one redis-server and on a local Redis Cluster (replicas
+    unconfirmed, then confirmed), alternating rounds; prints the figures of each."""
+    tool = _redis_cluster_tool()
+    reason = tool.available()
+    if reason:
+        print(f"no local cluster here: {reason}")
+        return 1
+    server = tool.binaries()[0]  # the cluster's Redis 7 for the single node too: one build
+    print(f"store comparison: gunicorn -w {args.workers} -k gevent per API; load: "
+          f"{args.procs} processes x {args.clients} keep-alive clients; {args.rounds} rounds "
+          f"of {args.seconds / args.rounds:.0f}s each; {os.cpu_count()} CPUs; "
+          f"{subprocess.run([server, '--version'], capture_output=True, text=True).stdout}")
+    with private_redis(args.redis_url, server) as single_url, tool.LocalCluster() as cluster, \
+            tempfile.TemporaryDirectory(prefix="bgb-bench-prom-") as prom_dir:
+        base = dict(os.environ, PYTHONPATH=str(ROOT), **NO_RATE_LIMITS)
+        base.setdefault("BGB_GAME_MODULES", "tests.toygame")
+        single_port = int(single_url.rsplit(":", 1)[1].split("/")[0])
+        cluster_pids = [process.pid for process in cluster.processes.values()]
+        setups = {
+            "one redis-server": (dict(base, REDIS_URL=single_url),
+                                 StoreCounters([SERVER_PIDS[single_url]], [single_port])),
+            "cluster, 3 masters": (dict(base, REDIS_URL=cluster.url,
+                                        BGB_QUEUE_URL=cluster.queue_url),
+                                   StoreCounters(cluster_pids, _masters(cluster.ports))),
+            "cluster, BGB_MIN_REPLICAS=1": (dict(base, REDIS_URL=cluster.url,
+                                                 BGB_QUEUE_URL=cluster.queue_url,
+                                                 BGB_MIN_REPLICAS="1"),
+                                            StoreCounters(cluster_pids,
+                                                          _masters(cluster.ports))),
+        }
+        totals: dict[str, dict[str, Any]] = {
+            name: {"latencies": [], "time": 0.0, "api": 0.0, "redis": 0.0, "commands": 0,
+                   "in": 0, "out": 0} for name in setups}
+        with contextlib.ExitStack() as servers:
+            ports = {}
+            for index, (name, (env, _)) in enumerate(setups.items()):
+                env = dict(env, PROMETHEUS_MULTIPROC_DIR=str(Path(prom_dir, str(index))))
+                Path(env["PROMETHEUS_MULTIPROC_DIR"]).mkdir()
+                ports[name] = servers.enter_context(
+                    gunicorn("api:create_app()", env, args.workers, 0))
+            game, options = pick_game(next(iter(ports.values())), args.game)
+            for _ in range(args.rounds):
+                for name, (_, counters) in setups.items():
+                    port = ports[name]
+                    api_before = cpu_seconds(SERVER_PIDS.get(port))
+                    before = counters.read()
+                    found, elapsed = move_load(args, port, game, options,
+                                               args.seconds / args.rounds)
+                    after = counters.read()
+                    total = totals[name]
+                    total["latencies"] += found[0]
+                    total["time"] += elapsed
+                    total["api"] += cpu_seconds(SERVER_PIDS.get(port)) - api_before
+                    total["redis"] += after[0] - before[0]
+                    total["commands"] += after[1] - before[1]
+                    total["in"] += after[2] - before[2]
+                    total["out"] += after[3] - before[3]
+        print(f"{game} {options}, every seat human (a move is 1 POST, plus a read when the "
+              "seat to act changes, plus the game's creation now and then):")
+        for name, total in totals.items():
+            moves = len(total["latencies"]) or 1
+            print(f"  {name}: {moves / total['time']:.0f} moves/s, move latency p50 "
+                  f"{percentile(total['latencies'], 0.5) * 1000:.1f} ms, p99 "
+                  f"{percentile(total['latencies'], 0.99) * 1000:.1f} ms; per move: API CPU "
+                  f"{total['api'] / moves * 1e6:.0f} us, Redis CPU "
+                  f"{total['redis'] / moves * 1e6:.0f} us (every node), "
+                  f"{total['commands'] / moves:.1f} commands, "
+                  f"{total['in'] / moves:.0f} bytes in, {total['out'] / moves:.0f} bytes out "
+                  "(masters)")
+        game_sizes(single_url)
+        queue_cost(cluster.queue_url, cluster.processes[cluster.queue_port].pid)
+    return 0
+
+
+def queue_cost(url: str, pid: int, jobs: int = 3000) -> None:
+    """Print what one RQ job costs the queues' Redis (enqueued with a bot turn's options,
+    taken and finished by a bgb worker's LeanWorker in this process): its CPU, commands and
+    bytes."""
+    import redis
+    from rq import Queue
+
+    from ai_worker.worker import LeanWorker
+
+    client = redis.Redis.from_url(url)
+    counters = StoreCounters([pid], [int(url.rsplit(":", 1)[1].split("/")[0])])
+    queue = Queue("bench-queue-cost", connection=client)
+    before = counters.read()
+    started = time.monotonic()
+    for index in range(jobs):
+        queue.enqueue_call("time.sleep", args=(0,), job_id=f"bench-{index}", timeout=60,
+                           result_ttl=60, failure_ttl=3600)
+    enqueued = time.monotonic() - started
+    LeanWorker([queue], connection=client).work(burst=True, logging_level="WARNING")
+    elapsed = time.monotonic() - started - enqueued
+    cpu, commands, bytes_in, bytes_out = (b - a for a, b in zip(before, counters.read(),
+                                                              strict=True))
+    print(f"  the queues' Redis, one job (enqueued, taken and finished; {jobs} jobs): CPU "
+          f"{cpu / jobs * 1e6:.0f} us, {commands / jobs:.0f} commands, "
+          f"{bytes_in / jobs:.0f} bytes in, {bytes_out / jobs:.0f} bytes out; one worker "
+          f"ran {jobs / elapsed:.0f} jobs/s, one client enqueued {jobs / enqueued:.0f}/s")
+
+
+def game_sizes(url: str, sample: int = 300) -> None:
+    """Print what a game and a log entry take in Redis's memory (MEMORY USAGE of every key
+    of a sample of the games stored at `url`)."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    logs = []
+    for name in client.scan_iter(match="bgb:game:*:moves", count=1000):
+        logs.append(name.decode())
+        if len(logs) >= sample:
+            break
+    if not logs:
+        return
+    game_bytes, entries, log_bytes = [], 0, 0
+    for log_key in logs:
+        prefix = log_key.removesuffix(":moves")
+        names = list(client.scan_iter(match=prefix.replace("{", "[{]").replace("}", "[}]")
+                                      + ":*", count=100))
+        game_bytes.append(sum(client.memory_usage(n) or 0 for n in names))
+        length = client.llen(log_key)
+        if length:
+            entries += length
+            log_bytes += client.memory_usage(log_key, samples=0) or 0
+    print(f"  in Redis ({len(logs)} games sampled): {sum(game_bytes) / len(game_bytes):.0f} "
+          f"bytes a game (all its keys, {entries / len(logs):.1f} log entries on average), "
+          f"{log_bytes / max(entries, 1):.0f} bytes a log entry")
 
 
 # The load generator is one client address: the API's rate limits, its fair turns and its

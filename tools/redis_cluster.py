@@ -285,6 +285,122 @@ class LocalCluster:
         self.stop()
 
 
+class SentinelQueue:
+    """A queue Redis watched by Redis Sentinel: a master, a replica and three sentinels on
+    loopback ports (a context manager); `url` is BGB_QUEUE_URL. Failover is fast on purpose
+    (a master silent for 1 s is down)."""
+
+    NAME = "bgb-queue"
+
+    def __init__(self, server: str | None = None, workdir: str | None = None) -> None:
+        found = binaries()
+        self.server = server or (found[0] if isinstance(found, tuple) else "redis-server")
+        self.workdir = Path(workdir or tempfile.mkdtemp(prefix="bgb-sentinel-"))
+        self.master, self.replica = free_port(), free_port()
+        self.sentinels = [free_port() for _ in range(3)]
+        self.processes: dict[int, subprocess.Popen[bytes]] = {}
+
+    @property
+    def url(self) -> str:
+        """BGB_QUEUE_URL: the master the sentinels name."""
+        return ("redis+sentinel://" + ",".join(f"127.0.0.1:{port}" for port in self.sentinels)
+                + f"/{self.NAME}/0")
+
+    def _spawn(self, port: int, *arguments: str) -> None:
+        self.processes[port] = subprocess.Popen(
+            [self.server, *arguments], cwd=self.workdir,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def start(self, timeout: float = 30.0) -> SentinelQueue:
+        """Start the master, its replica and the sentinels; wait until the sentinels know
+        the replica."""
+        for port, extra in ((self.master, []), (self.replica,
+                                                ["--replicaof", "127.0.0.1", str(self.master)])):
+            folder = self.workdir / str(port)
+            folder.mkdir(parents=True, exist_ok=True)
+            self._spawn(port, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder),
+                        "--save", "", "--appendonly", "no", *extra)
+        for port in self.sentinels:
+            config = self.workdir / f"sentinel-{port}.conf"
+            config.write_text(f"port {port}\nbind 127.0.0.1\n"
+                              f"sentinel monitor {self.NAME} 127.0.0.1 {self.master} 2\n"
+                              f"sentinel down-after-milliseconds {self.NAME} 1000\n"
+                              f"sentinel failover-timeout {self.NAME} 5000\n")
+            self._spawn(port, str(config), "--sentinel")
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if self.replicas_known() == len(self.sentinels):
+                    return self
+            except redis.RedisError:
+                pass
+            if time.monotonic() > deadline:
+                raise TimeoutError("the sentinels did not find the queue's replica")
+            time.sleep(0.2)
+
+    def replicas_known(self) -> int:
+        """How many sentinels know the master has a replica."""
+        known = 0
+        for port in self.sentinels:
+            replicas = redis.Redis(port=port, socket_timeout=1).sentinel_slaves(self.NAME)
+            known += bool(replicas)
+        return known
+
+    def master_port(self) -> int:
+        """The port of the master the sentinels name now."""
+        for port in self.sentinels:
+            try:
+                _, found = redis.Redis(port=port, socket_timeout=1) \
+                    .sentinel_get_master_addr_by_name(self.NAME)
+                return int(found)
+            except (redis.RedisError, TypeError):
+                continue
+        raise LookupError("no sentinel answers")
+
+    def kill_master(self) -> int:
+        """kill -9 the master now; its port."""
+        port = self.master_port()
+        self.processes[port].send_signal(signal.SIGKILL)
+        self.processes[port].wait(timeout=10)
+        return port
+
+    def wait_failover(self, old: int, timeout: float = 30.0) -> int:
+        """Until the sentinels name another master than `old`; its port."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                port = self.master_port()
+                if port != old and redis.Redis(port=port, socket_timeout=1).info(
+                        "replication")["role"] == "master":
+                    return port
+            except (redis.RedisError, LookupError):
+                pass
+            time.sleep(0.2)
+        raise TimeoutError("no failover")
+
+    def stop(self) -> None:
+        """Stop every process and delete the directory."""
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes.values():
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def __enter__(self) -> SentinelQueue:
+        try:
+            return self.start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
+
+
 def main() -> int:
     """Start a cluster, print its settings, stop it at Ctrl-C."""
     reason = available()

@@ -6,7 +6,14 @@ import pytest
 import redis
 from redis.cluster import RedisCluster
 
-from api.redis_conn import QueueUrlMissing, Topology, cluster_nodes, game_client
+from api.redis_conn import (
+    QueueUrlMissing,
+    Topology,
+    cluster_nodes,
+    game_client,
+    is_sentinel,
+    queue_client,
+)
 
 
 def test_a_cluster_url_lists_its_startup_nodes() -> None:
@@ -45,3 +52,13 @@ def test_a_cluster_url_makes_redis_pys_cluster_client() -> None:
     with pytest.raises((redis.RedisError, redis.exceptions.RedisClusterException)):
         game_client("redis+cluster://127.0.0.1:1", timeout=0.2)
     assert not isinstance(game_client("redis://127.0.0.1:1"), RedisCluster)
+
+
+def test_a_sentinel_queue_url_names_its_master() -> None:
+    url = "redis+sentinel://10.0.0.1:26379,10.0.0.2:26379/bgb-queue/0"
+    assert is_sentinel(url) and not is_sentinel("redis://q:6379/0")
+    apart = Topology.of("redis+cluster://10.0.0.1:7000", queue=url)
+    assert (apart.queue_url, apart.shared) == (url, False)
+    assert isinstance(queue_client(url), redis.Redis)  # nothing sent until first used
+    with pytest.raises(ValueError, match="names its master"):
+        queue_client("redis+sentinel://10.0.0.1:26379")

@@ -1,17 +1,20 @@
 """A master of the cluster killed (-9) while games are played: its replica takes over and,
 with BGB_MIN_REPLICAS=1, every acknowledged move is still in its game's log.
 
-The topology of issue 29 on loopback: 3 masters + 3 replicas, a queue Redis, the API under
-gunicorn (as `bgb serve` runs it) and a bot worker. Players post moves with an
-Idempotency-Key and retry on 503 or a broken connection, as the SDK does; each 200 is an
-acknowledged move, looked for in the log afterwards. The same run with BGB_MIN_REPLICAS=0
-prints how many it lost: the doomed master's replica is frozen for a moment before the
-master dies (replication is asynchronous: what that master acknowledged meanwhile is gone).
+The topology of issue 29 on loopback: 3 masters + 3 replicas, a queue Redis, two API nodes
+(gunicorn, as `bgb serve` runs it) behind HAProxy (deploy/haproxy-cluster.cfg) and two bot
+workers reaching the API through it. Players post moves with an Idempotency-Key and retry on
+503 or a broken connection, as the SDK does; each 200 is an acknowledged move, looked for in
+the log afterwards. Watchers stream the games' events meanwhile, through the proxy too. The
+same run with BGB_MIN_REPLICAS=0 prints how many it lost: the doomed master's replica is
+frozen for a moment before the master dies (replication is asynchronous: what that master
+acknowledged meanwhile is gone).
 """
 
 from __future__ import annotations
 
 import itertools
+import random
 import threading
 import time
 import uuid
@@ -23,12 +26,16 @@ import redis
 import requests
 
 from api.store import Store
+from clients.verify import verify_record
+from tests.cluster.balanced import BalancedStack, haproxy
 from tests.cluster.conftest import redis_cluster
-from tests.e2e.conftest import Stack
 
-pytestmark = [pytest.mark.cluster, pytest.mark.e2e]
+pytestmark = [pytest.mark.cluster, pytest.mark.e2e,
+              pytest.mark.skipif(haproxy() is None, reason="no haproxy here (Debian's "
+                                 "`apt-get install haproxy`): the API nodes need a balancer")]
 
 PLAYERS = 4  # threads, each playing one game after another
+WATCHERS = 4  # threads, each streaming one game's events after another
 BEFORE_KILL = 4.0  # seconds of play before the master dies
 LAGGING = 1.5  # seconds the doomed master's replica is frozen before the master dies
 AFTER_PROMOTION = 4.0  # seconds of play once its replica took over
@@ -127,6 +134,43 @@ class Players:
                     self.acked.append((game_id, to_act, key))
 
 
+class Watchers:
+    """Threads streaming the events of the players' games through the proxy, counting what
+    they hear; a stream that ends or breaks (a failover) is opened again on another game."""
+
+    def __init__(self, api_url: str, players: Players) -> None:
+        self.api_url = api_url
+        self.players = players
+        self.events = 0
+        self.stop = threading.Event()
+        self._lock = threading.Lock()
+
+    def watch(self) -> None:
+        """Streams one after another until stopped, each of a game picked at random."""
+        rng = random.Random()
+        while not self.stop.is_set():
+            with self.players._lock:
+                games = sorted(self.players.games)
+            if not games:
+                time.sleep(0.1)
+                continue
+            game_id = rng.choice(games)
+            try:
+                with requests.get(f"{self.api_url}/v1/games/{game_id}/events", stream=True,
+                                  timeout=(5, 10)) as answer:
+                    if answer.status_code != 200:
+                        time.sleep(0.2)
+                        continue
+                    for line in answer.iter_lines():
+                        if line.startswith(b"event:"):
+                            with self._lock:
+                                self.events += 1
+                        if self.stop.is_set():
+                            break
+            except requests.RequestException:
+                time.sleep(0.2)
+
+
 def _lost(client: redis.RedisCluster, acked: list[tuple[str, int, str]]) -> int:
     """How many acknowledged moves the store no longer holds: a move's Idempotency-Key record
     names its log entry (index and sha1), and stands only while the log holds that very
@@ -135,10 +179,28 @@ def _lost(client: redis.RedisCluster, acked: list[tuple[str, int, str]]) -> int:
     return sum(store.record(game_id, (seat, key)) is None for game_id, seat, key in acked)
 
 
+def _verified(api_url: str, games: set[str]) -> tuple[int, int]:
+    """(how many of `games` are over, each one's record verified: its deal, every move
+    replayed by the rules, its result, `bgb verify`'s checks; how many are gone: a creation
+    acknowledged and lost with its master). The others still run."""
+    ended = gone = 0
+    for game_id in sorted(games):
+        answer = requests.get(f"{api_url}/v1/games/{game_id}/record", timeout=10)
+        assert answer.status_code in (200, 404, 409), (game_id, answer.status_code,
+                                                       answer.text)
+        if answer.status_code == 404:
+            gone += 1
+        elif answer.status_code == 200:
+            report = verify_record(answer.json())
+            assert report.ok, (game_id, report.faults)
+            ended += 1
+    return ended, gone
+
+
 def _run(replicas: int, log_dir: Path) -> tuple[int, int, int]:
     """Play, kill a master, play on; (acknowledged moves, lost ones, refused attempts)."""
     with redis_cluster.LocalCluster() as cluster:
-        stack = Stack(cluster.url, log_dir)
+        stack = BalancedStack(cluster.url, log_dir, nodes=2)
         stack.env.update({
             "BGB_QUEUE_URL": cluster.queue_url, "BGB_MIN_REPLICAS": str(replicas),
             "BGB_REPLICA_TIMEOUT_MS": "300", "BGB_REDIS_TIMEOUT": "1",
@@ -148,10 +210,14 @@ def _run(replicas: int, log_dir: Path) -> tuple[int, int, int]:
         try:
             stack.start_api()
             stack.start_worker()
+            stack.start_worker()
             players = Players(stack.api_url)
+            watchers = Watchers(stack.api_url, players)
             threads = [threading.Thread(target=players.play, daemon=True)
                        for _ in range(PLAYERS)]
-            for thread in threads:
+            streams = [threading.Thread(target=watchers.watch, daemon=True)
+                       for _ in range(WATCHERS)]
+            for thread in [*threads, *streams]:
                 thread.start()
             time.sleep(BEFORE_KILL)
             victim = next(port for port, role in sorted(cluster.roles().items())
@@ -165,16 +231,29 @@ def _run(replicas: int, log_dir: Path) -> tuple[int, int, int]:
             redis.Redis(host="127.0.0.1", port=victim).client_kill_filter(_type="slave")
             time.sleep(LAGGING)
             before = len(players.acked)
+            heard = watchers.events
             cluster.kill(victim)
             cluster.resume(replica)
             cluster.wait_healthy(timeout=60, replicas=0)
             time.sleep(AFTER_PROMOTION)
             players.stop.set()
-            for thread in threads:
+            watchers.stop.set()
+            for thread in [*threads, *streams]:
                 thread.join(timeout=15)
             after = len(players.acked) - before
-            assert not players.failures, (players.failures, stack.log("api"))
-            assert before > 0 and after > 0, (before, after, stack.log("api"))
+            assert not players.failures, (players.failures, stack.log("api-0"))
+            assert before > 0 and after > 0, (before, after, stack.log("api-0"))
+            # Both nodes served the players, and the watchers still hear moves once the
+            # master died (their streams reopened where a failover broke them).
+            served = stack.served()
+            assert len(served) == 2 and all(count > 0 for count in served.values()), served
+            assert heard < watchers.events, (heard, watchers.events)
+            ended, gone = _verified(stack.api_url, players.games)
+            assert ended > 0
+            assert gone == 0 or replicas == 0, gone  # an acknowledged creation is kept too
+            print(f"\nanswers by node: {served}; events streamed: {watchers.events} "
+                  f"({heard} before the kill); games {len(players.games)}: {ended} over "
+                  f"and their records verified, {gone} lost")
             client = redis.RedisCluster(host="127.0.0.1", port=cluster.alive()[0])
             lost = _lost(client, players.acked)
             client.close()

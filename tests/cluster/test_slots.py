@@ -1,19 +1,28 @@
-"""Every script of a game runs on keys of one hash slot: a game played through the API on
-a Redis Cluster (a script on two slots would be refused CROSSSLOT), every script call
-recorded and its keys' slots compared."""
+"""Every script runs on keys of one hash slot: games, tournaments, webhooks and analyses
+through the API (and their jobs) on a Redis Cluster (a script on two slots would be refused
+CROSSSLOT), every script call recorded and its keys' slots compared."""
 
 from __future__ import annotations
 
+import json
+import random
+import threading
 from collections.abc import Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 import redis
 from flask import Flask
+from rq import SimpleWorker
 
+from ai_worker import tournaments
 from api import keys as key_names
-from api import store
-from api.redis_conn import GameScript
+from api import redis_conn, store
+from api.botqueue import ANALYSIS_QUEUE_NAME
+from api.botqueue import QUEUE_NAME as BOT_QUEUE
+from api.notify import QUEUE_NAME as WEBHOOK_QUEUE
+from api.redis_conn import GameScript, worker_games
 from tests.api.conftest import create, move
 
 pytestmark = pytest.mark.cluster
@@ -52,3 +61,157 @@ def test_every_game_script_touches_one_slot(cluster_app: Flask,
     # The global indexes are written ahead, outside the game's slot (docs/scaling.md).
     assert cluster_client.zscore(key_names.bot_turns(), with_bot.id) is not None
     assert cluster_client.zscore(key_names.clock_deadlines(), human.id) is not None
+
+
+class _Receiver:
+    """A local HTTP server taking webhook deliveries (their bodies' types)."""
+
+    def __init__(self) -> None:
+        self.types: list[str] = []
+        received = self.types
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+                body = self.rfile.read(int(self.headers.get("content-length", "0")))
+                received.append(json.loads(body)["type"])
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _work(queues: redis.Redis) -> None:
+    """Run every queued job (scheduler, analyses, webhooks) as a bgb worker would: RQ's
+    SimpleWorker on the queues' Redis, the jobs reaching the cluster through the settings."""
+    SimpleWorker([BOT_QUEUE, ANALYSIS_QUEUE_NAME, WEBHOOK_QUEUE],
+                 connection=queues).work(burst=True)
+
+
+def test_tournaments_webhooks_and_analyses_touch_one_slot(
+        cluster_app: Flask, cluster_client: redis.RedisCluster, local_cluster: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tournament played out and one cancelled, a player's webhook registered and
+    delivered, a game analysed: through the API and the jobs on the cluster, the queues on
+    their own Redis, every script's keys in one slot."""
+    calls: list[tuple[str, tuple[Any, ...]]] = []
+    real_game = GameScript.__call__
+    real_evalsha = redis.RedisCluster.evalsha
+    real_eval = redis.RedisCluster.eval
+
+    def game_script(self: GameScript, keys: Sequence[Any], args: Sequence[Any],
+                    durable: bool = False) -> Any:
+        calls.append(("game script", tuple(keys)))
+        return real_game(self, keys, args, durable)
+
+    def evalsha(self: redis.RedisCluster, sha: str, numkeys: int, *rest: Any) -> Any:
+        calls.append((f"script {sha[:8]}", tuple(rest[:numkeys])))
+        return real_evalsha(self, sha, numkeys, *rest)
+
+    def eval_(self: redis.RedisCluster, text: str, numkeys: int, *rest: Any) -> Any:
+        calls.append((text.strip().splitlines()[0], tuple(rest[:numkeys])))
+        return real_eval(self, text, numkeys, *rest)
+
+    monkeypatch.setattr(GameScript, "__call__", game_script)
+    monkeypatch.setattr(redis.RedisCluster, "evalsha", evalsha)
+    monkeypatch.setattr(redis.RedisCluster, "eval", eval_)
+    # The jobs run here find the cluster and the queues as a worker does: in the settings.
+    monkeypatch.setenv("REDIS_URL", local_cluster.url)
+    monkeypatch.setenv("BGB_QUEUE_URL", local_cluster.queue_url)
+    monkeypatch.setenv("BGB_WEBHOOK_ALLOW", "127.0.0.1/32")
+    monkeypatch.setenv("BGB_ANALYSIS_ITERATIONS", "50")
+    monkeypatch.setattr(redis_conn, "_worker_games", {})
+    queues = redis.Redis.from_url(local_cluster.queue_url)
+    client = cluster_app.test_client()
+    rng = random.Random(5)
+
+    # A player's webhook: registered, and told of its turns in a game it plays.
+    receiver = _Receiver()
+    try:
+        player = client.post("/v1/players", json={"name": "Ada"}).get_json()
+        auth = {"Authorization": f"Bearer {player['key']}"}
+        hook = client.post("/v1/players/me/webhooks", headers=auth, json={
+            "url": receiver.url, "events": ["your_turn", "game_over"]})
+        assert hook.status_code == 201, hook.get_json()
+        created = client.post("/v1/games", headers=auth, json={
+            "game": "toy-pontoon", "options": {"players": 2}, "seed": 3,
+            "seats": [{"kind": "human", "claim": True}, {"kind": "human"}]}).get_json()
+        tokens = {s["seat"]: s["token"] for s in created["seats"]}
+        _play(client, created["id"], tokens, rng)
+        mine = client.get("/v1/players/me/games", headers=auth).get_json()["games"]
+        assert [g["id"] for g in mine] == [created["id"]]
+        _work(queues)
+        assert "game_over" in receiver.types, receiver.types
+        log = client.get(f"/v1/players/me/webhooks/{hook.get_json()['id']}/deliveries",
+                         headers=auth).get_json()["deliveries"]
+        assert log and all(entry["outcome"] == "delivered" for entry in log), log
+    finally:
+        receiver.stop()
+
+    # The finished game analysed by its job.
+    asked = client.post(f"/v1/games/{created['id']}/analysis", json={})
+    assert asked.status_code == 202, asked.get_json()
+    _work(queues)
+    done = client.get(f"/v1/games/{created['id']}/analysis").get_json()
+    assert done["status"] == "done", done
+
+    # A tournament of two external entrants played out, its scheduler run by the jobs and
+    # kicked by the sweeper's poll; another one cancelled.
+    names = ["ann", "bob"]
+    spec = {"game": "toy-pontoon", "options": {"players": 2}, "seed": 11, "deals": 1,
+            "max_parallel": 2, "entrants": [{"kind": "external", "name": n} for n in names]}
+    body = client.post("/v1/tournaments", json=spec).get_json()
+    tournament_id = body["id"]
+    assert cluster_client.sismember(key_names.tournaments_active(), tournament_id)
+    for _ in range(50):
+        tournaments.poll(queues, interval_ms=1, game_store=worker_games(queues))
+        _work(queues)
+        if client.get(f"/v1/tournaments/{tournament_id}").get_json()["status"] != "active":
+            break
+        for token in body["entrant_tokens"].values():
+            games = client.get(f"/v1/tournaments/{tournament_id}/games",
+                               headers={"Authorization": f"Bearer {token}"}).get_json()
+            for game in games["games"]:
+                if game["status"] == "active":
+                    _play(client, game["game_id"], {int(s): t for s, t in
+                                                    game.get("tokens", {}).items()}, rng)
+    final = client.get(f"/v1/tournaments/{tournament_id}").get_json()
+    assert final["status"] == "finished" and final["progress"]["finished"] == 2, final
+    assert not cluster_client.sismember(key_names.tournaments_active(), tournament_id)
+    other = client.post("/v1/tournaments", json=spec).get_json()
+    _work(queues)
+    cancelled = client.delete(f"/v1/tournaments/{other['id']}",
+                              headers={"Authorization": f"Bearer {other['creator_token']}"})
+    assert cancelled.status_code == 200, cancelled.get_json()
+    assert not cluster_client.sismember(key_names.tournaments_active(), other["id"])
+
+    scripts = {name for name, _ in calls}
+    assert len(scripts) >= 5, scripts
+    for name, script_keys in calls:
+        slots = {cluster_client.keyslot(key) for key in script_keys}
+        assert len(slots) <= 1, (name, script_keys)
+
+
+def _play(client: Any, game_id: str, tokens: dict[int, str], rng: random.Random) -> None:
+    """Random legal moves for the seats of `tokens` while one of them is to act."""
+    while True:
+        for seat, token in tokens.items():
+            auth = {"Authorization": f"Bearer {token}"}
+            view = client.get(f"/v1/games/{game_id}", headers=auth).get_json()
+            if view["status"] != "active":
+                return
+            if view["to_act"] == seat:
+                answer = client.post(f"/v1/games/{game_id}/moves", headers=auth, json={
+                    "move": rng.choice(view["legal_moves"]), "version": view["version"]})
+                assert answer.status_code == 200, answer.get_json()
+                break
+        else:
+            return  # a seat of no token of ours is to act

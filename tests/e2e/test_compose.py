@@ -55,9 +55,9 @@ def test_compose_parses_and_publishes_only_the_proxy_widely() -> None:
     assert services["api"]["environment"]["REDIS_URL"] == "redis://redis:6379/0"
 
 
-def _proxy_config() -> tuple[str, str]:
-    """(the proxy's configuration file in the repository, its text)."""
-    volumes = _compose()["services"]["proxy"]["volumes"]
+def _proxy_config(service: str = "proxy") -> tuple[str, str]:
+    """(the configuration file in the repository of the proxy `service`, its text)."""
+    volumes = _compose()["services"][service]["volumes"]
     mounted = [v.split(":")[0] for v in volumes if v.split(":")[1].endswith("haproxy.cfg")]
     assert len(mounted) == 1, volumes
     path = (REPO / mounted[0]).resolve()
@@ -178,3 +178,117 @@ def test_each_services_command_line_runs_and_plays_a_bot_game(tmp_path: Path) ->
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, 9)
                 process.wait()
+
+
+def _profile(name: str) -> dict[str, dict[str, Any]]:
+    return {service_name: service for service_name, service in _compose()["services"].items()
+            if name in (service.get("profiles") or [])}
+
+
+def test_the_cluster_profile_is_issue_29s_topology() -> None:
+    cluster = _profile("cluster")
+    nodes = [f"cluster-redis-{n}" for n in range(1, 7)]
+    assert set(cluster) == {*nodes, "cluster-create", "cluster-queue", "cluster-api-1",
+                            "cluster-api-2", "cluster-proxy", "cluster-worker-1",
+                            "cluster-worker-2"}
+    # `docker compose up` without the profile starts what it did.
+    assert all(not service.get("profiles") for name, service in _compose()["services"].items()
+               if name not in cluster)
+    for node in nodes:
+        command = cluster[node]["command"]
+        assert command[0] == "redis-server" and "--cluster-enabled" in command
+        assert command[command.index("--cluster-enabled") + 1] == "yes"
+    # One cluster of the six, a replica per master, made once all six answer.
+    create = cluster["cluster-create"]
+    script = " ".join(create["command"])
+    assert "--cluster create" in script and "--cluster-replicas 1" in script
+    assert "for n in 1 2 3 4 5 6" in script and "cluster-redis-$$n" in script
+    assert {name: dep["condition"] for name, dep in create["depends_on"].items()} == {
+        node: "service_healthy" for node in nodes}
+    assert "--cluster-enabled" not in cluster["cluster-queue"]["command"]
+    for api in ("cluster-api-1", "cluster-api-2"):
+        env = _environment(cluster[api])
+        assert env["REDIS_URL"].startswith("redis+cluster://")
+        named = env["REDIS_URL"].removeprefix("redis+cluster://").split(",")
+        assert named and all(part.split(":")[0] in nodes for part in named), named
+        assert env["BGB_QUEUE_URL"] == "redis://cluster-queue:6379/0"
+        assert env["BGB_MIN_REPLICAS"] == "1" and env["BGB_TRUSTED_PROXIES"] == "1"
+        assert "ports" not in cluster[api]
+        assert cluster[api]["depends_on"]["cluster-create"]["condition"] == \
+            "service_completed_successfully"
+    # A worker per API node, each posting to its own (not through the proxy's per-client
+    # request cap), on the same store and queues as the API.
+    for index in (1, 2):
+        worker = cluster[f"cluster-worker-{index}"]
+        env = _environment(worker)
+        assert worker["command"] == ["bgb", "worker"]
+        assert env["BGB_API_URL"] == f"http://cluster-api-{index}:8000"
+        assert {k: env[k] for k in ("REDIS_URL", "BGB_QUEUE_URL")} == {
+            k: _environment(cluster["cluster-api-1"])[k] for k in ("REDIS_URL", "BGB_QUEUE_URL")}
+    # Only the proxy is published.
+    assert [name for name, service in cluster.items() if service.get("ports")] == [
+        "cluster-proxy"]
+    # The proxy's servers are the two API nodes.
+    path, config = _proxy_config("cluster-proxy")
+    assert path.endswith("haproxy-cluster.cfg")
+    servers = [line.split() for line in config.splitlines() if line.strip().startswith("server ")]
+    assert sorted(server[2] for server in servers) == ["cluster-api-1:8000",
+                                                        "cluster-api-2:8000"]
+
+
+def _settings_lines(config: str) -> list[str]:
+    """The lines of an HAProxy configuration outside its backend, comments left out."""
+    kept = []
+    for line in config.splitlines():
+        if line.startswith("backend "):
+            break
+        if line.strip() and not line.strip().startswith("#"):
+            kept.append(" ".join(line.split()))
+    return kept
+
+
+def test_the_cluster_proxy_bounds_clients_as_the_single_one_does() -> None:
+    _, single = _proxy_config()
+    _, cluster = _proxy_config("cluster-proxy")
+    assert _settings_lines(cluster) == _settings_lines(single)
+
+
+@pytest.mark.skipif(shutil.which("haproxy") is None, reason="no haproxy binary here")
+def test_the_cluster_proxy_configuration_passes_haproxys_check() -> None:
+    path, _ = _proxy_config("cluster-proxy")
+    checked = subprocess.run(["haproxy", "-c", "-f", path], capture_output=True, text=True,
+                             timeout=30)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_a_cluster_nodes_command_line_runs(tmp_path: Path) -> None:
+    """The nodes' redis-server options are accepted by a Redis 7 here (it runs in cluster
+    mode, waiting to be joined)."""
+    import redis
+
+    from tests.cluster.conftest import redis_cluster
+
+    found = redis_cluster.binaries()
+    if isinstance(found, str):
+        pytest.skip(f"no Redis 7 here: {found}")
+    server, _ = found
+    command = _profile("cluster")["cluster-redis-1"]["command"]
+    port = redis_cluster._cluster_ports(1)[0]  # its bus port (+10000) free and valid too
+    process = subprocess.Popen([server, *command[1:], "--port", str(port), "--bind",
+                                "127.0.0.1", "--dir", str(tmp_path)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        client = redis.Redis(port=port, socket_connect_timeout=1)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                info = client.cluster("info")
+                break
+            except redis.ConnectionError:
+                assert process.poll() is None, "redis-server refused the options"
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        assert info["cluster_state"] == "fail"  # in cluster mode, no slots yet
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
