@@ -135,3 +135,19 @@ def test_a_solo_encyclopedia_game_played_on_the_board_only(browser: Any, stack: 
         assert errors == []
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize(("screen", "lang"), SCREENS)
+def test_a_solo_darwins_journey_game_played_on_the_board_only(browser: Any, stack: Stack,
+                                                              shots: Shots, screen: str,
+                                                              lang: str) -> None:
+    """Against Alfred: a worker then a location, the tracks, cards, seals, stamps."""
+    ctx, page, errors = open_seat(browser, stack, "darwins-journey", {"players": 1}, 30, screen, lang)
+    try:
+        taps, from_list = play_on_the_board(page, shots, 30)
+        print(f"darwins-journey {screen} {lang}: board {taps['board']}, list {taps['list']}: {dict(from_list)}")
+        assert page.is_visible("#winner")
+        assert from_list == {}, f"moves with no board place: {dict(from_list)}"
+        assert errors == []
+    finally:
+        ctx.close()
