@@ -151,3 +151,27 @@ def test_a_solo_darwins_journey_game_played_on_the_board_only(browser: Any, stac
         assert errors == []
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize(("screen", "lang"), SCREENS)
+def test_a_three_seat_flotilla_game_played_on_the_board_only(browser: Any, stack: Stack,
+                                                             shots: Shots, screen: str,
+                                                             lang: str) -> None:
+    """This seat against two random bots: cards, hexes (a tile then a hex), guilds, market."""
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random", "params": {}}] * 2
+    created = stack.client.create_game("flotilla", {"players": 3}, seats, seed=30, unranked=True)
+    token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
+    ctx = browser.new_context(**(PHONE if screen == "phone" else DESKTOP), locale=lang)
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{stack.api_url}/play/games/{created['id']}?lang={lang}#token={token}")
+        page.wait_for_selector(READY)
+        taps, from_list = play_on_the_board(page, shots, 30)
+        print(f"flotilla {screen} {lang}: board {taps['board']}, list {taps['list']}: {dict(from_list)}")
+        assert page.is_visible("#winner")
+        assert from_list == {}, f"moves with no board place: {dict(from_list)}"
+        assert errors == []
+    finally:
+        ctx.close()
