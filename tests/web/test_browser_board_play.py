@@ -36,7 +36,8 @@ pytestmark = pytest.mark.e2e
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
          "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
-SCREENS = [pytest.param("phone", "en", id="phone-en"), pytest.param("desktop", "pt-BR", id="desktop-pt")]
+SCREENS = [pytest.param("phone", "en", id="phone-en"),
+           pytest.param("desktop", "pt-BR", id="desktop-pt")]
 NEWER = ("([v]) => Number(document.querySelector('#status').dataset.version) > v"
          " || !document.querySelector('#notice').hidden")
 MAX_STEPS = 800
@@ -106,10 +107,11 @@ def play_on_the_board(page: Any, shots: Shots, seed: int) -> tuple[collections.C
 
 
 def open_seat(browser: Any, stack: Stack, game: str, options: dict[str, Any], seed: int,
-              screen: str, lang: str) -> tuple[Any, Any, list[str]]:
+              screen: str, lang: str,
+              seats: list[dict[str, Any]] | None = None) -> tuple[Any, Any, list[str]]:
     """A seeded unranked game's seat 0 opened at `screen` size in `lang`: the context, the
     page and the page's errors."""
-    created = stack.client.create_game(game, options, seed=seed, unranked=True)
+    created = stack.client.create_game(game, options, seats, seed=seed, unranked=True)
     token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
     ctx = browser.new_context(**(PHONE if screen == "phone" else DESKTOP), locale=lang)
     page = ctx.new_page()
@@ -128,7 +130,7 @@ def test_a_solo_encyclopedia_game_played_on_the_board_only(browser: Any, stack: 
     try:
         assert page.is_checked("#confirm-setting") == (screen == "phone"), "a touch screen confirms"
         taps, from_list = play_on_the_board(page, shots, 30)
-        print(f"encyclopedia {screen} {lang}: board {taps['board']}, list {taps['list']}: {dict(from_list)}")
+        print(f"encyclopedia {screen} {lang}: {dict(taps)}, from the list: {dict(from_list)}")
         assert page.is_visible("#winner")
         assert from_list == {}, f"moves with no board place: {dict(from_list)}"
         assert taps["board"] > 0
@@ -142,10 +144,11 @@ def test_a_solo_darwins_journey_game_played_on_the_board_only(browser: Any, stac
                                                               shots: Shots, screen: str,
                                                               lang: str) -> None:
     """Against Alfred: a worker then a location, the tracks, cards, seals, stamps."""
-    ctx, page, errors = open_seat(browser, stack, "darwins-journey", {"players": 1}, 30, screen, lang)
+    ctx, page, errors = open_seat(browser, stack, "darwins-journey", {"players": 1}, 30,
+                                  screen, lang)
     try:
         taps, from_list = play_on_the_board(page, shots, 30)
-        print(f"darwins-journey {screen} {lang}: board {taps['board']}, list {taps['list']}: {dict(from_list)}")
+        print(f"darwins-journey {screen} {lang}: {dict(taps)}, from the list: {dict(from_list)}")
         assert page.is_visible("#winner")
         assert from_list == {}, f"moves with no board place: {dict(from_list)}"
         assert errors == []
@@ -159,17 +162,11 @@ def test_a_three_seat_flotilla_game_played_on_the_board_only(browser: Any, stack
                                                              lang: str) -> None:
     """This seat against two random bots: cards, hexes (a tile then a hex), guilds, market."""
     seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random", "params": {}}] * 2
-    created = stack.client.create_game("flotilla", {"players": 3}, seats, seed=30, unranked=True)
-    token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
-    ctx = browser.new_context(**(PHONE if screen == "phone" else DESKTOP), locale=lang)
+    ctx, page, errors = open_seat(browser, stack, "flotilla", {"players": 3}, 30, screen, lang,
+                                  seats)
     try:
-        page = ctx.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(f"{stack.api_url}/play/games/{created['id']}?lang={lang}#token={token}")
-        page.wait_for_selector(READY)
         taps, from_list = play_on_the_board(page, shots, 30)
-        print(f"flotilla {screen} {lang}: board {taps['board']}, list {taps['list']}: {dict(from_list)}")
+        print(f"flotilla {screen} {lang}: {dict(taps)}, from the list: {dict(from_list)}")
         assert page.is_visible("#winner")
         assert from_list == {}, f"moves with no board place: {dict(from_list)}"
         assert errors == []
