@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import collections
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -51,10 +52,11 @@ def _press(page: Any, target: Any, touch: bool) -> None:
         target.click(timeout=3000)
 
 
-def _step(page: Any, rng: random.Random, touch: bool,
-          from_list: collections.Counter[str]) -> str:
+def _step(page: Any, rng: random.Random, touch: bool, from_list: collections.Counter[str],
+          shot: Callable[[str], None]) -> str:
     """One move of the seat, on the board when it offers a place, else (counted by type)
-    from the whole list. What was pressed: "board" or "list"."""
+    from the whole list; `shot(where)` saves the screen once the move is chosen (its place
+    in view, marked). What was pressed: "board" or "list"."""
     before = version(page)
     places = page.locator("#board .choosable")
     if places.count():
@@ -73,6 +75,7 @@ def _step(page: Any, rng: random.Random, touch: bool,
         from_list[str(button.get_attribute("data-type"))] += 1
         _press(page, button, touch)
         where = "list"
+    shot(where)
     if page.is_visible("#confirm-bar"):
         _press(page, page.locator("#confirm-play"), touch)
     page.wait_for_function(NEWER, arg=[before], timeout=20000)
@@ -92,13 +95,13 @@ def play_on_the_board(page: Any, shots: Shots, seed: int) -> tuple[collections.C
         if page.is_visible("#result"):
             break
         try:
-            where = _step(page, rng, touch, from_list)
+            where = _step(page, rng, touch, from_list,
+                          lambda where, n=step: shots(page, f"{n:03d}-{where}", full_page=False))
         except PlaywrightError:
             # Redrawn under the finger (a bot moved meanwhile): look again.
             page.wait_for_timeout(300)
             continue
         taps[where] += 1
-        shots(page, f"{step:03d}-{where}", full_page=False)
         assert not too_wide(page), too_wide(page)
     else:
         raise AssertionError(f"no result after {MAX_STEPS} steps")
