@@ -91,7 +91,8 @@ def test_two_players_join_by_their_links_see_only_their_cards_and_each_others_mo
         page.wait_for_selector("#hand")
         pages[seat] = page
     try:
-        hands = {seat: {c.get_attribute("data-card") for c in page.query_selector_all("#hand li")}
+        hands = {seat: {c.get_attribute("data-card")
+                        for c in page.query_selector_all("#hand [data-card]")}
                  for seat, page in pages.items()}
         assert all(hands.values()) and not hands[0] & hands[1], "each sees only its own hand"
         for seat, page in pages.items():
@@ -117,7 +118,8 @@ def test_two_players_join_by_their_links_see_only_their_cards_and_each_others_mo
             elapsed = time.monotonic() - stored
             # The bound (typically ~0.1 s here: pushed by the event stream, not polled).
             assert elapsed < 1.0, f"the other page showed the move after {elapsed:.2f} s"
-        kept = {seat: {c.get_attribute("data-card") for c in page.query_selector_all("#kept li")}
+        kept = {seat: {c.get_attribute("data-card")
+                       for c in page.query_selector_all("#kept [data-card]")}
                 for seat, page in pages.items()}
         assert not kept[0] & kept[1], "each sees only the crew cards it kept"
         shots(pages[0], "seat1-after-moves")

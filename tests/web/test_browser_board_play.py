@@ -1,20 +1,23 @@
-"""A whole solo Encyclopedia game played on a phone (390×844, touch) by tapping the board
-(issue 30: "moves chosen on the board"), with a screenshot of every step in
-test-artifacts/web/<test>/.
+"""Whole games played on the board only (issue 30: "moves chosen on the board"), with a
+screenshot of every step in test-artifacts/web/<test>/.
 
-Every move that has a board place (the renderer's `placeOf`: a die, an animal, an expert) is
-chosen by tapping that place: a place of one move chooses it and the confirm bar plays it,
-a place of several narrows the list to its moves. Moves the renderer gives no place yet
-(paying coins, actions of a card, "stop", ...) are tapped in the list, and the test counts
-them by type: what is left for the renderer to draw (the report names them). The test
-fails if a move with a place was ever played from the whole list, or if the board offered
-no place while a legal move had one.
+Every legal move has a board place (the renderer's `placeOf`: a die, a card, an action area,
+a supply, an expert space, a hex..., or a control drawn on the board for a move with no place
+of its own, such as "Finish publishing"). Each step clicks or taps a highlighted place: a
+place of one move is chosen at once (a touch screen confirms it in the confirm bar), a place
+of several narrows the list to that place's moves, and one of those is chosen. A step where
+the board offered no place is played from the whole move list and counted by move type: the
+test fails if there is any, naming them.
+
+One language per screen size keeps each game to a few minutes on a small machine: a phone
+(390×844, touch) in English and a desktop (1280×800, mouse) in Portuguese.
 """
 
 from __future__ import annotations
 
 import collections
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -33,77 +36,142 @@ pytestmark = pytest.mark.e2e
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
          "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+SCREENS = [pytest.param("phone", "en", id="phone-en"),
+           pytest.param("desktop", "pt-BR", id="desktop-pt")]
 NEWER = ("([v]) => Number(document.querySelector('#status').dataset.version) > v"
          " || !document.querySelector('#notice').hidden")
 MAX_STEPS = 800
 
 
-def _step(page: Any, rng: random.Random, from_list: collections.Counter[str]) -> str:
-    """One move of the seat: on the board when any legal move has a place there, else from
-    the list (counted by type). What was tapped: "board" or "list"."""
+def _press(page: Any, target: Any, touch: bool) -> None:
+    """A tap on a touch screen, a click with a mouse."""
+    if touch:
+        target.tap(timeout=3000)
+    else:
+        target.click(timeout=3000)
+
+
+def _step(page: Any, rng: random.Random, touch: bool, from_list: collections.Counter[str],
+          shot: Callable[[str], None]) -> str:
+    """One move of the seat, on the board when it offers a place, else (counted by type)
+    from the whole list; `shot(where)` saves the screen once the move is chosen (its place
+    in view, marked). What was pressed: "board" or "list"."""
     before = version(page)
     places = page.locator("#board .choosable")
     if places.count():
         place = places.nth(rng.randrange(places.count()))
         place.scroll_into_view_if_needed()
-        place.tap(timeout=3000)
+        _press(page, place, touch)
         if not page.is_visible("#confirm-bar"):
-            # A place of several moves: the list shows that place's moves only.
+            # A place of several moves (or of one, without confirmation): its moves only.
             page.wait_for_selector("#all-moves", timeout=3000)
             shown = page.locator("button.move:not([disabled])")
-            shown.nth(rng.randrange(shown.count())).tap(timeout=3000)
-        page.wait_for_selector("#confirm-bar:not([hidden])", timeout=3000)
-        page.tap("#confirm-play", timeout=3000)
+            _press(page, shown.nth(rng.randrange(shown.count())), touch)
         where = "board"
     else:
-        placed = page.locator("button.move[data-place]:not([disabled])").count()
-        assert placed == 0, "a move with a board place, but no place to tap on the board"
         buttons = page.locator("button.move:not([disabled])")
         button = buttons.nth(rng.randrange(buttons.count()))
         from_list[str(button.get_attribute("data-type"))] += 1
-        button.tap(timeout=3000)
-        page.wait_for_selector("#confirm-bar:not([hidden])", timeout=3000)
-        page.tap("#confirm-play", timeout=3000)
+        _press(page, button, touch)
         where = "list"
+    shot(where)
+    if page.is_visible("#confirm-bar"):
+        _press(page, page.locator("#confirm-play"), touch)
     page.wait_for_function(NEWER, arg=[before], timeout=20000)
     return where
 
 
-def test_a_solo_encyclopedia_game_played_by_tapping_the_board(browser: Any, stack: Stack,
-                                                              shots: Shots) -> None:
-    created = stack.client.create_game("encyclopedia", {"players": 1}, seed=30, unranked=True)
+def play_on_the_board(page: Any, shots: Shots, seed: int) -> tuple[collections.Counter[str],
+                                                                   collections.Counter[str]]:
+    """Play this seat's moves on the board until the result shows: the steps by where they
+    were pressed ("board", "list") and the list's steps by move type."""
+    touch = bool(page.evaluate("navigator.maxTouchPoints > 0"))
+    rng = random.Random(seed)
+    from_list: collections.Counter[str] = collections.Counter()
+    taps: collections.Counter[str] = collections.Counter()
+    for step in range(MAX_STEPS):
+        page.wait_for_selector(READY, timeout=30000)
+        if page.is_visible("#result"):
+            break
+        try:
+            where = _step(page, rng, touch, from_list,
+                          lambda where, n=step: shots(page, f"{n:03d}-{where}", full_page=False))
+        except PlaywrightError:
+            # Redrawn under the finger (a bot moved meanwhile): look again.
+            page.wait_for_timeout(300)
+            continue
+        taps[where] += 1
+        assert not too_wide(page), too_wide(page)
+    else:
+        raise AssertionError(f"no result after {MAX_STEPS} steps")
+    shots(page, "result")
+    return taps, from_list
+
+
+def open_seat(browser: Any, stack: Stack, game: str, options: dict[str, Any], seed: int,
+              screen: str, lang: str,
+              seats: list[dict[str, Any]] | None = None) -> tuple[Any, Any, list[str]]:
+    """A seeded unranked game's seat 0 opened at `screen` size in `lang`: the context, the
+    page and the page's errors."""
+    created = stack.client.create_game(game, options, seats, seed=seed, unranked=True)
     token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
-    ctx = browser.new_context(**PHONE, locale="en-US")
+    ctx = browser.new_context(**(PHONE if screen == "phone" else DESKTOP), locale=lang)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{stack.api_url}/play/games/{created['id']}?lang={lang}#token={token}")
+    page.wait_for_selector(READY)
+    return ctx, page, errors
+
+
+@pytest.mark.parametrize(("screen", "lang"), SCREENS)
+def test_a_solo_encyclopedia_game_played_on_the_board_only(browser: Any, stack: Stack,
+                                                           shots: Shots, screen: str,
+                                                           lang: str) -> None:
+    ctx, page, errors = open_seat(browser, stack, "encyclopedia", {"players": 1}, 30, screen, lang)
     try:
-        page = ctx.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(f"{stack.api_url}/play/games/{created['id']}?lang=en#token={token}")
-        page.wait_for_selector(READY)
-        assert page.is_checked("#confirm-setting"), "a touch screen confirms by default"
-        rng = random.Random(30)
-        from_list: collections.Counter[str] = collections.Counter()
-        taps = collections.Counter()
-        for step in range(MAX_STEPS):
-            page.wait_for_selector(READY, timeout=30000)
-            if page.is_visible("#result"):
-                break
-            try:
-                where = _step(page, rng, from_list)
-            except PlaywrightError:
-                # Redrawn under the finger (the AI moved meanwhile): look again.
-                page.wait_for_timeout(300)
-                continue
-            taps[where] += 1
-            shots(page, f"{step:03d}-{where}", full_page=False)
-            assert not too_wide(page), too_wide(page)
-        else:
-            raise AssertionError(f"no result after {MAX_STEPS} steps")
-        shots(page, "result")
+        assert page.is_checked("#confirm-setting") == (screen == "phone"), "a touch screen confirms"
+        taps, from_list = play_on_the_board(page, shots, 30)
+        print(f"encyclopedia {screen} {lang}: {dict(taps)}, from the list: {dict(from_list)}")
         assert page.is_visible("#winner")
-        assert taps["board"] > 0, taps
+        assert from_list == {}, f"moves with no board place: {dict(from_list)}"
+        assert taps["board"] > 0
         assert errors == []
-        # What the renderer has no place for yet, for the record (and the report).
-        print(f"board taps {taps['board']}, list taps {taps['list']}: {dict(from_list)}")
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize(("screen", "lang"), SCREENS)
+def test_a_solo_darwins_journey_game_played_on_the_board_only(browser: Any, stack: Stack,
+                                                              shots: Shots, screen: str,
+                                                              lang: str) -> None:
+    """Against Alfred: a worker then a location, the tracks, cards, seals, stamps."""
+    ctx, page, errors = open_seat(browser, stack, "darwins-journey", {"players": 1}, 30,
+                                  screen, lang)
+    try:
+        taps, from_list = play_on_the_board(page, shots, 30)
+        print(f"darwins-journey {screen} {lang}: {dict(taps)}, from the list: {dict(from_list)}")
+        assert page.is_visible("#winner")
+        assert from_list == {}, f"moves with no board place: {dict(from_list)}"
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize(("screen", "lang"), SCREENS)
+def test_a_three_seat_flotilla_game_played_on_the_board_only(browser: Any, stack: Stack,
+                                                             shots: Shots, screen: str,
+                                                             lang: str) -> None:
+    """This seat against two random bots: cards, hexes (a tile then a hex), guilds, market."""
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random", "params": {}}] * 2
+    ctx, page, errors = open_seat(browser, stack, "flotilla", {"players": 3}, 30, screen, lang,
+                                  seats)
+    try:
+        taps, from_list = play_on_the_board(page, shots, 30)
+        print(f"flotilla {screen} {lang}: {dict(taps)}, from the list: {dict(from_list)}")
+        assert page.is_visible("#winner")
+        assert from_list == {}, f"moves with no board place: {dict(from_list)}"
+        assert errors == []
     finally:
         ctx.close()

@@ -275,7 +275,14 @@ class GamePage {
       where.setAttribute("role", "button");
       const named = where.getAttribute("aria-label");
       const choice = t("game.place_moves", { count });
-      where.setAttribute("aria-label", named ? `${named} · ${choice}` : choice);
+      if (!named && where.textContent.trim() && !(where instanceof SVGElement)) {
+        // A place drawn with words (a card, an action area, a board control) is named by
+        // them: an aria-label would hide them (and differ from what is seen), so the count
+        // is added as words a screen reader reads and the eye does not see.
+        where.append(h("span", { class: "sr-only" }, ` · ${choice}`));
+      } else {
+        where.setAttribute("aria-label", named ? `${named} · ${choice}` : choice);
+      }
       where.addEventListener("click", open);
       where.addEventListener("keydown", (event) => {
         if (event.key === "Enter" || event.key === " ") { event.preventDefault(); open(); }

@@ -7,6 +7,7 @@
 import { h, tableWrap } from "../dom.js";
 import { has, t, tCount, tOr } from "../i18n.js";
 import { seatName } from "../names.js";
+import { boardControls, controlPlace } from "./controls.js";
 
 const G = "darwins-journey";
 const COLOURS = ["G", "B", "R", "Y"];
@@ -15,6 +16,12 @@ const SPECIMEN_KINDS = ["reptile", "plant", "bird", "fossil"];
 const PAGES = ["explore", "navigate", "correspond", "academy", "special_left", "special_right",
   "small", "museum", "turn_order"];
 const SCROLL_SIZE = 3;
+// Moves with no place of their own, drawn as controls on the board (renderers/controls.js):
+// the control's id from the move's fields ("act-2": do the location's third action next).
+const CONTROLS = {
+  act: (m) => `act-${m.index}`, choose: (m) => `choose-${m.option}`, convert: (m) => `convert-${m.into}`,
+  skip: () => "skip", done: () => "done", end_turn: () => "end_turn", pass: () => "pass",
+};
 let board = null;
 
 /** Load the board layout once. */
@@ -28,6 +35,7 @@ export function render(body) {
   const ctx = { body, v, catalog: v.catalog || {} };
   return h("div", { class: "dj" },
     overview(ctx),
+    boardControls(body, (m) => CONTROLS[m.type]?.(m) ?? null),
     hiddenCards(ctx),
     h("div", { class: "dj-grid" },
       mainBoard(ctx),
@@ -112,12 +120,13 @@ function hiddenCards(ctx) {
   if (!hand.length && !kept.length && !(choosing && (v.start_pairs || []).length)) return null;
   const card = (id) => {
     const c = crew.get(id);
-    return h("li", { class: "crew-card", dataset: { card: id } },
+    return h("li", { class: "card-slot" }, h("div", { class: "crew-card", dataset: { card: id } },
       h("strong", {}, t("dj.crew_card", { n: id })), " ",
-      c ? [seal(c.seal), " ", c.text, h("span", { class: "needs" }, " ", t("dj.needs"), " ", seals(c.needs))] : null);
+      c ? [seal(c.seal), " ", c.text, h("span", { class: "needs" }, " ", t("dj.needs"), " ", seals(c.needs))] : null));
   };
   const pairs = (choosing ? v.start_pairs || [] : []).map((pair, i) => h("li", {},
-    t("dj.start_pair", { n: i + 1 }), ": ", pair.map((tile) => objectiveText(ctx, tile)).join(" / ")));
+    h("span", { dataset: { pair: pair.join("-") } },
+      t("dj.start_pair", { n: i + 1 }), ": ", pair.map((tile) => objectiveText(ctx, tile)).join(" / "))));
   return section(t("dj.your_cards"),
     hand.length ? [h("h3", {}, t("dj.hand")), h("ul", { class: "cards", id: "hand" }, hand.map(card))] : null,
     kept.length ? [h("h3", {}, t("dj.kept")), h("ul", { class: "cards", id: "kept" }, kept.map(card))] : null,
@@ -209,7 +218,7 @@ function correspondence(ctx) {
   const tiles = ctx.catalog.correspondence || [];
   return section(t("dj.correspondence"),
     h("ol", { class: "envelopes" }, tiles.map((tile, i) => h("li", {},
-      h("div", {}, tile.text),
+      h("div", { dataset: { envelope: i } }, tile.text),
       h("div", { class: "stamps" }, t("dj.stamps_on"), " ",
         (v.envelopes?.[i] || []).map((n, s) => n ? h("span", { class: "legend-item" }, seatToken(ctx, s), "×", n) : null),
         (v.envelopes?.[i] || []).every((n) => !n) ? t("dj.none") : null)))));
@@ -219,8 +228,10 @@ function academy(ctx) {
   const { v } = ctx;
   const scrolls = [];
   for (let i = 0; i * SCROLL_SIZE < (v.academy || []).length; i++) {
+    // Each seal space of a scroll is the place of taking its seal (scroll, position).
     scrolls.push(h("li", {}, t("dj.scroll", { n: i + 1 }), " ",
-      v.academy.slice(i * SCROLL_SIZE, (i + 1) * SCROLL_SIZE).map((c) => (c ? seal(c) : seal("G", true)))));
+      v.academy.slice(i * SCROLL_SIZE, (i + 1) * SCROLL_SIZE).map((c, p) => h("span", {
+        class: "seal-space", dataset: { seal: `${i}-${p}` } }, c ? seal(c) : seal("G", true)))));
   }
   return section(t("dj.academy"),
     h("ul", { class: "scrolls" }, scrolls),
@@ -236,8 +247,10 @@ function museum(ctx) {
     h("th", { scope: "row" }, t(`dj.specimen.colour.${colour}`)),
     SPECIMEN_KINDS.map((_, col) => {
       const k = row * 4 + col;
+      // The specimen's cell is the place of researching or delivering it.
       return h("td", { class: delivered >> k & 1 ? "delivered" : null },
-        delivered >> k & 1 ? "✓" : "·");
+        h("span", { class: "specimen-cell", dataset: { specimen: k }, title: specimenName(k) },
+          delivered >> k & 1 ? "✓" : "·", h("span", { class: "sr-only" }, specimenName(k))));
     })));
   return section(t("dj.museum"), h("p", { class: "help" }, t("dj.museum_help")),
     tableWrap(t("dj.museum"), h("table", { class: "museum" }, h("thead", {}, head), h("tbody", {}, rows))));
@@ -267,11 +280,11 @@ function tracks(ctx) {
   const ocean = board.ocean.map((space, i) => {
     const ships = [];
     for (let s = 0; s < n; s++) if (v.ship?.[s] === i) ships.push(seatToken(ctx, s));
-    const extra = i === beagleSpace ? h("span", { class: "chip beagle" }, "HMS Beagle") : null;
+    const extra = i === beagleSpace ? h("span", { class: "chip beagle", dataset: { beagle: "" } }, "HMS Beagle") : null;
     return spaceCell(ctx, space, ships, extra);
   });
   const islands = Object.entries(board.islands).map(([name, spaces], island) => h("div", { class: "island" },
-    h("h3", {}, t("dj.island", { island: name })),
+    h("h3", {}, h("span", { dataset: { island: name } }, t("dj.island", { island: name }))),
     h("ol", { class: "track" }, spaces.map((space, i) => {
       const explorers = [];
       for (let s = 0; s < n; s++) if (v.explorers?.[s]?.[island] === i) explorers.push(seatToken(ctx, s));
@@ -291,7 +304,8 @@ function objectives(ctx) {
   const { v } = ctx;
   const [silver, gold] = v.obj_display || [[], []];
   return section(t("dj.objectives"),
-    h("ul", { class: "cards" }, [...silver, ...gold].map((tile) => h("li", {}, objectiveText(ctx, tile)))),
+    h("ul", { class: "cards" }, [...silver, ...gold].map((tile) => h("li", {},
+      h("span", { dataset: { objective: tile } }, objectiveText(ctx, tile))))),
     h("p", { class: "help" }, t("dj.objective_piles", { silver: v.obj_decks?.[0] ?? 0, gold: v.obj_decks?.[1] ?? 0 })));
 }
 
@@ -313,7 +327,7 @@ function personalBoard(ctx, s) {
     if (w === 4 && !v.worker5?.[s]) return null;
     const home = (v.home?.[s] || []).includes(w);
     const cards = (v.crew?.[s] || []).filter(([, r]) => r === w).map(([card]) => t("dj.crew_card", { n: card }));
-    return h("li", {}, h("strong", {}, t("dj.worker", { n: w + 1 })), " ",
+    return h("li", {}, h("strong", { dataset: s === v.seat ? { worker: w } : {} }, t("dj.worker", { n: w + 1 })), " ",
       row.length ? row.map((c) => seal(c)) : h("span", { class: "help" }, t("dj.no_seals")), " ",
       h("span", { class: "help" }, home ? t("dj.at_home") : t("dj.on_board")),
       cards.length ? h("span", { class: "help" }, " · ", cards.join(", ")) : null);
@@ -321,13 +335,14 @@ function personalBoard(ctx, s) {
   const slots = (v.obj_slots?.[s] || []).map((x, i) => {
     const name = i < 5 ? t("dj.silver_slot", { n: i + 1 }) : t("dj.gold_slot", { n: i - 4 });
     if (!x) return null;
-    return h("li", {}, name, ": ", objectiveText(ctx, Math.abs(x)), " ",
+    return h("li", {}, h("span", { dataset: { objective: Math.abs(x) } }, name, ": ", objectiveText(ctx, Math.abs(x))), " ",
       h("em", {}, x < 0 ? t("dj.fulfilled") : t("dj.not_fulfilled")));
   }).filter(Boolean);
-  const reserve = (v.reserve?.[s] || []).map((tile) => h("li", {}, t("dj.reserve"), ": ", objectiveText(ctx, tile)));
+  const reserve = (v.reserve?.[s] || []).map((tile) => h("li", {},
+    h("span", { dataset: { objective: tile } }, t("dj.reserve"), ": ", objectiveText(ctx, tile))));
   const crewCards = (v.crew?.[s] || []).map(([card, row]) => {
     const c = crew.get(card);
-    return h("li", {}, h("strong", {}, t("dj.crew_card", { n: card })), " ",
+    return h("li", {}, h("strong", { dataset: { crew: card } }, t("dj.crew_card", { n: card })), " ",
       c ? [seal(c.seal), " ", c.text, " ", h("span", { class: "help" }, t("dj.needs"), " ", seals(c.needs))] : null,
       " ", h("em", {}, row >= 0 ? t("dj.crew_done", { n: row + 1 }) : ""));
   });
@@ -360,15 +375,30 @@ function alfred(ctx) {
 
 /** Where a move is played on the board, from the move's own fields: the location a worker
  * (the player's or Alfred's) goes to or unlocks, the ocean or island space a ship or an
- * explorer moves to, the campsite a tent goes on. */
+ * explorer moves to, the campsite a tent goes on or is re-activated on, the crew card kept,
+ * the starting pair, the specimen's museum cell, the academy's seal space, the envelope, the
+ * island, the Beagle, the worker a purple seal goes on, the objective, the crew card fulfilled
+ * or copied; a board control for the rest (an action of the location, a choice, "Skip"...). */
 export function placeOf(move) {
   const location = (id) => (typeof id === "string" ? `[data-location="${id}"]` : null);
   const space = (id) => (typeof id === "string" ? `[data-space="${id}"]` : null);
+  const int = (n) => Number.isInteger(n);
   switch (move?.type) {
     case "place": case "unlock": case "locked": return location(move.location);
     case "alfred": return location(move.kind === "small_diary" ? move.unlock : move.location);
     case "navigate": case "explore": return space(move.space);
-    case "tent": return space(move.campsite);
-    default: return null;
+    case "tent": case "reactivate": return space(move.campsite);
+    case "draft": return int(move.card) ? `#hand [data-card="${move.card}"]` : null;
+    case "pair": return int(move.silver) && int(move.gold) ? `[data-pair="${move.silver}-${move.gold}"]` : null;
+    case "research": case "deliver": return int(move.specimen) ? `[data-specimen="${move.specimen}"]` : null;
+    case "seal": return int(move.scroll) && int(move.position) ? `[data-seal="${move.scroll}-${move.position}"]` : null;
+    case "stamp": return int(move.envelope) ? `[data-envelope="${move.envelope}"]` : null;
+    case "explorer": return typeof move.island === "string" ? `[data-island="${move.island}"]` : null;
+    case "beagle": return "[data-beagle]";
+    case "purple": return int(move.worker) ? `[data-worker="${move.worker}"]` : null;
+    case "objective": case "fulfil_objective": case "auto_fulfil":
+      return int(move.tile) ? `[data-objective="${move.tile}"]` : null;
+    case "fulfil_crew": case "copy": return int(move.card) ? `[data-crew="${move.card}"]` : null;
+    default: return controlPlace(CONTROLS[move?.type]?.(move) ?? null);
   }
 }

@@ -8,8 +8,13 @@
 import { h, tableWrap } from "../dom.js";
 import { t, tCount, tOr } from "../i18n.js";
 import { seatName } from "../names.js";
+import { boardControls, controlPlace } from "./controls.js";
 
 const TYPES = ["I", "II", "III", "IV"];
+// Moves with no place of their own: drawn as controls on the board (renderers/controls.js).
+const CONTROLS = ["stop", "next", "finish", "decline"];
+// Which of the seat's supplies a move that modifies the die (or pays) spends.
+const SUPPLY_OF = { coin: "coins", boost: "tokens", recolour: "tokens", seal_die: "seals", seal_coins: "seals" };
 let data = null;
 
 /** Load the board facts once. */
@@ -180,7 +185,23 @@ function overview(ctx) {
         animals: tCount("enc.deck_animals", v.adeck ?? 0, { n: v.adeck ?? 0 }),
       })),
     v.to_place?.length ? h("p", {}, h("span", { class: "label" }, t("enc.to_place")), " ", dice(ctx, v.to_place)) : null,
-    dieInHand(ctx));
+    dieInHand(ctx),
+    supply(ctx),
+    boardControls(ctx.body, (m) => (CONTROLS.includes(m.type) ? m.type : null)));
+}
+
+/** This seat's coins, expedition tokens and royal seals, near the die in hand: the places of
+ * the moves that spend them (a coin: +1; a token: +2 or a colour; a seal: +5 or 5 coins). */
+function supply(ctx) {
+  const { v, body } = ctx;
+  if (body.seat === null || body.seat === undefined || v.automa_seats?.[String(body.seat)]) return null;
+  const s = body.seat;
+  const item = (kind, key) => {
+    return h("span", { class: "supply chip", dataset: { supply: kind } },
+      t(key), " ", h("strong", {}, String(v[kind]?.[s] ?? 0)));
+  };
+  return h("p", { class: "enc-supply", id: "enc-supply" }, h("span", { class: "label" }, t("enc.your_supply")), " ",
+    item("coins", "enc.coins"), " ", item("tokens", "enc.tokens"), " ", item("seals", "enc.seals"));
 }
 
 /** The die a player took and is modifying (the top decision: colour and value so far). */
@@ -198,12 +219,14 @@ function dieInHand(ctx) {
 function actionAreas(ctx) {
   const { v } = ctx;
   const areas = data.areas.map((area, i) => h("li", { class: "area", dataset: { area } },
-    h("div", { class: "area-head" }, h("strong", {}, t(`enc.action.${area}`)),
+    h("div", { class: "area-head", dataset: { action: area } },
+      h("strong", {}, t(`enc.action.${area}`)),
       area === "bank" && v.bank_used ? h("span", { class: "chip" }, t("enc.bank_used")) : null),
     h("div", { class: "help" }, actionHelp(area)),
     h("div", {}, dice(ctx, v.areas?.[i]))));
   const publish = h("li", { class: "area", dataset: { area: "publish" } },
-    h("div", { class: "area-head" }, h("strong", {}, t("enc.action.publish"))),
+    h("div", { class: "area-head", dataset: { action: "publish" } },
+      h("strong", {}, t("enc.action.publish"))),
     h("div", { class: "help" }, actionHelp("publish")),
     h("div", {}, dice(ctx, v.on_cards)));
   return section("enc-main-board", t("enc.main_board"), h("ul", { class: "areas" }, areas, publish));
@@ -220,16 +243,20 @@ function continents(ctx) {
         h("div", {}, d >= 0 ? die(ctx, d) : h("em", { class: "help" }, t("enc.free"))));
     }))));
   return section("enc-continents", t("enc.expedition"),
+    h("div", { class: "area-head", dataset: { action: "expedition" } },
+      h("strong", {}, t("enc.action.expedition"))),
     h("p", { class: "help" }, actionHelp("expedition")),
     h("ul", { class: "continents" }, rows));
 }
 
 function expertCard(ctx, card, extra = null) {
   const x = ctx.cat.experts?.[String(card)];
-  return h("li", { class: `card-box c${x?.colour ?? 0}-edge`, dataset: { expert: card } },
+  // The card is a box inside its list item: a place (role=button) may not be an <li>.
+  return h("li", { class: "card-slot" }, h("div", { class: `card-box c${x?.colour ?? 0}-edge`,
+    dataset: { expert: card } },
     h("strong", {}, x?.name ?? t("enc.expert_card")), " ",
     x ? h("span", { class: "help" }, `(${continentName(ctx.cat, x.colour)})`) : null,
-    x ? h("div", {}, x.text) : null, extra);
+    x ? h("div", {}, x.text) : null, extra));
 }
 
 function animalCard(ctx, card, owner = null) {
@@ -237,15 +264,18 @@ function animalCard(ctx, card, owner = null) {
   const cubes = owner === null ? 0 : ctx.v.cubes?.[card] || 0;
   const slots = (a?.categories || []).map((c, i) => {
     const has = cubes >> i & 1;
-    return h("li", { class: has ? "cube" : null },
+    // The slot's words in a span: the place of researching it (a place may not be an <li>).
+    return h("li", { class: has ? "cube" : null }, h("span", {
+      dataset: owner === null ? {} : { slot: i } },
       h("span", { class: "type" }, TYPES[i]), " ", categoryName(c), " ",
       owner === null ? null : has ? h("strong", {}, t("enc.researched"))
-        : h("span", { class: "help" }, t("enc.research_cost", { n: data.research_cost[i] })));
+        : h("span", { class: "help" }, t("enc.research_cost", { n: data.research_cost[i] }))));
   });
-  return h("li", { class: `card-box animal c${a?.colour ?? 0}-edge`, dataset: { animal: card } },
+  return h("li", { class: "card-slot" }, h("div", { class: `card-box animal c${a?.colour ?? 0}-edge`,
+    dataset: { animal: card } },
     h("strong", {}, a?.name ?? t("enc.animal_card")), " ",
     a ? h("span", { class: "help" }, `(${continentName(ctx.cat, a.colour)})`) : null,
-    h("ul", { class: "slots" }, slots));
+    h("ul", { class: "slots" }, slots)));
 }
 
 function expertDisplay(ctx) {
@@ -307,8 +337,13 @@ function reputation(ctx, s) {
 
 function expertSpaces(ctx, s) {
   const stacks = ctx.v.experts?.[s] || [];
+  const mine = s === ctx.body.seat;
+  // The space's title is the place of an expert put on top of it or under it (this seat's).
+  const label = (i) => h("span", {
+    class: "label", dataset: mine ? { expertSpace: i } : {},
+  }, t("enc.expert_space", { n: i + 1 }));
   return h("ol", { class: "expert-spaces" }, stacks.map((stack, i) => h("li", {},
-    h("span", { class: "label" }, t("enc.expert_space", { n: i + 1 })), " ",
+    label(i), " ",
     stack.length ? h("ul", { class: "cards" }, expertCard(ctx, stack[stack.length - 1],
       stack.length > 1 ? h("div", { class: "help" }, t("enc.covered", {
         n: stack.length - 1, names: stack.slice(0, -1).map((c) => expertName(ctx.cat, c) || t("enc.expert_card")).join(", "),
@@ -368,14 +403,29 @@ function aiBoard(ctx) {
 }
 
 /** Where a move is played on the board, from the move's own fields: the die placed, taken or
- * re-rolled, the animal or expert card taken. */
+ * re-rolled; the animal or expert card taken; the action area acted on; the supply a
+ * modification spends; this seat's expert space; the animal in hand published from, joined
+ * or filed, and its research slot; a board control for the rest ("Stop", "Finish
+ * publishing"...). A move of the starting draft is played on its first animal (the place
+ * then lists its pairs). */
 export function placeOf(move) {
   const card = (kind) => (Number.isInteger(move.card) ? `[data-${kind}="${move.card}"]` : null);
   switch (move?.type) {
     case "place": case "take": case "extra":
       return Number.isInteger(move.die) ? `[data-die="${move.die}"]` : null;
-    case "animal": return card("animal");
+    case "animal": case "focus": case "join": case "discard": return card("animal");
     case "expert": return card("expert");
-    default: return null;
+    case "draft":
+      return Array.isArray(move.cards) && Number.isInteger(move.cards[0]) ? `[data-animal="${move.cards[0]}"]` : null;
+    case "research":
+      return Number.isInteger(move.card) && Number.isInteger(move.slot)
+        ? `[data-animal="${move.card}"] [data-slot="${move.slot}"]` : null;
+    case "act": return typeof move.action === "string" ? `[data-action="${move.action}"]` : null;
+    case "coin": case "boost": case "recolour": case "seal_die": case "seal_coins":
+      return `[data-supply="${SUPPLY_OF[move.type]}"]`;
+    case "top": case "under":
+      return Number.isInteger(move.space) ? `[data-expert-space="${move.space}"]` : null;
+    default:
+      return CONTROLS.includes(move?.type) ? controlPlace(move.type) : null;
   }
 }

@@ -7,6 +7,7 @@
 // word from the page's messages.
 
 import { h, tableWrap } from "../dom.js";
+import { boardControls, controlPlace } from "./controls.js";
 import { has, t, tCount, tOr } from "../i18n.js";
 import { seatName } from "../names.js";
 
@@ -22,11 +23,23 @@ export async function prepare() {
 }
 
 /** The whole table as `body.seat` sees it. */
+// Moves with no place of their own, drawn as controls on the board (renderers/controls.js):
+// the control's id from the move's fields ("reroll-1": reroll the second die).
+const CONTROLS = {
+  arrow: (m) => `arrow-${Boolean(m.skip)}`, resolve: (m) => `resolve-${m.icon}`, cargo: (m) => `cargo-${m.skiff}`,
+  reroll: (m) => `reroll-${m.die}`, district: (m) => `district-${m.colour}`, sonar: (m) => `sonar-${Boolean(m.advance)}`,
+  copy: (m) => `copy-${m.target}`, retire: () => "retire", join: () => "join", regroup: () => "regroup",
+  done: () => "done", skip: () => "skip", buy_skiff: () => "buy_skiff",
+  // The tiles to place are drawn from the bag and shown nowhere else on the board.
+  pick_tile: (m) => `pick_tile-${m.tile}`,
+};
+
 export function render(body) {
   const v = body.view;
   const ctx = { body, v, cat: v.catalog || {} };
   return h("div", { class: "fl" },
     overview(ctx),
+    boardControls(body, (m) => CONTROLS[m.type]?.(m) ?? null),
     myHand(ctx),
     h("div", { class: "fl-grid" },
       ocean(ctx),
@@ -217,10 +230,11 @@ function crewCard(ctx, card, sky) {
   const guild = info?.guild;
   const guildText = guild === "all" ? t("fl.all_guilds") : guild ? guildName(guild) : t("fl.no_guild");
   const level = info?.level === "starter" ? t("fl.starter") : info?.level ? t("fl.level", { n: info.level }) : "";
-  return h("li", { class: `crew-card guild-${guild || "none"}`, dataset: { card } },
+  // The card is a box inside its list item: a place (role=button) may not be an <li>.
+  return h("li", { class: "card-slot" }, h("div", { class: `crew-card guild-${guild || "none"}`, dataset: { card } },
     h("strong", {}, (sky ? info?.skyside : info?.sinkside) ?? t("fl.a_card")), " ",
     h("span", { class: "help" }, `(${[guildText, level].filter(Boolean).join(", ")})`),
-    h("div", {}, cardEffect(card, sky)));
+    h("div", {}, cardEffect(card, sky))));
 }
 
 /** The ocean around the Hub as a hex map, with a text list of what is on it. */
@@ -331,7 +345,9 @@ function hub(ctx) {
     const top = v.crew_top?.[g];
     const sizes = v.crew_sizes?.[g] || [0, 0];
     return h("li", { class: `guild-row guild-${guild}`, dataset: { guild } },
-      h("div", {}, h("strong", {}, guildName(guild)), " ",
+      // The guild's head is the place of what is done with a guild (influence, recruit, a
+      // seal, its dial, a wildcard die counted for it).
+      h("div", { class: "guild-head" }, h("strong", {}, guildName(guild)), " ",
         h("span", { class: "chip" }, t("fl.dial", { n: v.dials?.[g] ?? 1, max: data.dial_max }))),
       h("div", { class: "help" }, t("fl.artifacts_here", { n: arts.length, max: data.artifact_spaces }), " ",
         arts.length ? arts.map((a) => artifactName(cat, a)).join(", ")
@@ -349,7 +365,7 @@ function market(ctx) {
   const { v, cat } = ctx;
   const prices = cat.market_prices || [];
   const rows = (cat.colours || []).map((colour, c) => h("tr", { dataset: { colour } },
-    h("th", { scope: "row" }, resourceChip(colour), " ", colourName(colour)),
+    h("th", { scope: "row" }, h("span", { class: "market-colour" }, resourceChip(colour), " ", colourName(colour))),
     prices.map((price, i) => h("td", { class: i === v.market?.[c] ? "here" : null },
       i === v.market?.[c] ? h("strong", {}, String(price)) : String(price)))));
   return section("fl-market", t("fl.market"),
@@ -470,7 +486,19 @@ function playerBoard(ctx, s) {
       h("ul", { class: "cards" }, v.objectives[s].map((o) => h("li", {}, objectiveFace(o, sky ? "sky" : "sink"))))] : null);
 }
 
-/** The hex a move is played on (a tile placed, a Skiff sailed), from the move's own `cell`. */
+/** Where a move is played, from the move's own fields: the hex (a tile placed or built, a
+ * Skiff sailed, a tile depleted, an Outpost's site), the card in hand played or discarded,
+ * the guild, the market's colour; a board control for the rest (a tile to place, a die
+ * rerolled, a result resolved, "done", "skip"...). */
 export function placeOf(move) {
-  return Number.isInteger(move?.cell) ? `[data-cell="${move.cell}"]` : null;
+  if (Number.isInteger(move?.cell)) return `[data-cell="${move.cell}"]`;
+  switch (move?.type) {
+    case "objective": return Number.isInteger(move.site) ? `[data-cell="${move.site}"]` : null;
+    case "play": case "discard": return Number.isInteger(move.card) ? `#hand [data-card="${move.card}"]` : null;
+    case "influence": case "recruit": case "seal": case "dial": case "wild":
+      return typeof move.guild === "string" ? `[data-guild="${move.guild}"] > .guild-head` : null;
+    case "resource": case "buy": case "sell":
+      return typeof move.colour === "string" ? `[data-colour="${move.colour}"] .market-colour` : null;
+    default: return controlPlace(CONTROLS[move?.type]?.(move) ?? null);
+  }
 }
