@@ -153,7 +153,7 @@ class Invite(MethodView):
             "seat": seat,
             "created": time.time(),
         }
-        pipe = svc.redis.pipeline()
+        pipe = svc.redis.pipeline(transaction=True)  # one key: one slot
         pipe.hset(index, challenge["id"], json.dumps(challenge))
         pipe.expire(index, CHALLENGE_TTL)
         pipe.execute()

@@ -180,7 +180,12 @@ class Me(MethodView):
                         resigned.append({"game_id": game_id, "seat": seat,
                                          "version": version, "status": status})
                 update_seat(svc.redis, game_id, seat, player=None)
-        svc.redis.delete(*rest)
+        # One DEL per key: they are the player's, but in as many hash slots (a multi-key
+        # DEL would cross slots on a cluster); each is idempotent and expiring anyway.
+        pipe = svc.redis.pipeline(transaction=False)
+        for key in rest:
+            pipe.delete(key)
+        pipe.execute()
         return _json({"id": player_id, "resigned": resigned})
 
 

@@ -1,9 +1,13 @@
 """Every script runs on keys of one hash slot: games, tournaments, webhooks and analyses
 through the API (and their jobs) on a Redis Cluster (a script on two slots would be refused
-CROSSSLOT), every script call recorded and its keys' slots compared."""
+CROSSSLOT), every script call recorded and its keys' slots compared; and every transaction
+(WATCH ... MULTI/EXEC) and command the cluster client is asked (seats claimed, challenges,
+open seats, resignations, rematches, hints, players deleted, tournaments, webhooks),
+recorded by `slot_recorder` with the function that made it, its keys in one slot."""
 
 from __future__ import annotations
 
+import ast
 import json
 import random
 import threading
@@ -24,6 +28,7 @@ from api.botqueue import QUEUE_NAME as BOT_QUEUE
 from api.notify import QUEUE_NAME as WEBHOOK_QUEUE
 from api.redis_conn import GameScript, worker_games
 from tests.api.conftest import create, move
+from tests.cluster.slot_recorder import ROOT, Recorder
 
 pytestmark = pytest.mark.cluster
 
@@ -120,6 +125,8 @@ def test_tournaments_webhooks_and_analyses_touch_one_slot(
         calls.append((text.strip().splitlines()[0], tuple(rest[:numkeys])))
         return real_eval(self, text, numkeys, *rest)
 
+    recorder = Recorder()
+    recorder.install(monkeypatch)
     monkeypatch.setattr(GameScript, "__call__", game_script)
     monkeypatch.setattr(redis.RedisCluster, "evalsha", evalsha)
     monkeypatch.setattr(redis.RedisCluster, "eval", eval_)
@@ -198,6 +205,13 @@ def test_tournaments_webhooks_and_analyses_touch_one_slot(
     for name, script_keys in calls:
         slots = {cluster_client.keyslot(key) for key in script_keys}
         assert len(slots) <= 1, (name, script_keys)
+    # Every transaction and command of the cluster client in one slot; a tournament's
+    # creation (a MULTI of two slots on one node) is no transaction on a cluster.
+    assert recorder.crossing(redis.Redis(host="127.0.0.1",
+                                         port=local_cluster.alive()[0])) == []
+    assert "api/tournament_store.py:create" in recorder.sites(transaction=False)
+    assert "api/tournament_store.py:create" not in recorder.sites(transaction=True)
+    assert {"ai_worker/webhooks.py:_record", "api/notify.py:publish"} <= recorder.sites()
 
 
 def _play(client: Any, game_id: str, tokens: dict[int, str], rng: random.Random) -> None:
@@ -215,3 +229,119 @@ def _play(client: Any, game_id: str, tokens: dict[int, str], rng: random.Random)
                 break
         else:
             return  # a seat of no token of ours is to act
+
+
+# Every transaction on the game store (WATCH ... MULTI/EXEC, or a pipeline that is one on a
+# single node), by the function that makes it, and how a cluster runs it.
+TRANSACTIONS = {
+    "api/seats.py:update_seat": "WATCH/MULTI of the game's seats hash",
+    "api/challenges.py:_claim_if_free": "WATCH/MULTI of the game's seats hash",
+    "api/challenges.py:post": "HSET+EXPIRE of the player's challenges (MULTI on one node)",
+    "api/tournament_store.py:create": "one node only: a cluster lists and stores it apart",
+}
+# Transactions on the queues' Redis (never a cluster), outside this test.
+QUEUE_TRANSACTIONS = {"ai_worker/sweeper.py:_sweep_turn": "INCR+EXPIRE of a sweep count"}
+# Commands whose keys may be several (redis-py splits some across slots on a cluster).
+MULTI_KEY = {"mget", "mset", "msetnx", "rename", "renamenx", "smove", "sunion", "sinter",
+             "sdiff", "sunionstore", "sinterstore", "sdiffstore", "zunion", "zinter",
+             "zdiff", "zunionstore", "zinterstore", "zdiffstore", "zrangestore", "rpoplpush",
+             "brpoplpush", "lmove", "blmove", "pfmerge", "bitop", "mget_nonatomic",
+             "mset_nonatomic"}
+SPLIT_KEYS = {"delete", "unlink", "exists", "touch", "copy"}  # multi-key with 2+ arguments
+
+
+def _code_sites() -> tuple[set[str], set[str]]:
+    """(transaction sites, multi-key call sites) found in the source of api/ and ai_worker/:
+    `pipeline()` without `transaction=False`, `pipe.watch`/`pipe.multi`; a multi-key
+    command, or DEL/UNLINK/EXISTS/TOUCH of several (or starred) keys."""
+    transactions, multi_key = set(), set()
+    for path in sorted([*ROOT.glob("api/**/*.py"), *ROOT.glob("ai_worker/**/*.py")]):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for function in ast.walk(tree):
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            site = f"{path.relative_to(ROOT)}:{function.name}"
+            for call in ast.walk(function):
+                if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+                    continue
+                name, owner = call.func.attr, call.func.value
+                flag = next((k.value for k in call.keywords if k.arg == "transaction"), None)
+                if name == "pipeline" and not (isinstance(flag, ast.Constant)
+                                               and flag.value is False):
+                    transactions.add(site)
+                elif name in ("watch", "multi") and isinstance(owner, ast.Name) \
+                        and owner.id == "pipe":
+                    transactions.add(site)
+                elif name in MULTI_KEY or (name in SPLIT_KEYS and (
+                        len(call.args) > 1 or any(isinstance(a, ast.Starred)
+                                                  for a in call.args))):
+                    multi_key.add(site)
+    return transactions, multi_key
+
+
+def test_every_transaction_in_the_code_is_listed_here() -> None:
+    """The inventory above is the code's: a transaction or multi-key command added (or a
+    function renamed) fails here until it is listed and played on the cluster below."""
+    transactions, multi_key = _code_sites()
+    assert transactions == set(TRANSACTIONS) | set(QUEUE_TRANSACTIONS), transactions
+    assert multi_key == set(), multi_key
+
+
+def _player(client: Any, name: str) -> tuple[str, dict[str, str]]:
+    body = client.post("/v1/players", json={"name": name}).get_json()
+    return body["id"], {"Authorization": f"Bearer {body['key']}"}
+
+
+def _ok(answer: Any, status: int = 200) -> Any:
+    assert answer.status_code == status, answer.get_json()
+    return answer.get_json()
+
+
+def test_no_transaction_or_command_touches_two_slots(
+        cluster_app: Flask, cluster_client: redis.RedisCluster, local_cluster: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seats claimed, tokens issued again, a challenge accepted, an open seat taken, a
+    resignation, a rematch and its token, a hint asked, a player's games listed and the
+    player deleted: every transaction, pipeline and command of the cluster client
+    recorded, each transaction's keys (WATCHed and written) and each command's in one slot;
+    and every transaction of the inventory played at least once."""
+    recorder = Recorder()
+    recorder.install(monkeypatch)
+    client = cluster_app.test_client()
+    ada_id, ada = _player(client, "Ada")
+    bob_id, bob = _player(client, "Bob")
+    _, cat = _player(client, "Cat")
+    game = create(client, players=2)
+    _ok(client.post(f"/v1/games/{game.id}/seats/0/claim", headers=ada,
+                    json={"token": game.tokens[0]}))
+    ada_token = _ok(client.post(f"/v1/games/{game.id}/seats/0/token", headers=ada))["token"]
+    challenge = _ok(client.post(f"/v1/games/{game.id}/seats/1/invite", json={"player": bob_id},
+                                headers=game.auth(1)), 201)
+    assert [c["id"] for c in _ok(client.get("/v1/players/me/challenges", headers=bob))[
+        "challenges"]] == [challenge["id"]]
+    bob_token = _ok(client.post(f"/v1/players/me/challenges/{challenge['id']}/accept",
+                                headers=bob))["token"]
+    other = create(client, players=2)
+    opened = client.post(f"/v1/games/{other.id}/seats/1/open", headers=other.auth(1))
+    assert opened.status_code in (200, 201), opened.get_json()
+    _ok(client.get("/v1/open-seats"))
+    _ok(client.post(f"/v1/open-seats/{other.id}/1/take", headers=cat))
+    _ok(client.post(f"/v1/games/{game.id}/resign",
+                    headers={"Authorization": f"Bearer {ada_token}"}, json={}))
+    rematch = _ok(client.post(f"/v1/games/{game.id}/rematch",
+                              headers={"Authorization": f"Bearer {ada_token}"}), 201)
+    _ok(client.post(f"/v1/games/{game.id}/rematch/token",
+                    headers={"Authorization": f"Bearer {bob_token}"}))
+    practice = create(client, seed=7, unranked=True)
+    _ok(client.post(f"/v1/games/{practice.id}/hint", headers=practice.auth(0)), 202)
+    listed = _ok(client.get("/v1/players/me/games", headers=bob))["games"]
+    assert {g["id"] for g in listed} >= {game.id, rematch["id"]}, listed
+    _ok(client.delete("/v1/players/me", headers=bob))
+    assert ada_id
+
+    node = redis.Redis(host="127.0.0.1", port=local_cluster.alive()[0])
+    assert recorder.crossing(node) == []
+    played = recorder.sites(transaction=True)
+    assert set(TRANSACTIONS) - {"api/tournament_store.py:create"} <= played, played
+    # The player's keys, several slots, deleted one DEL each (none a multi-key DEL).
+    assert "api/players.py:delete" in recorder.sites(transaction=False)
