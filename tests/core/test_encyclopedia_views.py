@@ -71,9 +71,10 @@ def test_e24_data_files_are_marked_stand_in() -> None:
 
 
 def test_e24_2_animals() -> None:
-    """E24.2 / G24: 75 animals, 15 per colour, every category of every type at least twice
-    in each colour; research costs 2/4/7/10, VP 0/1/2/4 (G25)."""
+    """E24.2 / G24: 75 animals with distinct names, 15 per colour, every category of every
+    type at least twice in each colour; research costs 2/4/7/10, VP 0/1/2/4 (G25)."""
     assert len(DATA.animals) == 75
+    assert len({a.name for a in DATA.animals}) == 75  # a card is named in labels and events
     for colour in range(5):
         cards = [a for a in DATA.animals if a.colour == colour]
         assert len(cards) == 15
