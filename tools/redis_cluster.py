@@ -151,13 +151,7 @@ class LocalCluster:
         """Start the nodes, make them one cluster, wait until every slot is served and every
         master has its replicas."""
         for port in self.ports:
-            self._spawn(port, "--cluster-enabled", "yes",
-                        "--cluster-config-file", f"nodes-{port}.conf",
-                        "--cluster-node-timeout", str(NODE_TIMEOUT_MS),
-                        # A replica takes over however long it was cut off from its master.
-                        "--cluster-replica-validity-factor", "0",
-                        # A replica's first sync at once (the default waits 5 s for others).
-                        "--repl-diskless-sync-delay", "0")
+            self._spawn_node(port)
         self._spawn(self.queue_port)
         for port in [*self.ports, self.queue_port]:
             self._wait_ping(port, timeout)
@@ -167,6 +161,23 @@ class LocalCluster:
             check=True, capture_output=True, timeout=timeout)
         self.wait_healthy(timeout)
         return self
+
+    def _spawn_node(self, port: int) -> None:
+        """Start the cluster node of `port` (its nodes-PORT.conf, if any, says who it was)."""
+        self._spawn(port, "--cluster-enabled", "yes",
+                    "--cluster-config-file", f"nodes-{port}.conf",
+                    "--cluster-node-timeout", str(NODE_TIMEOUT_MS),
+                    # A replica takes over however long it was cut off from its master.
+                    "--cluster-replica-validity-factor", "0",
+                    # A replica's first sync at once (the default waits 5 s for others).
+                    "--repl-diskless-sync-delay", "0")
+
+    def rejoin(self, port: int, timeout: float = 30.0) -> None:
+        """Start again the killed node of `port`, empty: its cluster config brings it back
+        into the cluster, where a master that lost its slots becomes a replica of the node
+        promoted in its place (as an operator's restart of a crashed machine would)."""
+        self._spawn_node(port)
+        self._wait_ping(port, timeout)
 
     def _wait_ping(self, port: int, timeout: float) -> None:
         deadline = time.monotonic() + timeout

@@ -3,8 +3,10 @@ with BGB_MIN_REPLICAS=1, every acknowledged move is still in its game's log.
 
 The topology of issue 29 on loopback: 3 masters + 3 replicas, a queue Redis, two API nodes
 (gunicorn, as `bgb serve` runs it) behind HAProxy (deploy/haproxy-cluster.cfg) and two bot
-workers reaching the API through it. Players post moves with an Idempotency-Key and retry on
-503 or a broken connection, as the SDK does; each 200 is an acknowledged move, looked for in
+workers reaching the API through it. Players create 200 games of
+the three rulebooks (human seats against a `random` bot or each other) and play a move in
+each in turn, posting with an Idempotency-Key and retrying on 503 or a broken connection,
+as the SDK does; each 200 is an acknowledged move, looked for in
 the log afterwards. Watchers stream the games' events meanwhile, through the proxy too. The
 same run with BGB_MIN_REPLICAS=0 prints how many it lost: the doomed master's replica is
 frozen for a moment before the master dies (replication is asynchronous: what that master
@@ -13,11 +15,11 @@ acknowledged meanwhile is gone).
 
 from __future__ import annotations
 
-import itertools
 import random
 import threading
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,104 +36,152 @@ pytestmark = [pytest.mark.cluster, pytest.mark.e2e,
               pytest.mark.skipif(haproxy() is None, reason="no haproxy here (Debian's "
                                  "`apt-get install haproxy`): the API nodes need a balancer")]
 
-PLAYERS = 4  # threads, each playing one game after another
+PLAYERS = 4  # threads, each playing its share of the games in turn
+GAMES = 200  # bot and human games of the three rulebooks, created before the kill
+# Each table: a game, its options and its seats (None: a human seat the thread plays).
+TABLES: list[tuple[str, dict[str, Any], list[dict[str, Any]]]] = [
+    ("darwins-journey", {"players": 2}, [{"kind": "human"}, {"kind": "bot", "bot": "random"}]),
+    ("encyclopedia", {"players": 2}, [{"kind": "human"}, {"kind": "human"}]),
+    ("flotilla", {"players": 3},
+     [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "human"}]),
+    ("darwins-journey", {"players": 2}, [{"kind": "human"}, {"kind": "human"}]),
+    ("encyclopedia", {"players": 2}, [{"kind": "human"}, {"kind": "bot", "bot": "random"}]),
+]
 WATCHERS = 4  # threads, each streaming one game's events after another
-BEFORE_KILL = 4.0  # seconds of play before the master dies
 LAGGING = 1.5  # seconds the doomed master's replica is frozen before the master dies
 AFTER_PROMOTION = 4.0  # seconds of play once its replica took over
+# "A few seconds of 503": how long a player may go from a refused attempt to an answer.
+# Promotion takes about twice the cluster's node timeout (1 s, tools/redis_cluster.py),
+# the replica is frozen LAGGING seconds first and an attempt may hang up to its 5 s timeout.
+# With BGB_MIN_REPLICAS=1 the promoted replica has no replica of its own: its shard refuses
+# every write (nothing it acknowledged could survive its loss) until the dead node is back as
+# its replica, so there the bound counts from that node's return.
+REFUSED_AT_MOST = 15.0
+
+
+@dataclass
+class Table:
+    """One game a player thread plays: its id and the tokens of its human seats."""
+
+    game_id: str
+    tokens: dict[int, str]
 
 
 class Players:
-    """Threads playing toy games through the API, recording every acknowledged move."""
+    """Threads creating their share of GAMES games, then playing a move in each in turn,
+    recording every acknowledged move and the longest run of refused attempts."""
 
     def __init__(self, api_url: str) -> None:
         self.api_url = api_url
         self.acked: list[tuple[str, int, str]] = []  # game, seat, Idempotency-Key
         self.refused = 0  # 503s and broken connections, each retried
-        self.games: set[str] = set()
+        self.refusals: list[tuple[float, float]] = []  # (first refused, answered) monotonic
+        self.tables: list[Table] = []
         self.stop = threading.Event()
         self.failures: list[str] = []  # what stopped a player thread
         self._lock = threading.Lock()
-        self._count = itertools.count()
+
+    @property
+    def games(self) -> set[str]:
+        """The ids of every game created so far."""
+        with self._lock:
+            return {table.game_id for table in self.tables}
 
     def _send(self, method: str, path: str, **options: Any) -> requests.Response | None:
         """The answer, retried while the API answers 503 or cannot be reached (None once
         stopped)."""
+        first_refusal: float | None = None
         while not self.stop.is_set():
             try:
                 answer = requests.request(method, self.api_url + path, timeout=5, **options)
             except requests.RequestException:
                 answer = None
             if answer is not None and answer.status_code != 503:
+                if first_refusal is not None:
+                    with self._lock:
+                        self.refusals.append((first_refusal, time.monotonic()))
                 return answer
             with self._lock:
                 self.refused += 1
+            if first_refusal is None:
+                first_refusal = time.monotonic()
             time.sleep(0.2)
         return None
 
-    def play(self) -> None:
-        """Games one after another, until stopped (a failure recorded)."""
+    def play(self, index: int) -> None:
+        """Create this thread's share of the games, then play them in turn until stopped
+        (a failure recorded)."""
         try:
-            self._play()
+            self._play(index)
         except Exception as failure:  # noqa: BLE001 - the test reports it
             with self._lock:
                 self.failures.append(repr(failure))
 
-    def _play(self) -> None:
-        """Games one after another, until stopped: every other one against a bot."""
-        while not self.stop.is_set():
-            against_bot = next(self._count) % 2 == 1
-            seats = [{"kind": "human"},
-                     {"kind": "bot", "bot": "random"} if against_bot else {"kind": "human"}]
+    def _play(self, index: int) -> None:
+        mine: list[Table] = []
+        for number in range(index, GAMES, PLAYERS):
+            game, options, seats = TABLES[number % len(TABLES)]
             created = self._send("POST", "/v1/games", json={
-                "game": "toy-pontoon", "options": {"players": 2}, "seats": seats})
+                "game": game, "options": options, "seats": seats})
             if created is None:
                 return
             assert created.status_code == 201, created.text
             body = created.json()
+            table = Table(body["id"], {s["seat"]: s["token"] for s in body["seats"]
+                                       if s["kind"] == "human"})
+            mine.append(table)
             with self._lock:
-                self.games.add(body["id"])
-            tokens = {s["seat"]: s["token"] for s in body["seats"] if s["kind"] == "human"}
-            self._play_game(body["id"], tokens)
-
-    def _play_game(self, game_id: str, tokens: dict[int, str]) -> None:
-        waited = 0
+                self.tables.append(table)
         while not self.stop.is_set():
-            seat, token = next(iter(tokens.items()))
-            read = self._send("GET", f"/v1/games/{game_id}",
-                              headers={"Authorization": f"Bearer {token}"})
-            if read is None:
-                return
-            game = read.json()
-            if game.get("status") != "active":
-                return
-            to_act = game["to_act"]
-            if to_act not in tokens:  # the bot's turn
-                waited += 1
-                if waited > 100:
-                    return  # a bot turn that takes this long is the sweeper's to repair
-                time.sleep(0.05)
-                continue
-            waited = 0
-            auth = {"Authorization": f"Bearer {tokens[to_act]}"}
-            if to_act != seat:
-                game = self._send("GET", f"/v1/games/{game_id}", headers=auth)
-                if game is None:
+            for table in mine:
+                if self.stop.is_set():
                     return
-                game = game.json()
-                if game.get("to_act") != to_act or game.get("status") != "active":
-                    continue
-            version = game["version"]
-            chosen = game["legal_moves"][0]
-            key = uuid.uuid4().hex
-            answer = self._send("POST", f"/v1/games/{game_id}/moves",
-                                json={"move": chosen, "version": version},
-                                headers={**auth, "Idempotency-Key": key})
-            if answer is None:
+                self._move(table)
+
+    def _move(self, table: Table) -> None:
+        """One move in `table`'s game when a human seat of it is to act."""
+        read = self._send("GET", f"/v1/games/{table.game_id}",
+                          headers=self._auth(next(iter(table.tokens.values()))))
+        if read is None:
+            return
+        game = read.json()
+        to_act = game.get("to_act")
+        if game.get("status") != "active" or to_act not in table.tokens:
+            return  # over, or the bot's turn
+        auth = self._auth(table.tokens[to_act])
+        if not game.get("legal_moves"):  # read with another seat's token
+            again = self._send("GET", f"/v1/games/{table.game_id}", headers=auth)
+            if again is None:
                 return
-            if answer.status_code == 200:
-                with self._lock:
-                    self.acked.append((game_id, to_act, key))
+            game = again.json()
+            if game.get("to_act") != to_act or game.get("status") != "active":
+                return
+        key = uuid.uuid4().hex
+        answer = self._send("POST", f"/v1/games/{table.game_id}/moves",
+                            json={"move": game["legal_moves"][0], "version": game["version"]},
+                            headers={**auth, "Idempotency-Key": key})
+        if answer is not None and answer.status_code == 200:
+            with self._lock:
+                self.acked.append((table.game_id, to_act, key))
+
+    def resign_all(self) -> None:
+        """End every two-seat game still running (its first human seat resigns), so that
+        its record can be verified; a three-seat game goes on with a bot and stays running."""
+        for table in self.tables:
+            seat, token = next(iter(table.tokens.items()))
+            for _ in range(50):  # a 503 (no replica confirmed it in time) is retried
+                answer = requests.post(f"{self.api_url}/v1/games/{table.game_id}/resign",
+                                       json={}, headers=self._auth(token), timeout=10)
+                if answer.status_code != 503:
+                    break
+                time.sleep(0.2)
+            # A retried resignation that was stored after all answers 409 already-resigned.
+            # 404: a creation lost with its master (BGB_MIN_REPLICAS=0), counted by _verified
+            assert answer.status_code in (200, 404, 409), (table.game_id, seat, answer.text)
+
+    @staticmethod
+    def _auth(token: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {token}"}
 
 
 class Watchers:
@@ -149,8 +199,7 @@ class Watchers:
         """Streams one after another until stopped, each of a game picked at random."""
         rng = random.Random()
         while not self.stop.is_set():
-            with self.players._lock:
-                games = sorted(self.players.games)
+            games = sorted(self.players.games)
             if not games:
                 time.sleep(0.1)
                 continue
@@ -213,13 +262,18 @@ def _run(replicas: int, log_dir: Path) -> tuple[int, int, int]:
             stack.start_worker()
             players = Players(stack.api_url)
             watchers = Watchers(stack.api_url, players)
-            threads = [threading.Thread(target=players.play, daemon=True)
-                       for _ in range(PLAYERS)]
+            threads = [threading.Thread(target=players.play, args=(index,), daemon=True)
+                       for index in range(PLAYERS)]
             streams = [threading.Thread(target=watchers.watch, daemon=True)
                        for _ in range(WATCHERS)]
             for thread in [*threads, *streams]:
                 thread.start()
-            time.sleep(BEFORE_KILL)
+            # Every game created and each played a while before the master dies.
+            deadline = time.monotonic() + 120
+            while len(players.games) < GAMES or len(players.acked) < GAMES:
+                assert time.monotonic() < deadline and not players.failures, (
+                    len(players.games), len(players.acked), players.failures)
+                time.sleep(0.2)
             victim = next(port for port, role in sorted(cluster.roles().items())
                           if role == "master")
             # Its replica frozen a while before the master dies: the writes of that while
@@ -236,6 +290,12 @@ def _run(replicas: int, log_dir: Path) -> tuple[int, int, int]:
             cluster.resume(replica)
             cluster.wait_healthy(timeout=60, replicas=0)
             time.sleep(AFTER_PROMOTION)
+            # The dead machine is restarted (empty): it comes back as the new master's
+            # replica, and a shard that waited for one accepts writes again.
+            cluster.rejoin(victim)
+            rejoined = time.monotonic()
+            cluster.wait_healthy(timeout=60)
+            time.sleep(AFTER_PROMOTION)
             players.stop.set()
             watchers.stop.set()
             for thread in [*threads, *streams]:
@@ -248,12 +308,22 @@ def _run(replicas: int, log_dir: Path) -> tuple[int, int, int]:
             served = stack.served()
             assert len(served) == 2 and all(count > 0 for count in served.values()), served
             assert heard < watchers.events, (heard, watchers.events)
+            players.resign_all()
             ended, gone = _verified(stack.api_url, players.games)
-            assert ended > 0
+            two_seats = sum(len(seats) == 2 for _, _, seats in
+                            (TABLES[n % len(TABLES)] for n in range(GAMES)))
+            assert ended >= two_seats - gone, (ended, two_seats, gone)
+            since = rejoined if replicas else 0.0
+            longest = max((end - max(start, since) for start, end in players.refusals),
+                          default=0.0)
+            overall = max((end - start for start, end in players.refusals), default=0.0)
+            assert longest <= REFUSED_AT_MOST, (longest, players.refusals)
             assert gone == 0 or replicas == 0, gone  # an acknowledged creation is kept too
             print(f"\nanswers by node: {served}; events streamed: {watchers.events} "
                   f"({heard} before the kill); games {len(players.games)}: {ended} over "
-                  f"and their records verified, {gone} lost")
+                  f"and their records verified, {gone} lost; longest run of refusals "
+                  f"{overall:.1f} s" + (f", {max(0.0, longest):.1f} s once the dead node "
+                                        "rejoined" if replicas else ""))
             client = redis.RedisCluster(host="127.0.0.1", port=cluster.alive()[0])
             lost = _lost(client, players.acked)
             client.close()
