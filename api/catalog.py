@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+import json
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
+from flask import current_app
 from flask.views import MethodView
 
 import core
@@ -14,6 +19,39 @@ from api.schemas import BotsSchema, CatalogSchema
 
 blp = Blueprint("catalog", __name__, url_prefix="/v1",
                 description="The games this server plays and the bots that can take a seat.")
+
+# Each game's rules page on the documentation site, by game (data, not code: a new game adds
+# its line next to its page).
+RULES_PAGES_FILE = Path(__file__).parent / "data" / "rules_pages.json"
+
+
+@functools.cache
+def rules_pages() -> dict[str, str]:
+    """Game name -> the path of its rules page on the documentation site."""
+    pages = json.loads(RULES_PAGES_FILE.read_text(encoding="utf-8"))
+    return {name: path for name, path in pages.items() if not name.startswith("_")}
+
+
+def docs_base(url: str) -> str:
+    """`BGB_DOCS_URL` checked and ending in "/" ("" when unset): an http(s) address or a path
+    of this site. Anything else (a `javascript:` URL, a typo) fails the start, since the page
+    puts it in a link."""
+    url = url.strip()
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    absolute = parts.scheme in ("http", "https") and bool(parts.netloc)
+    if not (absolute or (not parts.scheme and not parts.netloc and url.startswith("/"))):
+        raise ValueError(f"BGB_DOCS_URL: {url!r} is neither an http(s) address nor a path "
+                         "starting with /")
+    return url if url.endswith("/") else url + "/"
+
+
+def rules_url(game: str) -> str | None:
+    """The game's rules page on the documentation site, or None (no site configured, or no
+    page for the game)."""
+    base, page = current_app.config.get("DOCS_URL", ""), rules_pages().get(game)
+    return base + page if base and page else None
 
 
 @blp.route("/games-catalog")
@@ -26,9 +64,12 @@ class GamesCatalog(MethodView):
         games = []
         for name in core.game_names():
             game = core.get_game(name)
-            games.append({"name": game.name, "title": i18n.keyed(f"game.{name}", game.title),
-                          "min_players": game.min_players, "max_players": game.max_players,
-                          "options": _named_options(name, game.options_schema())})
+            entry = {"name": game.name, "title": i18n.keyed(f"game.{name}", game.title),
+                     "min_players": game.min_players, "max_players": game.max_players,
+                     "options": _named_options(name, game.options_schema())}
+            if (url := rules_url(name)) is not None:
+                entry["rules_url"] = url
+            games.append(entry)
         return {"games": games}
 
 

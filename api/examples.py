@@ -245,7 +245,9 @@ def main() -> int:
         app = create_app({"REDIS_URL": url, "TESTING": True, "SSE_MAX_SECONDS": 0.5,
                           "RATE_LIMIT_CREATE": "off", "RATE_LIMIT_MOVES": "off",
                           "RATE_LIMIT_MOVES_PER_SEAT": "off", "RATE_LIMIT_READS": "off",
-                          "MAX_BOT_GAMES_PER_CREATOR": 0})
+                          "MAX_BOT_GAMES_PER_CREATOR": 0,
+                          # The catalog's example shows the games' rules links.
+                          "DOCS_URL": "https://docs.example.org/bgb/"})
         examples = record(app.test_client(), redis.Redis.from_url(url))
     finally:
         local.stop()

@@ -393,6 +393,10 @@ class CatalogGameSchema(ma.Schema):
     min_players = fields.Integer(required=True)
     max_players = fields.Integer(required=True)
     options = fields.Dict(required=True)
+    rules_url = fields.String(metadata={
+        "description": "the game's rules as this server implements them (its readings of the "
+                       "rulebook, its stand-in values), a page of the documentation site; "
+                       "only when the server names its site (BGB_DOCS_URL)"})
 
 
 class CatalogSchema(ma.Schema):

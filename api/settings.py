@@ -135,6 +135,11 @@ SETTINGS: tuple[Setting, ...] = (
             "`off` sends plain game reads and moves through Flask too (see Scaling)", "API"),
     Setting("BGB_METRICS_TOKEN", "",
             "Bearer token `/metrics` asks for", "API", "unset: loopback callers only"),
+    Setting("BGB_DOCS_URL", "",
+            "where the documentation site (`mkdocs build`) is published, e.g. "
+            "`https://docs.example.org/bgb/`: `/v1/games-catalog` then gives each game's "
+            "`rules_url`, its rules page there, and the web page's rules panel links to it",
+            "API", "unset: no rules links"),
     Setting("BGB_CORS_ORIGINS", "*",
             "origins allowed to call `/v1` from a browser (comma-separated)", "API"),
     Setting("BGB_ABANDON_AFTER", "30d",

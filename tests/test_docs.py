@@ -24,6 +24,11 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
     assert (tmp_path / "reference" / "openapi.json").is_file()
     configuration = (tmp_path / "operating" / "index.html").read_text(encoding="utf-8")
     assert "BGB_MAX_BOT_MS" in configuration
+    # The pages the catalog's rules links (and the web page's rules panel) open are built.
+    from api.catalog import rules_pages
+
+    for game, path in rules_pages().items():
+        assert (tmp_path / path / "index.html").is_file(), f"{game}'s rules page {path}"
 
 
 def test_the_readme_is_short() -> None:

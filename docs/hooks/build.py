@@ -6,6 +6,9 @@
   page that drifted from the code fails the build.
 - `<!-- rules-choices: core/<game>/data/<file>.json -->` in a page becomes the list of that
   data file's `rules_choices`, so a game's page shows the readings the engine runs.
+- `<!-- provenance: core/<game>/data/<file>.json -->` becomes the list of that data file's
+  values with a provenance note (a `_name` key beside `name`): each value the engine uses,
+  where it comes from, read from the file the engine reads.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ OPENAPI_PATH = "reference/openapi.json"
 CONFIGURATION_PAGE = "operating.md"
 REPO = Path(__file__).resolve().parents[2]
 RULES_CHOICES = re.compile(r"<!-- rules-choices: (\S+) -->")
+PROVENANCE = re.compile(r"<!-- provenance: (\S+) -->")
+SHORT_VALUE = 60  # characters: a longer value is left to the file
 
 
 def openapi_document() -> dict[str, Any]:
@@ -54,10 +59,33 @@ def rules_choices(match: re.Match[str]) -> str:
     return "\n".join(f"- {choice}" for choice in choices)
 
 
+def provenance(match: re.Match[str]) -> str:
+    """Each provenance note of a data file (a `_name` key; `_note`, the file's own, aside),
+    with the value of `name` when it is short, as a Markdown list."""
+    path = REPO / match.group(1)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise PluginError(f"provenance: {match.group(1)}: {error}") from error
+    lines = []
+    for key, note in data.items():
+        if not key.startswith("_") or key in ("_note", "_about") or not isinstance(note, str):
+            continue
+        name = key[1:]
+        # A note may describe a group of values (`_research`: research_cost, research_vp).
+        shown = json.dumps(data[name], ensure_ascii=False) if name in data else ""
+        value = f" = `{shown}`" if shown and len(shown) <= SHORT_VALUE else ""
+        lines.append(f"- `{name}`{value}: {note}")
+    if not lines:
+        raise PluginError(f"provenance: {match.group(1)} has no provenance notes")
+    return "\n".join(lines)
+
+
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """Fill in the rules choices; refuse a configuration page whose settings table is not
     the generated one."""
     markdown = RULES_CHOICES.sub(rules_choices, markdown)
+    markdown = PROVENANCE.sub(provenance, markdown)
     if page.file.src_uri != CONFIGURATION_PAGE:
         return markdown
     from api import settings

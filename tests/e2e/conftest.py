@@ -22,6 +22,9 @@ from clients.localredis import free_port
 from clients.sdk import Client
 
 REPO = Path(__file__).resolve().parents[2]
+# The documentation site the stack's API names (BGB_DOCS_URL): the catalog's rules links and
+# the web page's rules panel point there (tests/web/test_browser_player.py).
+DOCS_URL = "https://docs.example.test/bgb/"
 
 
 class Stack:
@@ -50,6 +53,7 @@ class Stack:
             # its turns with timeouts on a shared CI machine (test_local_workers checks the
             # default).
             "BGB_WORKER_NICE": "0",
+            "BGB_DOCS_URL": DOCS_URL,
         })
         self.client = Client(self.api_url)
 

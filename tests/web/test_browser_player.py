@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import REPO, Stack
+from tests.e2e.conftest import DOCS_URL, REPO, Stack
 from tests.web.conftest import Shots
 from tests.web.helpers import READY, click_move, create_in_lobby, version
 from tests.web.test_browser import DESKTOP, watch_errors
@@ -501,6 +501,14 @@ def test_the_rules_in_short_fold_out_on_the_page(context: Any, stack: Stack, sho
         assert paragraph in text
     other = RULES["flotilla"]["pt-BR" if lang == "en" else "en"][0]
     assert other not in text
+    # Issue 32: the rules as implemented, the game's page of the documentation site the
+    # server names (api/data/rules_pages.json), opened in a new tab in the page's language.
+    link = page.locator("#rules a#rules-page")
+    assert link.get_attribute("href") == DOCS_URL + "games/flotilla/"
+    assert link.get_attribute("target") == "_blank"
+    assert "noopener" in (link.get_attribute("rel") or "")
+    messages = page.evaluate(f"fetch('/play/i18n/{lang}.json').then((r) => r.json())")
+    assert link.inner_text().strip() == messages["game.rules_page"]
     page.locator("#rules").scroll_into_view_if_needed()
     shots(page, f"rules-{lang}", full_page=False)
     assert errors == []

@@ -98,22 +98,32 @@ class GamePage {
           this.logHeading, this.logList)),
       this.actions, this.rulesPanel, this.confirmBar, this.toasts);
     this.renderer = null;
-    this.titles = await api("/v1/games-catalog").then(
-      (catalog) => Object.fromEntries(catalog.games.map((g) => [g.name, g.title])), () => ({}));
+    const games = await api("/v1/games-catalog").then((catalog) => catalog.games, () => []);
+    this.titles = Object.fromEntries(games.map((g) => [g.name, g.title]));
+    // Each game's rules page on the documentation site, when the server names its site.
+    this.rulesUrls = Object.fromEntries(games.filter((g) => g.rules_url).map((g) => [g.name, g.rules_url]));
     await this.refresh();
     this.follow();
     this.drawRules().catch(() => { this.rulesPanel.hidden = true; });
   }
 
-  /** The game's rules in short (clients/web/data/rules.json, the page's language), folded. */
+  /** The game's rules in short (clients/web/data/rules.json, the page's language), folded,
+   * and a link to its rules as implemented on the documentation site (the catalog's
+   * `rules_url`, when the server names its site). */
   async drawRules() {
     const all = await (await fetch("/play/data/rules.json")).json();
     const rules = all[this.body.game];
-    const paragraphs = rules?.[language()] || rules?.en;
-    if (!paragraphs) { this.rulesPanel.hidden = true; return; }
+    const paragraphs = rules?.[language()] || rules?.en || [];
+    const url = this.rulesUrls?.[this.body.game];
+    if (!paragraphs.length && !url) { this.rulesPanel.hidden = true; return; }
+    // A new tab: the game stays open; no opener nor referrer (the fragment holds the token).
+    const link = url && h("p", {},
+      h("a", { id: "rules-page", href: url, target: "_blank", rel: "noopener noreferrer" },
+        t("game.rules_page")));
     replace(this.rulesPanel, h("summary", {}, t("game.rules")),
       paragraphs.map((text) => h("p", {}, text)),
-      h("p", { class: "help" }, t("game.rules_note")));
+      paragraphs.length ? h("p", { class: "help" }, t("game.rules_note")) : null,
+      link || null);
   }
 
   /** Read the game and the new log entries, then draw. Concurrent calls share one read. */
