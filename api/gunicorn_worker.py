@@ -19,7 +19,8 @@ that gunicorn does not document (docs/dependencies.md lists them, the tests that
 if a release changes them, and tools/smoke.py, run by tools/check_latest.py, checks both):
 
 - `GuardedGeventWorker.handle(listener, client, addr)`, called by gunicorn's gevent worker
-  for each accepted connection: a per-client connection cap. At most
+  for each accepted connection: a per-client connection cap (its counts started by the
+  documented `post_worker_init` hook of `api.gunicorn_conf`: run the worker with it). At most
   `BGB_MAX_CONNECTIONS_PER_CLIENT` (default 200) connections of one address (IPv6: one
   /64) at once, counted in Redis across every process (`api.connections.SharedCounts`, on
   `BGB_COUNTS_REDIS_URL`, default `REDIS_URL`); a connection over it is answered 429
@@ -192,15 +193,17 @@ class GuardedGeventWorker(ProblemAnswers, GeventWorker):
                     retry=retry_policy()))
             self.connections = SharedCounts(client, "connections")
 
-    def run(self) -> None:
-        """Serve, with this process's heartbeat in the shared counts every few seconds."""
+    def start_connection_counts(self) -> None:
+        """Read the cap, connect to the counts' Redis and keep this process's heartbeat
+        there every few seconds; called by the `post_worker_init` server hook
+        (api.gunicorn_conf), a documented one, before the worker serves."""
         self._connection_counts()
         if self.connections is not None:
             gevent.spawn(self._heartbeats, self.connections)
-        super().run()
 
-    def _heartbeats(self, counts: SharedCounts) -> None:
-        while self.alive:
+    @staticmethod
+    def _heartbeats(counts: SharedCounts) -> None:
+        while True:  # as long as the process: it ends with it
             try:
                 counts.heartbeat()
             except Exception as exc:  # Redis away: the counts fall back to this process
