@@ -177,6 +177,13 @@ def expect_problem(step: str, answer: bytes, status: int, slug: str) -> None:
 
 def refusals(base: str) -> str:
     """gunicorn's own refusals and a malformed chunked body answer problem+json."""
+    try:
+        return _refusals(base)
+    except OSError as exc:
+        raise SmokeFailed(f"refusals: {exc!r}") from None
+
+
+def _refusals(base: str) -> str:
     host = urlsplit(base).hostname or "127.0.0.1"
     expect_problem("refusals", raw_exchange(
         base, b"GET /v1/games/" + b"x" * 5000 + b" HTTP/1.1\r\nHost: a\r\n\r\n"),
@@ -216,8 +223,11 @@ def connection_cap(base: str) -> str | None:
                     return None  # no such source address here (not Linux)
                 raise
         time.sleep(1.0)  # the server admits (counts) each of them
-        answer = raw_exchange(base, b"GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n",
-                              source=CAP_SOURCE)
+        try:
+            answer = raw_exchange(base, b"GET /healthz HTTP/1.1\r\nHost: a\r\n"
+                                  b"Connection: close\r\n\r\n", source=CAP_SOURCE)
+        except OSError as exc:
+            raise SmokeFailed(f"connection cap: one more connection: {exc!r}") from None
     finally:
         for conn in held:
             conn.close()
