@@ -152,8 +152,8 @@ class ProblemThreadWorker(ProblemAnswers, ThreadWorker):
 
 
 class GuardedGeventWorker(ProblemAnswers, GeventWorker):
-    """gunicorn's gevent worker with a body deadline, fair turns per client and a
-    per-client connection cap."""
+    """gunicorn's gevent worker with a per-client connection cap (the body deadline and
+    fair turns are WSGI middleware: `api.connections.guarded`)."""
 
     connections: SharedCounts | None = None
     cap = 0
