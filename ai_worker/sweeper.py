@@ -13,9 +13,10 @@ Re-running a turn is harmless: `play_turn` is idempotent.
 Worker liveness: each bgb worker process refreshes `alive_key(name)` (a few seconds' TTL) from
 its sweeper thread; a started job whose bgb worker lost that key is abandoned.
 The elected sweeper also applies the games' clocks (`ai_worker.clocks`: a seat past its
-deadline gets its game's `on_timeout`) and moves retries whose back-off is over (RQ's
-scheduled jobs) onto the queue, so workers need no forked RQ scheduler process that a killed
-worker would orphan.
+deadline gets its game's `on_timeout`) and puts the failed jobs whose retry back-off is over
+back onto their queues (`api.retries`: bot turns, webhook deliveries, tournament kicks), so
+workers need no RQ scheduler, a process each worker would fork and a killed worker would
+orphan. It uses RQ's documented interfaces only.
 """
 
 from __future__ import annotations
@@ -28,13 +29,11 @@ from typing import Any
 import redis
 from rq import Queue
 from rq.job import Job, JobStatus
-from rq.scheduler import RQScheduler
 
 from ai_worker import clocks, tournaments
-from api import keys
+from api import keys, retries
 from api.botqueue import QUEUE_NAME as QUEUE
 from api.botqueue import enqueue_turn, job_id
-from api.notify import QUEUE_NAME as WEBHOOK_QUEUE
 from api.redis_conn import GameClient
 from api.seats import effective_seat, seat_states
 from api.store import Store
@@ -88,13 +87,7 @@ class Sweeper:
         self.interval = interval
         self.queue = Queue(queue_name, connection=connection)
         self.store = Store(self.games, retention=tournaments.retention())
-        # RQ's scheduler, driven from this thread rather than a forked process that a killed
-        # worker would leave behind: it moves retries whose back-off is over onto the queue.
-        # Webhook deliveries retry through the same scheduler.
-        self.scheduled_queues = [queue_name, WEBHOOK_QUEUE]
         self._take = self.games.register_script(clocks.TAKE)
-        self.scheduler = RQScheduler(self.scheduled_queues, connection=connection,
-                                     logging_level=logging.WARNING)
 
     def heartbeat(self) -> None:
         """Mark this sweeper's worker process alive for a few seconds."""
@@ -113,8 +106,7 @@ class Sweeper:
             ms = max(100, int(self.interval * 900))
             if not self.connection.set(lock_key(), self.worker_name or "sweeper", nx=True, px=ms):
                 return []
-        self.scheduler.prepare_registries(self.scheduled_queues)
-        self.scheduler.enqueue_scheduled_jobs()
+        retries.enqueue_due(self.connection, now)
         clocks.sweep_clocks(self.store, self.queue, int(now * 1000))
         overdue = self.games.zrangebyscore(keys.bot_turns(), "-inf", now - self.grace,
                                                 start=0, num=BATCH, withscores=True)
@@ -209,6 +201,8 @@ class Sweeper:
         status = job.get_status(refresh=False)
         if status in _LIVE:
             return True
+        if status == JobStatus.FAILED and retries.waiting(self.connection, [job.id])[0]:
+            return True  # its retry's back-off runs (api.retries)
         if status == JobStatus.QUEUED:
             # Only while it waits on its queue: a worker pops a job off the queue (LPOP) and
             # only then marks it started, so a worker killed in between leaves a "queued"

@@ -134,8 +134,9 @@ def run(redis_url: str | None = None, *, burst: bool = False, fork: bool = False
         _, stop, keeper = sweeper.start_thread(connection, worker_name=name,
                                                  games=games)
     try:
-        # No forked RQ scheduler: the sweeper thread moves due retries onto the queue.
-        return bool(worker.work(burst=burst, with_scheduler=not sweep, logging_level=level,
+        # No RQ scheduler (a forked process a killed worker would orphan): retries are ours,
+        # put back onto their queues by the elected sweeper (api.retries).
+        return bool(worker.work(burst=burst, with_scheduler=False, logging_level=level,
                                 max_jobs=max_jobs))
     finally:
         if stop is not None and keeper is not None:
@@ -148,7 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ai_worker.worker", description=__doc__)
     parser.add_argument("--burst", action="store_true", help="exit once the queue is empty")
     parser.add_argument("--fork", action="store_true", help="fork a work horse per job")
-    parser.add_argument("--no-sweep", action="store_true", help="do not run the sweeper thread")
+    parser.add_argument("--no-sweep", action="store_true",
+                        help="do not run the sweeper thread (another worker's must run: it "
+                             "also enqueues due retries)")
     parser.add_argument("--redis-url", default=None, help="default: $REDIS_URL")
     parser.add_argument("--log-level", default=None, help="default: $BGB_LOG_LEVEL or WARNING")
     parser.add_argument("--queues", default=",".join(DEFAULT_QUEUES),

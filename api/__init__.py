@@ -19,6 +19,7 @@ from api import (
     analysis,
     catalog,
     challenges,
+    connections,
     cors,
     fastlane,
     games,
@@ -162,4 +163,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         # Plain game reads and moves skip the framework (api.fastlane); outermost, so that
         # what it hands on goes through everything else as before.
         app.wsgi_app = fastlane.FastLane(app, app.wsgi_app, cors_policy)  # type: ignore[method-assign]
+    if connections.gevent_patched():
+        # Under gevent workers, in front of everything: a client's fair share of the
+        # process's turns and its body's deadline (api.connections), as WSGI middleware
+        # (Flask's documented way: app.wsgi_app).
+        app.wsgi_app = connections.guarded(app.wsgi_app)  # type: ignore[method-assign]
     return app

@@ -10,10 +10,11 @@ import logging
 import uuid
 
 import redis
-from rq import Queue, Retry
+from rq import Queue
 from rq.exceptions import DuplicateJobError
 
 from api import metrics
+from api.retries import retry_options
 
 QUEUE_NAME = "bots"
 JOB_FUNCTION = "ai_worker.jobs.play_turn"
@@ -45,7 +46,7 @@ def enqueue_turn(queue: Queue, game_id: str, seat: int, version: int,
         queue.enqueue_call(
             JOB_FUNCTION, args=(game_id, seat, version), job_id=job_id(game_id, version),
             # play_turn is idempotent (a moved-on version exits quietly): retrying is safe.
-            retry=Retry(max=len(RETRY_INTERVALS), interval=RETRY_INTERVALS),
+            **retry_options(RETRY_INTERVALS),
             timeout=JOB_TIMEOUT, result_ttl=600, failure_ttl=24 * 3600, unique=True,
             description=description or f"seat {seat} of {game_id} at version {version}")
     except DuplicateJobError:

@@ -13,7 +13,9 @@ and the time it may take to send a request's body.
   a client that declared a 100-byte body and sent 1 byte costs no app work, and gets 408
   problem+json when the deadline runs out, its connection closed.
 
-`api.gunicorn_worker` applies both in front of the app under gevent workers.
+`guarded` puts the body deadline and fair turns (`FairShare`) in front of the app under
+gevent (`api.create_app`, through Flask's documented `app.wsgi_app`); the connection cap is
+`api.gunicorn_worker`'s.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import json
 import logging
 import os
 import socket
+import sys
 import threading
 import time
 import uuid
@@ -427,3 +430,24 @@ class FairShare:
                     del self._turns[client]
                 else:
                     self._turns[client] = (turns, waiting - 1)
+
+
+def gevent_patched() -> bool:
+    """Whether gevent patched this process (a gevent gunicorn worker); never imports gevent:
+    a process that did not load it is not patched."""
+    monkey = sys.modules.get("gevent.monkey")
+    return monkey is not None and bool(monkey.is_module_patched("socket"))
+
+
+def guarded(app: WSGIApp) -> WSGIApp:
+    """`app` behind fair turns per client (BGB_REQUESTS_PER_CLIENT) and the body deadline
+    (BGB_BODY_TIMEOUT), as set; for a gevent process (the deadline is a gevent.Timeout)."""
+    import gevent
+
+    per_client = int(setting("REQUESTS_PER_CLIENT", DEFAULT_REQUESTS_PER_CLIENT))
+    if per_client > 0:
+        app = FairShare(app, per_client, int(setting("TRUSTED_PROXIES", 0)))
+    seconds = setting("BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT)
+    if seconds > 0:
+        app = BodyDeadline(app, seconds, gevent.Timeout)
+    return app

@@ -6,7 +6,8 @@
   workers) is BGB_MAX_WATCHERS plus room for every other request (`api.watchers`), and the
   open-file limit is raised to its hard limit so that each connection can have its socket.
 - /metrics adds up live processes only: a dead worker's gauges are dropped.
-- A worker freezes what it loaded out of the garbage collector's sight (`post_worker_init`).
+- A worker freezes what it loaded out of the garbage collector's sight, and a gevent worker
+  starts its connection counts (`post_worker_init`).
 
 The command line keeps the other settings (`bgb serve`, compose.yaml and the Dockerfile pass
 it). With gevent workers the master is started by `clients.gunicorn_gevent`, which patches
@@ -53,6 +54,10 @@ def post_worker_init(worker: Any) -> None:
     frozen is never freed."""
     gc.collect()
     gc.freeze()
+    # The per-client connection cap's counts (api.gunicorn_worker.GuardedGeventWorker).
+    start_counts = getattr(worker, "start_connection_counts", None)
+    if start_counts is not None:
+        start_counts()
 
 
 def child_exit(server: Any, worker: Any) -> None:

@@ -1,37 +1,40 @@
-"""The API's gunicorn workers: gevent's, bounding what one client can hold, and gthread's
-(`ProblemThreadWorker`, for `bgb serve --threads N`); both answer the requests gunicorn
-refuses itself as problem+json (`ProblemAnswers`).
+"""The API's gunicorn workers: gevent's, capping the connections of one client, and
+gthread's (`ProblemThreadWorker`, for `bgb serve --threads N`); both answer the requests
+gunicorn refuses itself as problem+json (`ProblemAnswers`).
 
     gunicorn --worker-class api.gunicorn_worker.GuardedGeventWorker ...
 
-gunicorn's gevent worker serves thousands of idle connections cheaply, but it waits for
-ever for a request body a client declared and does not send, and it admits any number of
-connections from one address. This subclass of it (a documented worker, extended through
-its documented methods) adds, in front of the app:
+gunicorn's gevent worker serves thousands of idle connections cheaply, but admits any number
+of connections from one address, and waits for ever for a body a client declared and does
+not send. What can be done in WSGI is done there, not here: under gevent `api.create_app`
+puts the body deadline (`BGB_BODY_TIMEOUT`, default 10 s: 408 problem+json, connection
+closed) and fair turns per client (`BGB_REQUESTS_PER_CLIENT`) in front of the app
+(`api.connections.guarded`). The headers themselves must arrive within gunicorn's keep-alive
+(`--keep-alive 5`, a documented setting) or gunicorn closes the connection silently.
 
-- a body deadline: the app must have a request's whole body `BGB_BODY_TIMEOUT` seconds
-  (default 10) after its headers; past it the read ends with 408 problem+json and the
-  connection is closed (`api.connections.BodyDeadline`). The headers themselves must
-  arrive within gunicorn's keep-alive (`--keep-alive 5`) of the connection's start or of
-  the previous answer, or gunicorn closes the connection silently.
-- fair turns: a process works on at most `BGB_REQUESTS_PER_CLIENT` (default 4) requests of
-  one client at once (long polls and streams aside); a flood from one client, even of
-  requests refused 429, waits its turns instead of delaying everyone's
-  (`api.connections.FairShare`).
-- a per-client connection cap: at most `BGB_MAX_CONNECTIONS_PER_CLIENT` (default 200)
-  connections of one address (IPv6: one /64) at once, counted in Redis across every
-  process (`api.connections.SharedCounts`, on `BGB_COUNTS_REDIS_URL`, default
-  `REDIS_URL`); a connection over it is answered 429
+Two things happen before any WSGI app sees a request, and gunicorn has no documented hook
+for either (its server hooks are per process or per parsed request: `post_worker_init`,
+`pre_request`, ...), so each is the smallest override of a method of gunicorn's `Worker`
+that gunicorn does not document (docs/dependencies.md lists them, the tests that fail
+if a release changes them, and tools/smoke.py, run by tools/check_latest.py, checks both):
+
+- `GuardedGeventWorker.handle(listener, client, addr)`, called by gunicorn's gevent worker
+  for each accepted connection: a per-client connection cap (its counts started by the
+  documented `post_worker_init` hook of `api.gunicorn_conf`: run the worker with it). At most
+  `BGB_MAX_CONNECTIONS_PER_CLIENT` (default 200) connections of one address (IPv6: one
+  /64) at once, counted in Redis across every process (`api.connections.SharedCounts`, on
+  `BGB_COUNTS_REDIS_URL`, default `REDIS_URL`); a connection over it is answered 429
   problem+json `too-many-connections` with Retry-After and closed. Off when
   `BGB_TRUSTED_PROXIES` is set: behind a proxy every connection comes from the proxy, and
   the proxy caps the clients' connections (compose.yaml's HAProxy does).
-
-gunicorn answers a request it cannot parse (a request line over 4 KiB: 414; headers too
-large: 431; a malformed request line or header: 400) before the app sees it, with an HTML
-page. `ProblemAnswers` overrides the worker's `handle_error`: gunicorn still decides the
-status and logs the request as usual, writing its answer to a stand-in for the client's
-socket, and the worker sends the client the same status as a problem. Should gunicorn's
-page ever change shape, the status stays right and the detail falls back to the reason.
+- `ProblemAnswers.handle_error(req, client, addr, exc)`, called by gunicorn's workers when
+  it cannot parse a request (a request line over 4 KiB: 414; headers too large: 431; a
+  malformed request line or header: 400), before the app sees it, to write an HTML page.
+  gunicorn still decides the status and logs the request as usual, writing its answer to a
+  stand-in for the client's socket, and the worker sends the client the same status as a
+  problem. Should gunicorn's page ever change shape, the status stays right and the detail
+  falls back to the reason. (A malformed chunked *body* reaches the app, which answers 400
+  itself: `api.parsing.body_bytes`.)
 """
 
 from __future__ import annotations
@@ -49,13 +52,9 @@ from gunicorn.workers.ggevent import GeventWorker
 from gunicorn.workers.gthread import ThreadWorker
 
 from api.connections import (
-    DEFAULT_BODY_TIMEOUT,
     DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
-    DEFAULT_REQUESTS_PER_CLIENT,
     REFUSAL_READ_SECONDS,
     RETRY_AFTER_CONNECTIONS_SECONDS,
-    BodyDeadline,
-    FairShare,
     SharedCounts,
     client_group,
     setting,
@@ -153,22 +152,14 @@ class ProblemThreadWorker(ProblemAnswers, ThreadWorker):
 
 
 class GuardedGeventWorker(ProblemAnswers, GeventWorker):
-    """gunicorn's gevent worker with a body deadline, fair turns per client and a
-    per-client connection cap."""
+    """gunicorn's gevent worker with a per-client connection cap (the body deadline and
+    fair turns are WSGI middleware: `api.connections.guarded`)."""
 
     connections: SharedCounts | None = None
     cap = 0
 
-    def load_wsgi(self) -> None:
-        """Load the app, then put fair turns, the body deadline and the connection counts
-        in front of it."""
-        super().load_wsgi()
-        per_client = int(setting("REQUESTS_PER_CLIENT", DEFAULT_REQUESTS_PER_CLIENT))
-        if per_client > 0:
-            self.wsgi = FairShare(self.wsgi, per_client, int(setting("TRUSTED_PROXIES", 0)))
-        seconds = setting("BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT)
-        if seconds > 0:
-            self.wsgi = BodyDeadline(self.wsgi, seconds, gevent.Timeout)
+    def _connection_counts(self) -> None:
+        """Read the cap, and connect to the Redis holding the counts."""
         self.cap = int(setting("MAX_CONNECTIONS_PER_CLIENT",
                                DEFAULT_MAX_CONNECTIONS_PER_CLIENT))
         if int(setting("TRUSTED_PROXIES", 0)) > 0:
@@ -202,14 +193,17 @@ class GuardedGeventWorker(ProblemAnswers, GeventWorker):
                     retry=retry_policy()))
             self.connections = SharedCounts(client, "connections")
 
-    def run(self) -> None:
-        """Serve, with this process's heartbeat in the shared counts every few seconds."""
+    def start_connection_counts(self) -> None:
+        """Read the cap, connect to the counts' Redis and keep this process's heartbeat
+        there every few seconds; called by the `post_worker_init` server hook
+        (api.gunicorn_conf), a documented one, before the worker serves."""
+        self._connection_counts()
         if self.connections is not None:
             gevent.spawn(self._heartbeats, self.connections)
-        super().run()
 
-    def _heartbeats(self, counts: SharedCounts) -> None:
-        while self.alive:
+    @staticmethod
+    def _heartbeats(counts: SharedCounts) -> None:
+        while True:  # as long as the process: it ends with it
             try:
                 counts.heartbeat()
             except Exception as exc:  # Redis away: the counts fall back to this process

@@ -133,6 +133,12 @@ def sweeps(job_id: str) -> str:
     return f"{PREFIX}:sweeps:{job_id}"
 
 
+def retries_due() -> str:
+    """The sorted set of failed RQ jobs waiting for their retry (member: job id, score: when
+    the back-off ends, epoch seconds), on the queues' Redis (api.retries)."""
+    return f"{PREFIX}:retries-due"
+
+
 def sweeper_lock() -> str:
     """The lock electing one sweeper per pass among all worker processes."""
     return f"{PREFIX}:sweeper-lock"

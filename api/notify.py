@@ -26,11 +26,12 @@ import secrets
 from typing import Any
 
 import redis
-from rq import Queue, Retry
+from rq import Queue
 
 from api import keys, timestamps
 from api.clocks import rfc3339
 from api.redis_conn import GameClient, announce
+from api.retries import retry_options
 from api.seats import SeatStates, owner
 from api.services import Services
 from api.store import Head
@@ -71,7 +72,7 @@ def enqueue_delivery(client: redis.Redis, player_id: str, webhook_id: str,
     Queue(QUEUE_NAME, connection=client).enqueue(
         JOB_FUNCTION, player_id, webhook_id, message_id, body,
         job_id=f"webhook-{message_id}", result_ttl=3600, failure_ttl=7 * 24 * 3600,
-        retry=Retry(max=len(retry_intervals()), interval=retry_intervals()))
+        **retry_options(retry_intervals()))
     return message_id
 
 

@@ -259,14 +259,15 @@ def kick(client: redis.Redis, tournament_id: str) -> bool:
     """Enqueue the tournament's scheduler job unless one is already waiting on the queue
     (the job clears the mark as it starts; the mark expires if the job is lost). `client`
     is the queues' Redis (BGB_QUEUE_URL; the mark lives beside the job)."""
-    from rq import Queue, Retry
+    from rq import Queue
 
     from api.botqueue import QUEUE_NAME
+    from api.retries import retry_options
 
     if not client.set(keys.tournament_kick(tournament_id), "1", nx=True, ex=KICK_SECONDS):
         return False
     Queue(QUEUE_NAME, connection=client).enqueue_call(
         SCHEDULER_FUNCTION, args=(tournament_id,), timeout=300, result_ttl=60,
-        failure_ttl=24 * 3600, retry=Retry(max=3, interval=[1, 2, 5]),
+        failure_ttl=24 * 3600, **retry_options([1, 2, 5]),
         description=f"schedule the games of tournament {tournament_id}")
     return True

@@ -13,12 +13,20 @@ module that is neither ours nor the standard library's. It fails on:
   an attribute `x._name` read or written on anything but `self`, `cls` or a module of
   ours (e.g. `api.spec._paths`, `response._content`, `super()._register_responses()`,
   except the documented extension points the JSON lists), and an assignment to an
-  attribute of a dependency's module (`util.write_error = ...`: replacing its functions).
+  attribute of a dependency's module (`util.write_error = ...`: replacing its functions);
+- in the shipped code and the tools: a method of a class of ours (or of a mixin of ours it
+  lists among its bases) that overrides a method of a dependency's class it subclasses,
+  unless `tests/public_interfaces.json` lists it under `overrides` (key: the dependency's
+  class as our code names it, then the method) with where it is documented, or, for the
+  few gunicorn and RQ methods no documented interface replaces, why we rely on it and
+  which test fails if a release changes it. Only this rule imports anything: the
+  dependencies' classes, to see which names they have.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 import sys
 from collections.abc import Iterator
@@ -115,6 +123,67 @@ def attribute_findings(path: Path, tree: ast.AST) -> list[str]:
     return found
 
 
+def _dependency_names(tree: ast.AST) -> dict[str, tuple[str, str | None]]:
+    """Names bound to a dependency's module or member: name -> (module, member or None)."""
+    bound: dict[str, tuple[str, str | None]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
+                and _dependency(node.module):
+            for alias in node.names:
+                bound[alias.asname or alias.name] = (node.module, alias.name)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if _dependency(alias.name):
+                    name = alias.name if alias.asname else alias.name.split(".")[0]
+                    bound[alias.asname or name] = (name, None)
+    return bound
+
+
+def _dependency_class(base: ast.expr, bound: dict[str, tuple[str, str | None]],
+                      ) -> tuple[str, type] | None:
+    """The dependency's class a base expression names (`GeventWorker`, `fields.Integer`),
+    with its dotted name as our code reaches it; None for a base of ours."""
+    path: list[str] = []
+    while isinstance(base, ast.Attribute):
+        path.insert(0, base.attr)
+        base = base.value
+    if not isinstance(base, ast.Name) or base.id not in bound:
+        return None
+    module, member = bound[base.id]
+    path = ([member] if member else []) + path
+    found: object = importlib.import_module(module)
+    for part in path:
+        found = getattr(found, part)
+    return (".".join([module, *path]), found) if isinstance(found, type) else None
+
+
+def override_findings(path: Path, tree: ast.AST) -> list[str]:
+    """Methods of ours overriding a method of a dependency's class that
+    tests/public_interfaces.json does not list under `overrides`."""
+    bound = _dependency_names(tree)
+    classes = {node.name: node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+    found = []
+    for cls in classes.values():
+        theirs = [named for base in cls.bases if (named := _dependency_class(base, bound))]
+        if not theirs:
+            continue
+        # Its own methods and those of the mixins of ours it lists among its bases.
+        ours = [cls] + [classes[base.id] for base in cls.bases
+                        if isinstance(base, ast.Name) and base.id in classes]
+        for owner in ours:
+            for node in owner.body:
+                if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+                        (node.name.startswith("__") and node.name.endswith("__")):
+                    continue
+                for name, dependency in theirs:
+                    key = f"{name}.{node.name}"
+                    if hasattr(dependency, node.name) and key not in ALLOWED["overrides"]:
+                        found.append(f"{path.relative_to(REPO)}:{node.lineno}: {cls.name} "
+                                     f"overrides {key}, which tests/public_interfaces.json "
+                                     "does not list")
+    return found
+
+
 def test_no_import_of_a_dependencys_undocumented_module_or_private_name() -> None:
     found = []
     for path in _sources(*SHIPPED, "tests"):
@@ -127,6 +196,25 @@ def test_no_private_attribute_of_a_dependency_and_no_replaced_function() -> None
     for path in _sources(*SHIPPED):
         found += attribute_findings(path, ast.parse(path.read_text(encoding="utf-8")))
     assert found == []
+
+
+def test_no_override_of_a_dependencys_method_that_is_not_listed() -> None:
+    found = []
+    for path in _sources(*SHIPPED):
+        found += override_findings(path, ast.parse(path.read_text(encoding="utf-8")))
+    assert found == []
+
+
+def test_every_listed_override_is_still_one() -> None:
+    """An entry of `overrides` names a method its dependency's class still has (a release
+    that renamed it would leave our override never called)."""
+    missing = []
+    for key in ALLOWED["overrides"]:
+        module_and_class, method = key.rsplit(".", 1)
+        module, _, cls = module_and_class.rpartition(".")
+        if not hasattr(getattr(importlib.import_module(module), cls), method):
+            missing.append(key)
+    assert missing == []
 
 
 def test_the_check_finds_what_it_forbids() -> None:
@@ -155,6 +243,23 @@ self._cache
         "imports gunicorn, which tests/public_interfaces.json does not list as documented",
         "imports the private name redis._private",
         "imports the private module werkzeug._internal"]
+    overrides = override_findings(here, ast.parse("""
+from gunicorn.workers.ggevent import GeventWorker
+from requests import adapters
+
+class Mixin:
+    def handle_request(self, listener, req, client, addr): ...
+
+class Worker(Mixin, GeventWorker):
+    def handle(self, listener, client, addr): ...
+    def ours(self): ...
+
+class Adapter(adapters.HTTPAdapter):
+    def add_headers(self, request, **kwargs): ...
+"""))
+    assert [line.split(": ", 1)[1] for line in overrides] == [
+        "Worker overrides gunicorn.workers.ggevent.GeventWorker.handle_request, which "
+        "tests/public_interfaces.json does not list"]
     assert [line.split(": ", 1)[1] for line in attributes] == [
         "replaces util.write_error of a dependency",
         "reads or sets api.spec._paths, a private attribute",

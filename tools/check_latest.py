@@ -73,7 +73,9 @@ class Environment:
         failure's line (or the last line)."""
         port = free_port()
         log = self.where / f"serve-{label}.log"
-        env = {**os.environ, "BGB_DATA_DIR": str(self.where / f"data-{label}")}
+        env = {**os.environ, "BGB_DATA_DIR": str(self.where / f"data-{label}"),
+               # Short enough for the smoke test to check them (it reads the same settings).
+               "BGB_MAX_CONNECTIONS_PER_CLIENT": "20", "BGB_BODY_TIMEOUT": "2"}
         env.pop("REDIS_URL", None)
         with open(log, "wb") as out:
             server = subprocess.Popen([self.bgb, "serve", "--port", str(port)], cwd=self.where,
@@ -82,7 +84,7 @@ class Environment:
         try:
             checked = subprocess.run([sys.executable, str(REPO / "tools" / "smoke.py"),
                                       f"http://127.0.0.1:{port}", "--wait", "120"],
-                                     capture_output=True, text=True, timeout=600)
+                                     capture_output=True, text=True, timeout=600, env=env)
         finally:
             os.killpg(server.pid, signal.SIGINT)
             try:

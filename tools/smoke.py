@@ -6,18 +6,27 @@ the server answers /healthz; the web page, one of its scripts and its Portuguese
 the games' catalog in English and Portuguese, /v1/bots, the OpenAPI document, /docs and the
 problem types' pages; then for every game of the catalog a game with one human seat
 (the others bots, or the game's automa when it is played solo) in which the human plays
-a few moves and a bot answers. Standard library only: it runs in any environment.
+a few moves and a bot answers; then what gunicorn itself answers, through the two methods
+of its workers the API overrides (docs/dependencies.md): requests it cannot parse answer
+problem+json (414, 400) as does a malformed chunked body (400), and on a server on this
+machine a client over its connection cap (`BGB_MAX_CONNECTIONS_PER_CLIENT`, as set for the
+server) gets 429 `too-many-connections`. With `BGB_BODY_TIMEOUT` of 3 s or less (as
+tools/check_latest.py sets it) a body that never comes is answered 408. Standard library
+only: it runs in any environment.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import socket
 import sys
 import time
 import urllib.error
 import urllib.request
 from typing import Any
+from urllib.parse import urlsplit
 
 MOVES = 3  # the human's moves a game (a bot must answer in between)
 
@@ -131,7 +140,111 @@ def smoke(base: str, wait: float) -> list[str]:
     for game in catalog["games"]:
         if game["name"] in ("darwins-journey", "flotilla", "encyclopedia"):
             done.append(play(base, game))
+    done.append(refusals(base))
+    done += [line for line in (connection_cap(base), body_deadline(base)) if line]
     return done
+
+
+def raw_exchange(base: str, data: bytes, source: str = "", timeout: float = 15) -> bytes:
+    """Send `data` on a new connection (from address `source`) and read until it closes."""
+    parts = urlsplit(base)
+    with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 80),
+                                  timeout=timeout,
+                                  source_address=(source, 0) if source else None) as conn:
+        conn.sendall(data)
+        answer = b""
+        try:
+            while chunk := conn.recv(65536):
+                answer += chunk
+        except ConnectionResetError:
+            pass
+    return answer
+
+
+def expect_problem(step: str, answer: bytes, status: int, slug: str) -> None:
+    """Fail `step` unless `answer` is an HTTP `status` problem+json of type `slug`."""
+    head, _, body = answer.partition(b"\r\n\r\n")
+    first = head.split(b"\r\n")[0]
+    try:
+        problem = json.loads(body)
+    except ValueError:
+        problem = {}
+    if (not first.startswith(b"HTTP/1.1 %d" % status)
+            or b"content-type: application/problem+json" not in head.lower()
+            or not str(problem.get("type", "")).endswith("/" + slug)):
+        raise SmokeFailed(f"{step}: expected {status} {slug} problem+json, got {answer[:300]!r}")
+
+
+def refusals(base: str) -> str:
+    """gunicorn's own refusals and a malformed chunked body answer problem+json."""
+    try:
+        return _refusals(base)
+    except OSError as exc:
+        raise SmokeFailed(f"refusals: {exc!r}") from None
+
+
+def _refusals(base: str) -> str:
+    host = urlsplit(base).hostname or "127.0.0.1"
+    expect_problem("refusals", raw_exchange(
+        base, b"GET /v1/games/" + b"x" * 5000 + b" HTTP/1.1\r\nHost: a\r\n\r\n"),
+        414, "uri-too-long")
+    expect_problem("refusals", raw_exchange(
+        base, b"GET /v1/games HTTP/1.1\r\nHost: a\r\nBad Header: x\r\n\r\n"),
+        400, "bad-request")
+    expect_problem("refusals", raw_exchange(
+        base, b"POST /v1/games HTTP/1.1\r\nHost: " + host.encode() + b"\r\n"
+        b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+        b"Connection: close\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n"), 400, "bad-request")
+    return "refusals: 414 and 400 from gunicorn, a malformed chunked body: problem+json"
+
+
+# Where the connection-cap step connects from: an address of its own (Linux answers all of
+# 127/8 on loopback), so that the smoke test's other connections and the bots' are not
+# counted with it.
+CAP_SOURCE = "127.0.9.1"
+
+
+def connection_cap(base: str) -> str | None:
+    """A client holding its cap of connections gets 429 on one more (a local server only)."""
+    cap = int(os.environ.get("BGB_MAX_CONNECTIONS_PER_CLIENT") or 200)
+    parts = urlsplit(base)
+    if cap <= 0 or os.environ.get("BGB_TRUSTED_PROXIES") or parts.hostname not in (
+            "127.0.0.1", "localhost"):
+        return None
+    held: list[socket.socket] = []
+    try:
+        for _ in range(cap):
+            try:
+                held.append(socket.create_connection(
+                    ("127.0.0.1", parts.port or 80), timeout=10,
+                    source_address=(CAP_SOURCE, 0)))
+            except OSError:
+                if not held:
+                    return None  # no such source address here (not Linux)
+                raise
+        time.sleep(1.0)  # the server admits (counts) each of them
+        try:
+            answer = raw_exchange(base, b"GET /healthz HTTP/1.1\r\nHost: a\r\n"
+                                  b"Connection: close\r\n\r\n", source=CAP_SOURCE)
+        except OSError as exc:
+            raise SmokeFailed(f"connection cap: one more connection: {exc!r}") from None
+    finally:
+        for conn in held:
+            conn.close()
+    expect_problem("connection cap", answer, 429, "too-many-connections")
+    return f"connection cap: {cap} connections held, one more answered 429"
+
+
+def body_deadline(base: str) -> str | None:
+    """A declared body that never comes is answered 408 (when the deadline is short)."""
+    seconds = float(os.environ.get("BGB_BODY_TIMEOUT") or 10)
+    if not 0 < seconds <= 3:
+        return None
+    answer = raw_exchange(base, b"POST /v1/games HTTP/1.1\r\nHost: a\r\n"
+                          b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+                          timeout=seconds + 20)
+    expect_problem("body deadline", answer, 408, "request-timeout")
+    return f"body deadline: a missing body answered 408 after {seconds:g} s"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import time
-from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import redis
-from rq import Queue
+from rq import Queue, SimpleWorker
 from rq.job import Job, JobStatus
-from rq.registry import FailedJobRegistry, ScheduledJobRegistry
+from rq.registry import FailedJobRegistry
 
 from ai_worker import sweeper
 from ai_worker.jobs import JOB_FUNC, enqueue_turn, job_id
-from api import keys
+from api import keys, retries
+
+REPO = Path(__file__).resolve().parent.parent.parent
+
+
+def failing() -> None:
+    """A job that always fails (run by the tests' workers)."""
+    raise RuntimeError("boom")
 
 
 def _bot_turn(client: redis.Redis, game_id: str, version: int, seat: int, age: float,
@@ -29,7 +40,7 @@ def test_a_turn_without_a_job_is_enqueued(redis_client: redis.Redis) -> None:
     assert swept == ["play-g1-3"]
     job = Job.fetch("play-g1-3", connection=redis_client)
     assert job.func_name == JOB_FUNC and job.args == ("g1", 1, 3)
-    assert job.get_status() == JobStatus.QUEUED and job.retries_left == 5
+    assert job.get_status() == JobStatus.QUEUED and retries.retries_left(job) == 5
     # the grace period starts again
     assert redis_client.zscore(keys.bot_turns(), "g1") > time.time() - 2
     assert sweeper.Sweeper(redis_client).sweep_once(elect=False) == []
@@ -78,13 +89,67 @@ def test_a_failed_job_is_enqueued_again(redis_client: redis.Redis) -> None:
     assert FailedJobRegistry(queue=queue).get_job_ids() == []
 
 
-def test_due_retries_are_moved_onto_the_queue(redis_client: redis.Redis) -> None:
+def _fail_once(queue: Queue) -> None:
+    assert SimpleWorker([queue], connection=queue.connection).work(burst=True,
+                                                                   with_scheduler=False)
+
+
+def test_a_failed_job_is_retried_once_its_back_off_is_over(redis_client: redis.Redis) -> None:
+    queue = Queue("webhooks", connection=redis_client)
+    job = queue.enqueue_call(f"{__name__}.failing", job_id="flaky",
+                             **retries.retry_options([5, 60]))
+    _fail_once(queue)
+    job.refresh()
+    assert job.get_status() == JobStatus.FAILED and retries.retries_left(job) == 1
+    assert retries.waiting(redis_client, ["flaky"]) == [True]
+    keeper = sweeper.Sweeper(redis_client)
+    now = time.time()
+    keeper.sweep_once(now + 1, elect=False)  # within its back-off
+    assert queue.job_ids == []
+    keeper.sweep_once(now + 6, elect=False)
+    assert queue.job_ids == ["flaky"] and job.get_status() == JobStatus.QUEUED
+    assert retries.waiting(redis_client, ["flaky"]) == [False]
+    assert FailedJobRegistry(queue=queue).get_job_ids() == []
+    _fail_once(queue)  # the last retry
+    assert retries.retries_left(Job.fetch("flaky", connection=redis_client)) == 0
+    keeper.sweep_once(now + 100, elect=False)
+    _fail_once(queue)
+    assert retries.retries_left(Job.fetch("flaky", connection=redis_client)) == 0
+    assert retries.waiting(redis_client, ["flaky"]) == [False]
+    keeper.sweep_once(now + 10_000, elect=False)  # exhausted: it stays failed
+    assert queue.job_ids == [] and FailedJobRegistry(queue=queue).get_job_ids() == ["flaky"]
+
+
+def test_a_bot_turn_waiting_for_its_retry_is_left_to_it(redis_client: redis.Redis) -> None:
+    _bot_turn(redis_client, "g4", 7, 0, age=10)
     queue = Queue("bots", connection=redis_client)
-    job = queue.enqueue_at(datetime.now(UTC) - timedelta(seconds=1), JOB_FUNC, "g4", 0, 7,
-                           job_id="play-g4-7")
-    assert ScheduledJobRegistry(queue=queue).get_job_ids() == ["play-g4-7"]
-    sweeper.Sweeper(redis_client).sweep_once(elect=False)
-    assert queue.job_ids == [job.id]
+    queue.enqueue_call(f"{__name__}.failing", job_id=job_id("g4", 7),
+                       **retries.retry_options([30]))
+    _fail_once(queue)
+    keeper = sweeper.Sweeper(redis_client)
+    assert keeper.sweep_once(elect=False) == []  # its own retry comes
+    assert queue.job_ids == []
+    assert keeper.sweep_once(time.time() + 31, elect=False) == []
+    assert queue.job_ids == [job_id("g4", 7)]  # retried, not enqueued afresh
+
+
+def test_a_killed_worker_leaves_no_process_behind(redis_url: str,
+                                                 redis_client: redis.Redis) -> None:
+    """No scheduler or other process forked beside a worker: SIGKILL ends all of it."""
+    env = {**os.environ, "REDIS_URL": redis_url, "BGB_WORKER_NICE": "0"}
+    worker = subprocess.Popen([sys.executable, "-m", "ai_worker.worker"], cwd=REPO, env=env)
+    try:
+        deadline = time.monotonic() + 30
+        while not redis_client.keys(keys.worker_alive("*")):
+            assert worker.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        time.sleep(1)  # past the worker's start, where RQ would fork its scheduler
+        children = Path(f"/proc/{worker.pid}/task/{worker.pid}/children")
+        if children.exists():
+            assert children.read_text().split() == []
+    finally:
+        os.kill(worker.pid, signal.SIGKILL)
+        worker.wait()
 
 
 def test_one_sweeper_per_interval_is_elected(redis_client: redis.Redis) -> None:
