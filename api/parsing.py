@@ -179,9 +179,14 @@ class StrictJSONParser(FlaskParser):
 
     Every operation with a JSON body documents it as required (flask-smorest's default), so
     an empty body is refused (422, as a missing required field) rather than read as `{}`:
-    `{}` says "no field" explicitly."""
+    `{}` says "no field" explicitly.
 
-    def _raw_load_json(self, req: flask.Request) -> Any:
+    It overrides `load_json`, the documented loader of the "json" location
+    (webargs.readthedocs.io/en/latest/api.html#webargs.core.Parser.load_json), whole: the
+    hooks webargs' own version calls are internal to webargs."""
+
+    def load_json(self, req: flask.Request, schema: Any) -> Any:
+        """The request's JSON body, strictly parsed; a problem answer for anything else."""
         require_plain_encoding(req.headers.get("Content-Encoding"))
         data = body_bytes(req)
         if not data:
