@@ -8,14 +8,10 @@ and forking a work horse per job would cost more than the turn; `--fork` restore
 fork-per-job isolation for long search bots. Environment: REDIS_URL, BGB_API_URL, BGB_BOT_API
 (`local`: the worker posts through the API app in its own process, `ai_worker.local_api`).
 
-RQ's bookkeeping around a job is kept, minus what repeats itself: a random bot's turn took
-about 20 Redis round trips of RQ's for 2 HTTP requests of its own, 12 of them worker
-heartbeats (3 commands each, sent before and after every dequeue) and a second "idle" state
-after each job. `Lean` sends the worker's heartbeat at most every HEARTBEAT_SECONDS outside
-a pipeline (RQ's worker key lives `worker_ttl` + 60 s, 480 s by default; the heartbeats RQ
-batches into a job's own pipeline are all kept), no state it already wrote, and looks for
-`rq suspend` every HEARTBEAT_SECONDS rather than before every job: 10 round trips a turn
-instead of 20.
+RQ's worker classes are used as they are. RQ's bookkeeping costs about 16 Redis round trips
+a job (heartbeats, state writes, `rq suspend` checks), 10 of which repeat themselves; skipping
+them would mean overriding worker methods RQ does not document, a saving of about 1 ms a bot
+turn not worth a worker that a release may break (docs/dependencies.md).
 """
 
 from __future__ import annotations
@@ -24,9 +20,7 @@ import argparse
 import logging
 import os
 import socket
-import time
 import uuid
-from typing import Any
 
 from rq import SimpleWorker, Worker
 
@@ -43,50 +37,6 @@ from api.redis_conn import Topology
 DEFAULT_QUEUES = (QUEUE, WEBHOOK_QUEUE, ANALYSIS_QUEUE)
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
-
-# Far below RQ's worker-key lifetime (worker_ttl + 60 s), far above a bot turn.
-HEARTBEAT_SECONDS = 10.0
-
-
-class Lean:
-    """Mixed into an RQ worker class: no heartbeat or state write that repeats the last one
-    within HEARTBEAT_SECONDS (see the module docstring)."""
-
-    _last_beat = float("-inf")
-    _written_state: str | None = None
-
-    def heartbeat(self, timeout: int | None = None, pipeline: Any = None) -> None:
-        """RQ's heartbeat, skipped outside a pipeline when one was sent recently."""
-        moment = time.monotonic()
-        if pipeline is None and moment - self._last_beat < HEARTBEAT_SECONDS:
-            return
-        self._last_beat = moment
-        super().heartbeat(timeout, pipeline)  # type: ignore[misc]
-
-    _last_suspension_check = float("-inf")
-
-    def check_for_suspension(self, burst: bool) -> None:
-        """RQ's check for `rq suspend`, once every HEARTBEAT_SECONDS at most (not per job)."""
-        moment = time.monotonic()
-        if moment - self._last_suspension_check < HEARTBEAT_SECONDS:
-            return
-        self._last_suspension_check = moment
-        super().check_for_suspension(burst)  # type: ignore[misc]
-
-    def set_state(self, state: str, pipeline: Any = None) -> None:
-        """RQ's state write, skipped outside a pipeline when it is the state last written."""
-        if pipeline is None and state == self._written_state:
-            return
-        self._written_state = state
-        super().set_state(state, pipeline)  # type: ignore[misc]
-
-
-class LeanWorker(Lean, SimpleWorker):
-    """RQ's SimpleWorker (jobs in the worker's process), lean on Redis."""
-
-
-class LeanForkWorker(Lean, Worker):
-    """RQ's forking Worker (a work horse per job), lean on Redis."""
 
 
 def worker_niceness() -> int:
@@ -126,7 +76,7 @@ def run(redis_url: str | None = None, *, burst: bool = False, fork: bool = False
     outbound.allowed_networks()  # a wrong BGB_WEBHOOK_ALLOW fails the start, not each delivery
     if local_api.wanted():
         jobs.api_client()  # the API app in this process (BGB_BOT_API=local), built now too
-    worker_class = LeanForkWorker if fork else LeanWorker
+    worker_class = Worker if fork else SimpleWorker
     worker = worker_class(list(queues), connection=connection, name=name)
     stop = None
     keeper = None

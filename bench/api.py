@@ -655,12 +655,10 @@ def cluster_comparison(args: argparse.Namespace) -> int:
 
 def queue_cost(url: str, pid: int, jobs: int = 3000) -> None:
     """Print what one RQ job costs the queues' Redis (enqueued with a bot turn's options,
-    taken and finished by a bgb worker's LeanWorker in this process): its CPU, commands and
-    bytes."""
+    taken and finished by RQ's SimpleWorker in this process, as a bgb worker runs it): its
+    CPU, commands and bytes."""
     import redis
-    from rq import Queue
-
-    from ai_worker.worker import LeanWorker
+    from rq import Queue, SimpleWorker
 
     client = redis.Redis.from_url(url)
     counters = StoreCounters([pid], [int(url.rsplit(":", 1)[1].split("/")[0])])
@@ -671,7 +669,7 @@ def queue_cost(url: str, pid: int, jobs: int = 3000) -> None:
         queue.enqueue_call("time.sleep", args=(0,), job_id=f"bench-{index}", timeout=60,
                            result_ttl=60, failure_ttl=3600)
     enqueued = time.monotonic() - started
-    LeanWorker([queue], connection=client).work(burst=True, logging_level="WARNING")
+    SimpleWorker([queue], connection=client).work(burst=True, logging_level="WARNING")
     elapsed = time.monotonic() - started - enqueued
     cpu, commands, bytes_in, bytes_out = (b - a for a, b in zip(before, counters.read(),
                                                               strict=True))
