@@ -48,11 +48,13 @@ def create(page: Any, site: str, game: str, players: int, bots: dict[int, str],
 
 
 def too_wide(page: Any) -> list[str]:
-    """The innermost elements reaching past the screen's right edge (what breaks `fits`)."""
+    """The innermost elements reaching past the screen's right edge (what breaks `fits`);
+    a table's box (.table-wrap) and a zoomed map's (.scroll-x) scroll them inside."""
     return list(page.evaluate("""() => {
         const width = document.documentElement.clientWidth;
         return [...document.querySelectorAll('body *')]
-          .filter((el) => !el.closest('.table-wrap') && el.getBoundingClientRect().right > width + 1
+          .filter((el) => !el.closest('.table-wrap, .scroll-x')
+            && el.getBoundingClientRect().right > width + 1
             && ![...el.children].some((c) => c.getBoundingClientRect().right > width + 1))
           .slice(0, 8)
           .map((el) => `${el.tagName}.${el.className} ${el.textContent.slice(0, 40)}`);
