@@ -49,6 +49,8 @@ class GamePage {
     this.refreshing = null;
     this.lastRead = 0;
     this.replaying = null; // the version the board shows in a replay (null: the game now)
+    this.replayTicket = 0; // the newest replay asked for (a quicker step drops an older answer)
+    this.replayWanted = undefined; // the version a replay in flight will show (keys step from it)
     this.chosen = null; // the move chosen and waiting for its confirmation
     this.confirm = confirmWanted();
   }
@@ -84,6 +86,8 @@ class GamePage {
       type: "button", class: "jump-to", onclick: () => { target().scrollIntoView(); target().focus?.(); },
     }, t(key));
     this.logHeading = h("h2", { tabindex: "-1" }, t("game.log"));
+    // A finished game is stepped through from its end with ← (the replay bar then says →).
+    this.logKeys = h("p", { class: "help", id: "log-keys", hidden: true }, t("replay.keys_finished"));
     replace(this.root,
       // The status and the jumps stay at the top of the screen (a phone's page is long).
       h("div", { class: "game-sticky" },
@@ -95,7 +99,7 @@ class GamePage {
       h("div", { class: "game-layout" },
         h("div", { class: "main-column" }, this.movesPanel, this.board),
         h("aside", { class: "panel side" },
-          this.logHeading, this.logList)),
+          this.logHeading, this.logKeys, this.logList)),
       this.actions, this.rulesPanel, this.confirmBar, this.toasts);
     this.renderer = null;
     const games = await api("/v1/games-catalog").then((catalog) => catalog.games, () => []);
@@ -104,6 +108,7 @@ class GamePage {
     this.rulesUrls = Object.fromEntries(games.filter((g) => g.rules_url).map((g) => [g.name, g.rules_url]));
     await this.refresh();
     this.follow();
+    document.addEventListener("keydown", (event) => this.replayKey(event));
     this.drawRules().catch(() => { this.rulesPanel.hidden = true; });
   }
 
@@ -434,6 +439,7 @@ class GamePage {
 
   drawLog() {
     const body = this.body;
+    this.logKeys.hidden = body.status !== "finished" || this.replaying !== null;
     const takenBack = new Set(this.log.filter((e) => Number.isInteger(e.takeback)).map((e) => e.takeback));
     replace(this.logList, [...this.log].reverse().map((entry) => {
       // A take-back's own line says it all ("You took back move 3"): no event under it.
@@ -559,11 +565,37 @@ class GamePage {
     }
   }
 
+  /** ← → step through the replay, as on an analysis board; in a finished game, ← from its
+   * last position starts one. Arrows stay with what handles them itself: a text box, the
+   * replay's slider, a select, a widget with arrow keys of its own (a role such as listbox or
+   * radiogroup), a box that scrolls sideways (the zoomed map), and any modified press. */
+  replayKey(event) {
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (!this.body || ownsArrows(event.target)) return;
+    const pending = this.replayWanted !== undefined ? this.replayWanted : this.replaying;
+    const latest = this.body.version;
+    let to;
+    if (pending === null) {
+      if (this.body.status !== "finished" || event.key !== "ArrowLeft" || latest < 1) return;
+      to = latest - 1; // the finished game's last position, one step back
+    } else if (event.key === "ArrowLeft") {
+      if (pending <= 0) return;
+      to = pending - 1;
+    } else {
+      to = pending + 1; // past the last version: the game as it is now
+    }
+    event.preventDefault();
+    this.replay(to);
+  }
+
   /** Show the board as it stood at `version` (as this seat saw it then: the server replays
    * it, GET ?at=N), with buttons to step through the game and back to it as it is now. */
   async replay(version) {
     const latest = this.body.version;
+    const ticket = ++this.replayTicket;
     if (version === null || version >= latest) {
+      this.replayWanted = undefined;
       this.replaying = null;
       this.replayBar.hidden = true;
       replace(this.board, this.renderer.render(this.body));
@@ -572,18 +604,25 @@ class GamePage {
       this.drawLog();
       return;
     }
+    this.replayWanted = version;
     let past;
     try {
       past = await api(`/v1/games/${this.id}?at=${version}`, { token: this.token });
     } catch (error) {
-      this.explain(error);
+      if (ticket === this.replayTicket) { this.replayWanted = undefined; this.explain(error); }
       return;
     }
+    if (ticket !== this.replayTicket) return; // a newer step was asked for meanwhile
+    this.replayWanted = undefined;
     this.replaying = version;
     this.chosen = null;
     this.drawChoice();
     replace(this.board, this.renderer.render(past));
+    // Previous and next have keys (← →), told by their tooltip, their ARIA and the bar's help.
+    const keys = { previous: ["ArrowLeft", "←"], next: ["ArrowRight", "→"] };
     const step = (key, to, disabled) => h("button", { type: "button", class: `replay-${key}`, disabled,
+      title: keys[key] ? t("replay.key_tip", { key: keys[key][1] }) : null,
+      "aria-keyshortcuts": keys[key]?.[0] || null,
       onclick: () => this.replay(to) }, t(`replay.${key}`));
     // A slider over every version (its end: the game now); read where it is let go.
     const slider = h("input", {
@@ -597,7 +636,8 @@ class GamePage {
     replace(this.replayBar,
       h("span", { id: "replay-at", dataset: { version } }, t("replay.showing", { n: version, total: latest })),
       step("previous", version - 1, version === 0), slider, step("next", version + 1, false),
-      step("back", null, false));
+      step("back", null, false),
+      h("span", { class: "help replay-keys", id: "replay-keys" }, t("replay.keys")));
     this.replayBar.hidden = false;
     if (focused) {
       const again = [...this.replayBar.querySelectorAll("button, input")]
@@ -776,6 +816,21 @@ class GamePage {
     this.connection.className = `connection ${live ? "live" : "lost"}`;
     replace(this.connection, live ? t("game.live") : t("game.reconnecting"));
   }
+}
+
+/** Whether arrow keys pressed on `target` belong to it (or a box around it) rather than to
+ * the replay: a text box, a slider, a select, an editable text, a widget with its own arrow
+ * keys, or a box scrolled sideways by them. */
+function ownsArrows(target) {
+  if (!(target instanceof Element)) return false;
+  if (target.closest("input, textarea, select, [contenteditable]:not([contenteditable=false])")) return true;
+  if (target.closest("[role=listbox], [role=menu], [role=menubar], [role=radiogroup], [role=slider], "
+    + "[role=tablist], [role=tree], [role=grid], [role=spinbutton], [data-arrows]")) return true;
+  for (let el = target; el && el !== document.body; el = el.parentElement) {
+    const overflow = getComputedStyle(el).overflowX;
+    if ((overflow === "auto" || overflow === "scroll") && el.scrollWidth > el.clientWidth) return true;
+  }
+  return false;
 }
 
 /** A score cell: numbers as they are, yes/no for flags, a dash for nothing. */
