@@ -420,12 +420,21 @@ def test_arrow_keys_step_through_the_replay(browser: Any, site: str, stack: Stac
         assert previous == "ArrowLeft"
         assert page.get_attribute("#replay button.replay-next", "aria-keyshortcuts") == "ArrowRight"
         assert "→" in str(page.get_attribute("#replay button.replay-next", "title"))
+        board_at_1 = page.inner_text("#board")
         page.keyboard.press("ArrowRight")
         page.wait_for_selector("#replay-at[data-version='2']")
+        assert "version 2 of" in page.inner_text("#replay-at")
         page.keyboard.press("ArrowRight")
         page.wait_for_selector("#replay-at[data-version='3']")
+        assert "version 3 of" in page.inner_text("#replay-at")
+        assert page.inner_text("#board") != board_at_1, "the board shows the later version"
         page.keyboard.press("ArrowLeft")
         page.wait_for_selector("#replay-at[data-version='2']")
+        page.focus("#confirm-setting")  # an input: its arrows are its own, the replay stays
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(300)
+        assert page.get_attribute("#replay-at", "data-version") == "2"
+        page.locator("#game-title").click()
         page.keyboard.press("ArrowLeft")
         page.keyboard.press("ArrowLeft")  # two quick presses: two steps, the older answer dropped
         page.wait_for_selector("#replay-at[data-version='0']")
