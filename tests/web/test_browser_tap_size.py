@@ -11,6 +11,7 @@ highlighted place (`#board .choosable`) is measured. Screenshots in test-artifac
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -128,3 +129,55 @@ def _check_the_status_stays_on_screen(page: Any) -> None:
     jump.tap()
     page.wait_for_function(
         "() => document.querySelector('#moves').getBoundingClientRect().top < 780")
+
+
+# Each of Encyclopedia's dice on the board: its name, its pips, whether it is to be chosen.
+DICE = """() => [...document.querySelectorAll('#board [data-die]')].map((el) => ({
+    die: el.dataset.die, name: el.getAttribute('aria-label') || '',
+    pips: el.querySelectorAll('svg.pips circle').length, choosable: el.matches('.choosable'),
+}))"""
+
+
+def test_encyclopedias_dice_are_drawn_as_dice_and_chosen_by_a_tap(
+        browser: Any, stack: Stack, shots: Shots) -> None:
+    """A die is drawn with its pips (its words its accessible name), and where a move takes
+    a die, a tap on that die chooses among that die's moves only."""
+    created = stack.client.create_game("encyclopedia", {"players": 1}, seed=32, unranked=True)
+    token = created["seats"][0]["token"]
+    ctx = browser.new_context(**NARROW_PHONE, locale="en-US")
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{stack.api_url}/play/games/{created['id']}#token={token}")
+        rng = random.Random(32)
+        for _ in range(30):
+            page.wait_for_selector(READY, timeout=30000)
+            dice = page.evaluate(DICE)
+            if any(d["choosable"] for d in dice):
+                break
+            click_move(page, rng)
+        else:
+            raise AssertionError("no die to choose in 30 decisions")
+        assert dice
+        for drawn in dice:
+            value = re.search(r"\bdie (\d)\b", drawn["name"])
+            assert value, f"a die named by its colour and value: {drawn}"
+            assert drawn["pips"] == int(value.group(1)), drawn
+        chosen = next(d for d in dice if d["choosable"])
+        place = f'[data-die="{chosen["die"]}"]'
+        page.locator(f"#board {place}").scroll_into_view_if_needed()
+        shots(page, "dice", full_page=False)
+        page.locator(f"#board {place}").tap()
+        page.wait_for_selector("#confirm-bar:not([hidden]), #all-moves")
+        if page.is_visible("#confirm-bar"):  # one move on that die: chosen, waiting to confirm
+            assert page.locator(f"#board {place}.chosen").count() == 1
+        else:
+            listed = page.locator("button.move")
+            assert listed.count() >= 1
+            assert {listed.nth(i).get_attribute("data-place")
+                    for i in range(listed.count())} == {place}
+        shots(page, "die-tapped", full_page=False)
+        assert errors == []
+    finally:
+        ctx.close()
