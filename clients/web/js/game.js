@@ -15,6 +15,8 @@ const REFRESH_GAP = 200; // ms between two reads of the game
 const CONFIRM_KEY = "bgb.confirm"; // the page setting: "1" a move waits for a confirmation, "0" not
 const TOAST_TIME = 6000; // ms a toast about the others' moves stays
 const TOAST_LINES = 4; // moves a toast names (the newest; the rest counted)
+const TOAST_LINES_PHONE = 2; // on a phone's screen (the note sits in the status bar there)
+const PHONE = "(max-width: 600px)"; // as the page's CSS: the status bar holds the note
 
 /** Whether a chosen move waits for a confirmation: the saved setting, else on for a touch
  * screen (a stray tap is easy there) and off for a mouse and keyboard. */
@@ -53,6 +55,8 @@ class GamePage {
     this.replayWanted = undefined; // the version a replay in flight will show (keys step from it)
     this.chosen = null; // the move chosen and waiting for its confirmation
     this.confirm = confirmWanted();
+    this.toasted = []; // the others' moves the note on screen names (one note at a time)
+    this.toastTimer = null;
   }
 
   async start() {
@@ -94,13 +98,16 @@ class GamePage {
         h("div", { class: "game-head" }, this.heading, this.status, this.connection),
         h("nav", { class: "jumps", "aria-label": t("game.jump") },
           jump("game.moves", () => this.movesPanel), jump("game.board", () => this.board),
-          jump("game.jump_log", () => this.logHeading))),
+          jump("game.jump_log", () => this.logHeading)),
+        // In the bar: a phone shows the note there, over nothing (CSS); a wider screen at
+        // the bottom right.
+        this.toasts),
       this.notice, this.replayBar, this.resultPanel, this.analysis.el,
       h("div", { class: "game-layout" },
         h("div", { class: "main-column" }, this.movesPanel, this.board),
         h("aside", { class: "panel side" },
           this.logHeading, this.logKeys, this.logList)),
-      this.actions, this.rulesPanel, this.confirmBar, this.toasts);
+      this.actions, this.rulesPanel, this.confirmBar);
     this.renderer = null;
     const games = await api("/v1/games-catalog").then((catalog) => catalog.games, () => []);
     this.titles = Object.fromEntries(games.map((g) => [g.name, g.title]));
@@ -201,13 +208,18 @@ class GamePage {
 
   /** A note naming what each other seat did in `entries` (new in the log): "Alfred: worker A
    * to Exploration 1". It goes by itself and lets taps through (the log keeps it); a screen
-   * reader reads it once (a polite region). */
+   * reader reads it once (a polite region). One note at a time: a newer one replaces it and
+   * names the moves it named too (the newest few, the rest counted), so notes never stack
+   * up over the page; its time starts again. */
   toast(entries) {
     const body = this.body;
     const others = entries.filter((e) => !e.system && e.move && Number.isInteger(e.seat)
       && e.seat !== body.seat);
     if (!others.length) return;
-    const shown = others.slice(-TOAST_LINES);
+    this.toasted.push(...others);
+    const toasted = this.toasted;
+    const lines = window.matchMedia?.(PHONE).matches ? TOAST_LINES_PHONE : TOAST_LINES;
+    const shown = toasted.slice(-lines);
     const note = h("div", { class: "toast" },
       h("ul", {}, shown.map((entry) => {
         const who = seatName(body, entry.seat);
@@ -218,11 +230,11 @@ class GamePage {
         }
         return h("li", {}, h("span", { class: "who" }, who), ": ", what);
       })),
-      others.length > shown.length
-        ? h("p", { class: "more" }, t("game.toast_more", { count: others.length - shown.length })) : null);
-    this.toasts.append(note);
-    while (this.toasts.childElementCount > 2) this.toasts.firstElementChild.remove();
-    setTimeout(() => note.remove(), TOAST_TIME);
+      toasted.length > shown.length
+        ? h("p", { class: "more" }, t("game.toast_more", { count: toasted.length - shown.length })) : null);
+    replace(this.toasts, note);
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => { note.remove(); this.toasted = []; }, TOAST_TIME);
   }
 
   /** The board place of `move` (a selector in the board, from the move's own fields: the
