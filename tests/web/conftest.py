@@ -59,10 +59,11 @@ class Shots:
         self.count = 0
 
     def __call__(self, page: Any, step: str, full_page: bool = True) -> Path:
-        """Save `page` as `NN-step.png`; the path."""
+        """Save `page` as `NN-step.png` (one pixel a CSS px: a phone's screen at its device
+        scale would be two to three times as big on disk); the path."""
         self.count += 1
         path = self.directory / f"{self.count:02d}-{step}.png"
-        page.screenshot(path=str(path), full_page=full_page)
+        page.screenshot(path=str(path), full_page=full_page, scale="css")
         return path
 
 

@@ -389,6 +389,100 @@ def test_a_seat_steps_through_its_past_views_from_the_log(
         ctx.close()
 
 
+def test_arrow_keys_step_through_the_replay(browser: Any, site: str, stack: Stack,
+                                           shots: Shots) -> None:
+    """Issue 30: ← → step through a replay (as on an analysis board) and ← starts one from a
+    finished game's end; the slider keeps its own arrows (one step a press, not two), and a
+    running game's arrows start nothing. The replay bar and the log say that the keys exist."""
+    created = stack.client.create_game("toy-pontoon", {"players": 2})
+    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+    for _ in range(4):
+        body = stack.client.get_game(created["id"], tokens[0])
+        seat = body["to_act"]
+        mine = stack.client.get_game(created["id"], tokens[seat])
+        draw = next(m for m in mine["legal_moves"] if m["type"] == "draw")
+        stack.client.move(created["id"], tokens[seat], draw, mine["version"])
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(f"{site}/play/games/{created['id']}#token={tokens[0]}")
+        page.wait_for_selector(READY)
+        page.locator("#game-title").click()  # nothing focused that owns the arrows
+        page.keyboard.press("ArrowLeft")  # a running game: its moves stay, no replay starts
+        page.wait_for_timeout(300)
+        assert page.is_hidden("#replay") and page.is_visible("#moves")
+        assert page.is_hidden("#log-keys")
+        page.click("#log button.replay-at[data-version='1']")
+        page.wait_for_selector("#replay:not([hidden]) #replay-at[data-version='1']")
+        assert "← and →" in page.inner_text("#replay-keys")
+        previous = page.get_attribute("#replay button.replay-previous", "aria-keyshortcuts")
+        assert previous == "ArrowLeft"
+        assert page.get_attribute("#replay button.replay-next", "aria-keyshortcuts") == "ArrowRight"
+        assert "→" in str(page.get_attribute("#replay button.replay-next", "title"))
+        board_at_1 = page.inner_text("#board")
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector("#replay-at[data-version='2']")
+        assert "version 2 of" in page.inner_text("#replay-at")
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector("#replay-at[data-version='3']")
+        assert "version 3 of" in page.inner_text("#replay-at")
+        assert page.inner_text("#board") != board_at_1, "the board shows the later version"
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_selector("#replay-at[data-version='2']")
+        page.focus("#confirm-setting")  # an input: its arrows are its own, the replay stays
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(300)
+        assert page.get_attribute("#replay-at", "data-version") == "2"
+        page.locator("#game-title").click()
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("ArrowLeft")  # two quick presses: two steps, the older answer dropped
+        page.wait_for_selector("#replay-at[data-version='0']")
+        page.keyboard.press("ArrowLeft")  # nothing before the start
+        page.wait_for_timeout(300)
+        assert page.get_attribute("#replay-at", "data-version") == "0"
+        shots(page, "replay-by-keys")
+        page.focus("#replay-slider")
+        page.keyboard.press("ArrowRight")  # the slider's own arrow: one step, not two
+        page.wait_for_selector("#replay-at[data-version='1']")
+        page.wait_for_timeout(300)
+        assert page.get_attribute("#replay-at", "data-version") == "1"
+        assert page.input_value("#replay-slider") == "1"
+        page.click("#replay button.replay-back")
+        page.wait_for_selector("#replay", state="hidden")
+        page.wait_for_selector(READY)
+        assert not errors, errors
+    finally:
+        ctx.close()
+    # A finished game: ← from its end steps back, → forward to the end and out of the replay.
+    finished = stack.client.create_game("toy-pontoon", {"players": 2},
+                                        [{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    token = finished["seats"][0]["token"]
+    stack.client.move(finished["id"], token, {"type": "stop"}, int(finished["version"]))
+    deadline = time.monotonic() + 60
+    while stack.client.get_game(finished["id"], token)["status"] == "active":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    last = int(stack.client.get_game(finished["id"], token)["version"])
+    ctx = browser.new_context(viewport=DESKTOP, locale="pt-BR")
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(f"{site}/play/games/{finished['id']}#token={token}")
+        page.wait_for_selector("#result:not([hidden])")
+        assert "←" in page.inner_text("#log-keys") and "Tecle" in page.inner_text("#log-keys")
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_selector(f"#replay:not([hidden]) #replay-at[data-version='{last - 1}']")
+        assert "teclas ← e →" in page.inner_text("#replay-keys")
+        assert page.is_hidden("#log-keys")
+        page.keyboard.press("ArrowRight")  # the last step forward: the game as it ended
+        page.wait_for_selector("#replay", state="hidden")
+        assert page.is_visible("#log-keys")
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
 @pytest.mark.parametrize("locale", ["en-US", "pt-BR"])
 def test_a_finished_game_is_analysed_on_the_page_and_its_blunder_shown(
         browser: Any, site: str, stack: Stack, shots: Shots, locale: str) -> None:

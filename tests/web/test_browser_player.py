@@ -423,6 +423,74 @@ def test_a_toast_names_what_the_others_did(browser: Any, stack: Stack, shots: Sh
         ctx.close()
 
 
+# Watches the notes about the others' moves from the page's start: how many were put up,
+# the most ever on screen at once, and each note's box against the status bar's.
+TOAST_WATCH = """() => {
+    window.toastSeen = { added: 0, most: 0, outsideBar: [] };
+    new MutationObserver(() => {
+        const notes = document.querySelectorAll('#toasts .toast');
+        window.toastSeen.most = Math.max(window.toastSeen.most, notes.length);
+        const bar = document.querySelector('.game-sticky')?.getBoundingClientRect();
+        for (const note of notes) {
+            if (note.dataset.watched) continue;
+            note.dataset.watched = '1';
+            window.toastSeen.added += 1;
+            const box = note.getBoundingClientRect();
+            if (!bar || box.top < bar.top - 1 || box.bottom > bar.bottom + 1) {
+                window.toastSeen.outsideBar.push([box.top, box.bottom, bar && bar.bottom]);
+            }
+        }
+    }).observe(document, { childList: true, subtree: true });
+}"""
+# Scrolled to the top: the note's box and the move area's (measured in one go, the note
+# could go meanwhile).
+TOAST_AND_MOVES = """() => {
+    window.scrollTo(0, 0);
+    const note = document.querySelector('#toasts .toast');
+    if (!note) return null;
+    return { note: note.getBoundingClientRect().toJSON(),
+             moves: document.querySelector('#moves').getBoundingClientRect().toJSON() };
+}"""
+
+
+def test_on_a_phone_one_note_at_a_time_over_nothing(browser: Any, stack: Stack,
+                                                    shots: Shots) -> None:
+    """Two bots answering in turn put up notes one after another: a phone shows one at a
+    time (the newer names the older's moves too), in the status bar, never over the moves."""
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random", "params": {}}] * 2
+    ctx = browser.new_context(**SMALL_PHONE, locale="en-US")
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(seat_link(stack, "flotilla", {"players": 3}, seats, seed=41))
+        page.wait_for_selector(READY)
+        page.evaluate(TOAST_WATCH)
+        rng = random.Random(41)
+        measured = None
+        for _ in range(30):
+            page.wait_for_selector(READY, timeout=30000)
+            if page.is_visible("#result"):
+                break
+            boxes = page.evaluate(TOAST_AND_MOVES)
+            if boxes:
+                measured = boxes
+                if page.evaluate("window.toastSeen.added") >= 3:
+                    shots(page, "one-note", full_page=False)
+                    break
+            click_move(page, rng)
+        seen = page.evaluate("window.toastSeen")
+        assert seen["added"] >= 2, f"the bots' moves put up too few notes: {seen}"
+        assert seen["most"] == 1, f"notes stacked up: {seen}"
+        assert seen["outsideBar"] == [], "a note outside the status bar"
+        assert measured is not None
+        assert measured["note"]["bottom"] <= measured["moves"]["top"] + 1, measured
+        text = page.inner_text("#toasts")
+        assert "Random" in text or not text
+        assert errors == []
+    finally:
+        ctx.close()
+
+
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 # The rules' violations, each with the first few elements that break it.
 AXE_RUN = """async () => {

@@ -15,6 +15,8 @@ const REFRESH_GAP = 200; // ms between two reads of the game
 const CONFIRM_KEY = "bgb.confirm"; // the page setting: "1" a move waits for a confirmation, "0" not
 const TOAST_TIME = 6000; // ms a toast about the others' moves stays
 const TOAST_LINES = 4; // moves a toast names (the newest; the rest counted)
+const TOAST_LINES_PHONE = 2; // on a phone's screen (the note sits in the status bar there)
+const PHONE = "(max-width: 600px)"; // as the page's CSS: the status bar holds the note
 
 /** Whether a chosen move waits for a confirmation: the saved setting, else on for a touch
  * screen (a stray tap is easy there) and off for a mouse and keyboard. */
@@ -49,8 +51,12 @@ class GamePage {
     this.refreshing = null;
     this.lastRead = 0;
     this.replaying = null; // the version the board shows in a replay (null: the game now)
+    this.replayTicket = 0; // the newest replay asked for (a quicker step drops an older answer)
+    this.replayWanted = undefined; // the version a replay in flight will show (keys step from it)
     this.chosen = null; // the move chosen and waiting for its confirmation
     this.confirm = confirmWanted();
+    this.toasted = []; // the others' moves the note on screen names (one note at a time)
+    this.toastTimer = null;
   }
 
   async start() {
@@ -84,19 +90,24 @@ class GamePage {
       type: "button", class: "jump-to", onclick: () => { target().scrollIntoView(); target().focus?.(); },
     }, t(key));
     this.logHeading = h("h2", { tabindex: "-1" }, t("game.log"));
+    // A finished game is stepped through from its end with ← (the replay bar then says →).
+    this.logKeys = h("p", { class: "help", id: "log-keys", hidden: true }, t("replay.keys_finished"));
     replace(this.root,
       // The status and the jumps stay at the top of the screen (a phone's page is long).
       h("div", { class: "game-sticky" },
         h("div", { class: "game-head" }, this.heading, this.status, this.connection),
         h("nav", { class: "jumps", "aria-label": t("game.jump") },
           jump("game.moves", () => this.movesPanel), jump("game.board", () => this.board),
-          jump("game.jump_log", () => this.logHeading))),
+          jump("game.jump_log", () => this.logHeading)),
+        // In the bar: a phone shows the note there, over nothing (CSS); a wider screen at
+        // the bottom right.
+        this.toasts),
       this.notice, this.replayBar, this.resultPanel, this.analysis.el,
       h("div", { class: "game-layout" },
         h("div", { class: "main-column" }, this.movesPanel, this.board),
         h("aside", { class: "panel side" },
-          this.logHeading, this.logList)),
-      this.actions, this.rulesPanel, this.confirmBar, this.toasts);
+          this.logHeading, this.logKeys, this.logList)),
+      this.actions, this.rulesPanel, this.confirmBar);
     this.renderer = null;
     const games = await api("/v1/games-catalog").then((catalog) => catalog.games, () => []);
     this.titles = Object.fromEntries(games.map((g) => [g.name, g.title]));
@@ -104,6 +115,7 @@ class GamePage {
     this.rulesUrls = Object.fromEntries(games.filter((g) => g.rules_url).map((g) => [g.name, g.rules_url]));
     await this.refresh();
     this.follow();
+    document.addEventListener("keydown", (event) => this.replayKey(event));
     this.drawRules().catch(() => { this.rulesPanel.hidden = true; });
   }
 
@@ -196,13 +208,18 @@ class GamePage {
 
   /** A note naming what each other seat did in `entries` (new in the log): "Alfred: worker A
    * to Exploration 1". It goes by itself and lets taps through (the log keeps it); a screen
-   * reader reads it once (a polite region). */
+   * reader reads it once (a polite region). One note at a time: a newer one replaces it and
+   * names the moves it named too (the newest few, the rest counted), so notes never stack
+   * up over the page; its time starts again. */
   toast(entries) {
     const body = this.body;
     const others = entries.filter((e) => !e.system && e.move && Number.isInteger(e.seat)
       && e.seat !== body.seat);
     if (!others.length) return;
-    const shown = others.slice(-TOAST_LINES);
+    this.toasted.push(...others);
+    const toasted = this.toasted;
+    const lines = window.matchMedia?.(PHONE).matches ? TOAST_LINES_PHONE : TOAST_LINES;
+    const shown = toasted.slice(-lines);
     const note = h("div", { class: "toast" },
       h("ul", {}, shown.map((entry) => {
         const who = seatName(body, entry.seat);
@@ -213,11 +230,11 @@ class GamePage {
         }
         return h("li", {}, h("span", { class: "who" }, who), ": ", what);
       })),
-      others.length > shown.length
-        ? h("p", { class: "more" }, t("game.toast_more", { count: others.length - shown.length })) : null);
-    this.toasts.append(note);
-    while (this.toasts.childElementCount > 2) this.toasts.firstElementChild.remove();
-    setTimeout(() => note.remove(), TOAST_TIME);
+      toasted.length > shown.length
+        ? h("p", { class: "more" }, t("game.toast_more", { count: toasted.length - shown.length })) : null);
+    replace(this.toasts, note);
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => { note.remove(); this.toasted = []; }, TOAST_TIME);
   }
 
   /** The board place of `move` (a selector in the board, from the move's own fields: the
@@ -434,6 +451,7 @@ class GamePage {
 
   drawLog() {
     const body = this.body;
+    this.logKeys.hidden = body.status !== "finished" || this.replaying !== null;
     const takenBack = new Set(this.log.filter((e) => Number.isInteger(e.takeback)).map((e) => e.takeback));
     replace(this.logList, [...this.log].reverse().map((entry) => {
       // A take-back's own line says it all ("You took back move 3"): no event under it.
@@ -559,11 +577,37 @@ class GamePage {
     }
   }
 
+  /** ← → step through the replay, as on an analysis board; in a finished game, ← from its
+   * last position starts one. Arrows stay with what handles them itself: a text box, the
+   * replay's slider, a select, a widget with arrow keys of its own (a role such as listbox or
+   * radiogroup), a box that scrolls sideways (the zoomed map), and any modified press. */
+  replayKey(event) {
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (!this.body || ownsArrows(event.target)) return;
+    const pending = this.replayWanted !== undefined ? this.replayWanted : this.replaying;
+    const latest = this.body.version;
+    let to;
+    if (pending === null) {
+      if (this.body.status !== "finished" || event.key !== "ArrowLeft" || latest < 1) return;
+      to = latest - 1; // the finished game's last position, one step back
+    } else if (event.key === "ArrowLeft") {
+      if (pending <= 0) return;
+      to = pending - 1;
+    } else {
+      to = pending + 1; // past the last version: the game as it is now
+    }
+    event.preventDefault();
+    this.replay(to);
+  }
+
   /** Show the board as it stood at `version` (as this seat saw it then: the server replays
    * it, GET ?at=N), with buttons to step through the game and back to it as it is now. */
   async replay(version) {
     const latest = this.body.version;
+    const ticket = ++this.replayTicket;
     if (version === null || version >= latest) {
+      this.replayWanted = undefined;
       this.replaying = null;
       this.replayBar.hidden = true;
       replace(this.board, this.renderer.render(this.body));
@@ -572,18 +616,25 @@ class GamePage {
       this.drawLog();
       return;
     }
+    this.replayWanted = version;
     let past;
     try {
       past = await api(`/v1/games/${this.id}?at=${version}`, { token: this.token });
     } catch (error) {
-      this.explain(error);
+      if (ticket === this.replayTicket) { this.replayWanted = undefined; this.explain(error); }
       return;
     }
+    if (ticket !== this.replayTicket) return; // a newer step was asked for meanwhile
+    this.replayWanted = undefined;
     this.replaying = version;
     this.chosen = null;
     this.drawChoice();
     replace(this.board, this.renderer.render(past));
+    // Previous and next have keys (← →), told by their tooltip, their ARIA and the bar's help.
+    const keys = { previous: ["ArrowLeft", "←"], next: ["ArrowRight", "→"] };
     const step = (key, to, disabled) => h("button", { type: "button", class: `replay-${key}`, disabled,
+      title: keys[key] ? t("replay.key_tip", { key: keys[key][1] }) : null,
+      "aria-keyshortcuts": keys[key]?.[0] || null,
       onclick: () => this.replay(to) }, t(`replay.${key}`));
     // A slider over every version (its end: the game now); read where it is let go.
     const slider = h("input", {
@@ -597,7 +648,8 @@ class GamePage {
     replace(this.replayBar,
       h("span", { id: "replay-at", dataset: { version } }, t("replay.showing", { n: version, total: latest })),
       step("previous", version - 1, version === 0), slider, step("next", version + 1, false),
-      step("back", null, false));
+      step("back", null, false),
+      h("span", { class: "help replay-keys", id: "replay-keys" }, t("replay.keys")));
     this.replayBar.hidden = false;
     if (focused) {
       const again = [...this.replayBar.querySelectorAll("button, input")]
@@ -776,6 +828,21 @@ class GamePage {
     this.connection.className = `connection ${live ? "live" : "lost"}`;
     replace(this.connection, live ? t("game.live") : t("game.reconnecting"));
   }
+}
+
+/** Whether arrow keys pressed on `target` belong to it (or a box around it) rather than to
+ * the replay: a text box, a slider, a select, an editable text, a widget with its own arrow
+ * keys, or a box scrolled sideways by them. */
+function ownsArrows(target) {
+  if (!(target instanceof Element)) return false;
+  if (target.closest("input, textarea, select, [contenteditable]:not([contenteditable=false])")) return true;
+  if (target.closest("[role=listbox], [role=menu], [role=menubar], [role=radiogroup], [role=slider], "
+    + "[role=tablist], [role=tree], [role=grid], [role=spinbutton], [data-arrows]")) return true;
+  for (let el = target; el && el !== document.body; el = el.parentElement) {
+    const overflow = getComputedStyle(el).overflowX;
+    if ((overflow === "auto" || overflow === "scroll") && el.scrollWidth > el.clientWidth) return true;
+  }
+  return false;
 }
 
 /** A score cell: numbers as they are, yes/no for flags, a dash for nothing. */

@@ -10,6 +10,7 @@ import { t, tCount, tOr } from "../i18n.js";
 import { seatName } from "../names.js";
 import { boardControls, controlPlace } from "./controls.js";
 
+const SVG = "http://www.w3.org/2000/svg";
 const TYPES = ["I", "II", "III", "IV"];
 // Moves with no place of their own: drawn as controls on the board (renderers/controls.js).
 const CONTROLS = ["stop", "next", "finish", "decline"];
@@ -99,13 +100,45 @@ function dieText(cat, d, value) {
   return t("enc.die", { colour: continentName(cat, dieColour(d)), value: value ?? "?" });
 }
 
-/** A die as a coloured square with its value; its words for a screen reader. */
+/** A die drawn as a die: its continent's colour and its value in pips; its words (colour,
+ * value, whether this seat may take it) are its accessible name and tooltip. */
 function die(ctx, d) {
   const value = ctx.v.dval?.[d];
   const takeable = ctx.takeable?.has(d);
   const name = takeable ? `${dieText(ctx.cat, d, value)} · ${t("enc.you_may_take")}` : dieText(ctx.cat, d, value);
   return h("span", { class: `die c${dieColour(d)}${takeable ? " takeable" : ""}`, role: "img", "aria-label": name, title: name, dataset: { die: d } },
-    String(value ?? "?"));
+    dieFace(value));
+}
+
+// Where a face's pips sit, by value (a 30-unit square: 8 a corner, 15 the middle, 22 the far side).
+const PIPS = {
+  1: [[15, 15]],
+  2: [[8, 8], [22, 22]],
+  3: [[8, 8], [15, 15], [22, 22]],
+  4: [[8, 8], [22, 8], [8, 22], [22, 22]],
+  5: [[8, 8], [22, 8], [15, 15], [8, 22], [22, 22]],
+  6: [[8, 8], [22, 8], [8, 15], [22, 15], [8, 22], [22, 22]],
+};
+
+/** A die's face: its pips (an SVG drawn here, in the text's colour), or its value as a
+ * figure when it has no face of pips (unknown, or raised past 6). Hidden from a screen
+ * reader: the die's name says the value. */
+function dieFace(value) {
+  const pips = PIPS[value];
+  if (!pips) return h("span", { class: "die-value", "aria-hidden": "true" }, String(value ?? "?"));
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 30 30");
+  svg.setAttribute("class", "pips");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  for (const [cx, cy] of pips) {
+    const pip = document.createElementNS(SVG, "circle");
+    pip.setAttribute("cx", cx);
+    pip.setAttribute("cy", cy);
+    pip.setAttribute("r", "3.2");
+    svg.append(pip);
+  }
+  return svg;
 }
 
 function dice(ctx, list) {
@@ -213,7 +246,7 @@ function dieInHand(ctx) {
   const name = t("enc.die", { colour: continentName(ctx.cat, colour), value })
     + (plus ? ` +${plus} (${t("enc.action.expedition")})` : "");
   return h("p", { id: "die-in-hand" }, h("span", { class: "label" }, t("enc.die_in_hand", { seat: seatName(ctx.body, seat) })), " ",
-    h("span", { class: `die c${colour}`, role: "img", "aria-label": name, title: name }, String(shown)), " ", name);
+    h("span", { class: `die c${colour}`, role: "img", "aria-label": name, title: name }, dieFace(shown)), " ", name);
 }
 
 function actionAreas(ctx) {

@@ -15,7 +15,13 @@ const SVG = "http://www.w3.org/2000/svg";
 const SQRT3 = Math.sqrt(3);
 const HEX = 10; // a hex's radius in the map's units
 const COLOUR_LETTER = { red: "R", yellow: "Y", green: "G", blue: "B" };
+// A hex's width on a narrow screen's zoomed map (CSS px): a finger's tap (issue 30: >= 32).
+const TAP_HEX = 36;
 let data = null;
+// The ocean map on a narrow screen: zoomed in (hexes big enough to tap, the map scrolling
+// sideways in its box) or the whole ocean at the box's width. Kept across redraws.
+let wholeOcean = false;
+let mapScroll = null; // where the player scrolled the zoomed map to (a redraw keeps it)
 
 /** Load the board facts once. */
 export async function prepare() {
@@ -330,7 +336,61 @@ function ocean(ctx) {
   }
   svg.append(el("text", { x: 0, y: 3, class: "hub-label" }, t("fl.hub_short")));
   const legend = h("p", { class: "help fl-map-legend" }, t("fl.map_legend"));
-  return section("fl-ocean", t("fl.ocean"), h("div", { class: "fl-map-wrap" }, svg), legend);
+  // Zoomed (a narrow screen; CSS): the map drawn where a hex is TAP_HEX px wide.
+  const hexWidth = 2 * (HEX - 0.6) * Math.cos(Math.PI / 6);
+  const wrap = h("div", {
+    class: `fl-map-wrap scroll-x${wholeOcean ? "" : " zoomed"}`, id: "fl-map-wrap",
+    onscroll: () => { mapScroll = wrap.scrollLeft; },
+  }, svg);
+  // Through the CSSOM: the page's CSP refuses style attributes.
+  wrap.style.setProperty("--fl-zoom-width", `${Math.ceil(2 * extent * TAP_HEX / hexWidth)}px`);
+  const zoom = h("button", {
+    type: "button", class: "fl-zoom", id: "fl-zoom", "aria-controls": "fl-map-wrap",
+    onclick: () => {
+      wholeOcean = !wholeOcean;
+      wrap.classList.toggle("zoomed", !wholeOcean);
+      zoom.textContent = t(wholeOcean ? "fl.map_zoom_in" : "fl.map_whole");
+      mapScroll = null;
+      focusMap(wrap);
+    },
+  }, t(wholeOcean ? "fl.map_zoom_in" : "fl.map_whole"));
+  // Once drawn and marked (the page adds the choosable hexes after this draw): in view.
+  requestAnimationFrame(() => focusMap(wrap));
+  return section("fl-ocean", t("fl.ocean"), zoom, wrap, legend);
+}
+
+/** A zoomed map scrolled sideways to what matters: the hexes this seat may choose, else the
+ * newest move, else where the player left it, else the Hub. A map wider than its box can be
+ * scrolled by keyboard too (focusable, named); one that fits is no tab stop. */
+function focusMap(wrap) {
+  if (!wrap.isConnected) return;
+  const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+  if (!scrolls) {
+    wrap.removeAttribute("tabindex");
+    wrap.removeAttribute("role");
+    wrap.removeAttribute("aria-label");
+    return;
+  }
+  wrap.setAttribute("tabindex", "0");
+  wrap.setAttribute("role", "region");
+  wrap.setAttribute("aria-label", t("fl.map_scrolls"));
+  let places = [...wrap.querySelectorAll("g.chosen, g.choosable")];
+  if (!places.length) places = [...wrap.querySelectorAll("g.last-move.newest")];
+  const box = wrap.getBoundingClientRect();
+  let centre;
+  if (places.length) {
+    const rects = places.map((g) => g.getBoundingClientRect());
+    const left = Math.min(...rects.map((r) => r.left));
+    const right = Math.max(...rects.map((r) => r.right));
+    centre = wrap.scrollLeft + (left + right) / 2 - box.left;
+  } else if (mapScroll !== null) {
+    wrap.scrollLeft = mapScroll;
+    return;
+  } else {
+    centre = wrap.scrollWidth / 2;
+  }
+  wrap.scrollLeft = Math.max(0, centre - wrap.clientWidth / 2);
+  mapScroll = wrap.scrollLeft;
 }
 
 function seatMoves(ctx) {
