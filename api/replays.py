@@ -73,7 +73,7 @@ REPLAY_CACHE_SIZE = 1024
 # Serialized records each process keeps (a finished game's record never changes).
 RECORD_CACHE_SIZE = 64
 # The largest record `POST /v1/records/replay` reads (the API's other bodies: 64 KiB). A
-# whole game's record is some 100-600 KB of JSON (a long Flotilla game the most).
+# whole game's record is some 20-200 KB of JSON (a long Flotilla game the most).
 RECORD_MAX_BYTES = 2 * 1024 * 1024
 
 
