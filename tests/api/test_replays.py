@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -397,3 +398,35 @@ def test_replaying_records_is_rate_limited(redis_client: redis.Redis, redis_url:
     assert _replay(client, record).status_code == 200
     assert _replay(client, record).status_code == 200
     problem(_replay(client, record), 429, "rate-limited")
+
+
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The paths to every leaf of a JSON document."""
+    if isinstance(value, dict) and value:
+        return [p for k, v in value.items() for p in _leaves(v, (*path, k))]
+    if isinstance(value, list) and value:
+        return [p for i, v in enumerate(value) for p in _leaves(v, (*path, i))]
+    return [path]
+
+
+def test_mangled_records_are_refused_never_errors(
+        client: FlaskClient, real_records: dict[str, Played]) -> None:
+    """Any leaf of a real record replaced by an odd value: verified or refused (422), never a
+    server error (the record is the client's input, all the way into the rules)."""
+    rng = random.Random(28)
+    odd = [None, -1, 0, 2**70, "x", "", [], {}, True, 1.5]
+    statuses = []
+    for game, played in real_records.items():
+        paths = _leaves(played.record)
+        for _ in range(20):
+            mangled = copy.deepcopy(played.record)
+            *parents, last = rng.choice(paths)
+            holder = mangled
+            for key in parents:
+                holder = holder[key]
+            holder[last] = rng.choice(odd)
+            response = _replay(client, mangled)
+            assert response.status_code in (200, 422), (game, parents, last,
+                                                        response.get_json())
+            statuses.append(response.status_code)
+    assert 422 in statuses
