@@ -50,13 +50,13 @@ def _same(a: Any, b: Any) -> bool:
 
 # What the API adds to an event of the log besides words: the result on `game_over` (checked
 # on its own, against the replay's result).
-ADDED = {"game_over": ("result",)}
+ADDED: dict[str, tuple[str, ...]] = {"game_over": ("result",)}
 
 
 def facts(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """An entry's events without their words (`WORDS`) and what the API adds (`ADDED`)."""
     return [{k: v for k, v in event.items()
-             if k not in WORDS and k not in ADDED.get(event.get("type"), ())}
+             if k not in WORDS and k not in ADDED.get(str(event.get("type")), ())}
             for event in events]
 
 
