@@ -383,8 +383,10 @@ def replay_record(record: dict[str, Any], seat: int | None, locale: str) -> dict
         raise validation_error({"json": {"record": report.faults}},
                                f"the record does not verify: {report.faults[0]}")
     game = rules[0]
+    # The reader of a record is none of its seats (`seat` only picks whose views): the log
+    # names every seat as a spectator's log does, never "You".
     names = seat_names(record["game"], record["seats"], game.automa_seats(record["options"]),
-                       seat, locale, lambda bot: bot_title(bot, locale))
+                       None, locale, lambda bot: bot_title(bot, locale))
     moves = with_event_texts(record["moves"], record["game"], names, locale)
     texts = game_texts(record["game"])
     if texts is not None:

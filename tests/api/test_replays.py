@@ -430,3 +430,25 @@ def test_mangled_records_are_refused_never_errors(
                                                         response.get_json())
             statuses.append(response.status_code)
     assert 422 in statuses
+
+
+def test_a_record_with_a_take_back_replays_as_the_server_answers_it(
+        client: FlaskClient) -> None:
+    created = create(client, "toy-pontoon", unranked=True)
+    url = f"/v1/games/{created.id}"
+    assert move(client, created, 0, 0, "stop").status_code == 200      # v1, taken back
+    assert client.post(f"{url}/takeback", json={"version": 1},
+                       headers=created.auth(0)).status_code == 200     # v2
+    for version, (seat, kind) in enumerate([(0, "draw"), (1, "stop"), (0, "stop")], start=2):
+        assert move(client, created, seat, version, kind).status_code == 200
+    record = client.get(f"{url}/record").get_json()
+    assert record["moves"][1]["takeback"] == 0
+    for seat in (None, 0, 1):
+        query = {} if seat is None else {"seat": seat}
+        body = _replay(client, record, **query).get_json()
+        assert "1 take-backs, each of a move that could be" in body["checks"]
+        for at, shown in enumerate(body["views"]):
+            read = client.get(url, query_string={"at": at, **query}).get_json()
+            assert {k: shown[k] for k in read if k in shown} == {
+                k: read[k] for k in shown if k in read}, (at, seat)
+        assert body["moves"][1]["events"][0]["text"] == "Player 1 took back a move"
