@@ -369,20 +369,18 @@ def replay_record(record: dict[str, Any], seat: int | None, locale: str) -> dict
     if extra:
         current_limits().charge_reads(extra)
     views: list[dict[str, Any]] = []
-    rules: list[core.Game] = []
 
     def keep(at: int, state: Any) -> None:
-        if not rules:
-            rules.append(core.get_game(record["game"]))
+        # Called once the verifier found the record's rules: they are known here.
+        game = core.get_game(record["game"])
         # A copy as JSON at once: a view may share parts of the state the next entry changes.
-        views.append(orjson.loads(json_text(_replayed_body(rules[0], record, at, state,
-                                                           seat))))
+        views.append(orjson.loads(json_text(_replayed_body(game, record, at, state, seat))))
 
     report = verify_record(record, keep)
     if not report.ok:
         raise validation_error({"json": {"record": report.faults}},
                                f"the record does not verify: {report.faults[0]}")
-    game = rules[0]
+    game = core.get_game(record["game"])
     # The reader of a record is none of its seats (`seat` only picks whose views): the log
     # names every seat as a spectator's log does, never "You".
     names = seat_names(record["game"], record["seats"], game.automa_seats(record["options"]),
