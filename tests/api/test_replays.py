@@ -452,3 +452,28 @@ def test_a_record_with_a_take_back_replays_as_the_server_answers_it(
             assert {k: shown[k] for k in read if k in shown} == {
                 k: read[k] for k in shown if k in read}, (at, seat)
         assert body["moves"][1]["events"][0]["text"] == "Player 1 took back a move"
+
+
+def test_the_sdk_replays_a_record_file(app: Flask, real_records: dict[str, Played],
+                                       tmp_path: Path) -> None:
+    """`Client.replay_record` on a record read back from a file, through the SDK's HTTP
+    stack (the app mounted in this process)."""
+    import requests
+
+    from ai_worker.local_api import mount
+    from clients.sdk import Client, ValidationError
+    from clients.verify import load_record
+
+    session = requests.Session()
+    sdk = Client(mount(session, app), session=session)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(real_records["darwins-journey"].record))
+    record = load_record(str(path))
+    replayed = sdk.replay_record(record, seat=0)
+    assert replayed["seat"] == 0 and len(replayed["views"]) == len(record["moves"]) + 1
+    assert replayed["views"][-1]["result"] == record["result"]
+    record["moves"][4]["seat"] = 1 - record["moves"][4]["seat"]
+    with pytest.raises(ValidationError) as refused:
+        sdk.replay_record(record)
+    assert "move 4: seat" in refused.value.detail
+    assert refused.value.errors["json"]["record"] == [refused.value.detail.split(": ", 1)[1]]
