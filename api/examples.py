@@ -150,8 +150,13 @@ def record(client: Any, redis_client: Any, rec: Recorder | None = None) -> Examp
     rec.call("post", f"{game}/abort", 200, f"/v1/games/{duel['id']}/abort",
              headers=_bearer(duel["creator_token"]))
     # Records: the aborted game's (a short one), none yet for the rematch in play.
-    rec.call("get", f"{game}/record", 200, f"/v1/games/{duel['id']}/record")
+    duel_record = rec.call("get", f"{game}/record", 200, f"/v1/games/{duel['id']}/record")
     rec.call("get", f"{game}/record", 409, f"/v1/games/{rematch['id']}/record")
+    # That record posted back and replayed; then with a seed other than the one committed to.
+    rec.call("post", "/v1/records/replay", 200, body=duel_record)
+    deal = duel_record["deal"]
+    rec.call("post", "/v1/records/replay", 422, body={**duel_record, "deal": {
+        **deal, "revealed": {**deal["revealed"], "seed": deal["revealed"]["seed"] + 1}}})
     # Its rematch, asked by seat 1: seat 0 redeems its own token in it.
     rec.call("post", f"{game}/rematch", 201, f"/v1/games/{resigned['id']}/rematch",
              headers=_bearer(resigned["seats"][1]["token"]))

@@ -99,6 +99,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("get", "/v1/games/{game_id}/hint"): "getHint",
     ("post", "/v1/games/{game_id}/takeback"): "takeBackMove",
     ("get", "/v1/games/{game_id}/record"): "getGameRecord",
+    ("post", "/v1/records/replay"): "replayRecord",
     ("post", "/v1/players"): "createPlayer",
     ("get", "/v1/players/me"): "getPlayer",
     ("delete", "/v1/players/me"): "deletePlayer",

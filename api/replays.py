@@ -12,6 +12,11 @@ still in play counts as not over, `api.tournament_secrecy`). Only then may a cal
 another seat's view (`?seat=`) or download the record, which holds the seed and the whole
 log.
 
+A record file from anywhere (`POST /v1/records/replay`) is checked by the same code as
+`bgb verify RECORD.json` (`core.records`), which replays it; the answer is the game after each
+of its entries, everything open as for a finished game. It reads and writes no game in Redis:
+the record is all there is (only the rate limiter counts the request).
+
 Cost. A replay is CPU (tens of microseconds to a fraction of a millisecond a move; a long
 game's whole replay takes tens of milliseconds, bench/replay.py), so each process keeps the
 states it made in a small LRU keyed by (game, N), with a checkpoint every CHECKPOINT_EVERY
@@ -32,21 +37,25 @@ from importlib import metadata
 from typing import Any
 
 import marshmallow as ma
-from flask import Response
+import orjson
+from flask import Response, request
 from flask.views import MethodView
 from marshmallow import fields, validate
 
 import core
 from api import keys
+from api.bots import bot_title
+from api.i18n import game_texts, relabel, request_locale, seat_names, with_event_texts
 from api.limits import current as current_limits
 from api.parsing import Blueprint
 from api.presenters import game_body, public_deal, public_seats
 from api.problems import Problem, validation_error
-from api.schemas import DealSchema, LogEntrySchema, SeatSchema
+from api.schemas import MAX_SEATS, DealSchema, GameSchema, LogEntrySchema, SeatSchema
 from api.services import Services, services
 from api.store import OVER, Cached, SeatsSeen, json_text
 from api.timestamps import rfc3339
 from api.tournament_secrecy import held_back
+from core.records import RECORD_FORMAT, RECORD_FORMAT_VERSION, verify_record
 from core.takeback import takeback_of
 
 log = logging.getLogger(__name__)
@@ -63,8 +72,9 @@ CHECKPOINT_EVERY = 50
 REPLAY_CACHE_SIZE = 1024
 # Serialized records each process keeps (a finished game's record never changes).
 RECORD_CACHE_SIZE = 64
-RECORD_FORMAT = "bgb-record"
-RECORD_FORMAT_VERSION = 1
+# The largest record `POST /v1/records/replay` reads (the API's other bodies: 64 KiB). A
+# whole game's record is some 20-200 KB of JSON (a long Flotilla game the most).
+RECORD_MAX_BYTES = 2 * 1024 * 1024
 
 
 def _digest(raw: bytes) -> bytes:
@@ -303,3 +313,118 @@ class Record(MethodView):
                           "the game is not over (or its tournament deal is still in play): "
                           "its record comes when it ends")
         return Response(record(svc, game, game_id, meta, now), mimetype="application/json")
+
+
+# -- a record from anywhere, replayed: POST /v1/records/replay ---------------------------------
+
+class RecordReplayQuerySchema(ma.Schema):
+    """Whose views a record's replay shows."""
+
+    seat = fields.Integer(validate=validate.Range(min=0, max=MAX_SEATS - 1), metadata={
+        "description": "whose view each step shows (every seat's is open: the game is over); "
+                       "by default a spectator's"})
+
+
+class RecordReplaySchema(ma.Schema):
+    """A record checked as `bgb verify` checks it, and the game after each of its entries."""
+
+    id = fields.String(required=True, metadata={"description": "the record's game id"})
+    game = fields.String(required=True)
+    seat = fields.Integer(allow_none=True, required=True, metadata={
+        "description": "whose views `views` are (null: a spectator's)"})
+    checks = fields.List(fields.String(), required=True, metadata={
+        "description": "what verifying the record checked, as `bgb verify` prints it"})
+    moves = fields.List(fields.Nested(LogEntrySchema), required=True, metadata={
+        "description": "the record's entries, oldest first, with their texts in the asked "
+                       "language"})
+    views = fields.List(fields.Nested(GameSchema), required=True, metadata={
+        "description": "the game after its first N entries at index N (0: as dealt; the last: "
+                       "the game over), each as `GET /v1/games/{id}?at=N&seat=` answers for a "
+                       "finished game"})
+
+
+def _replayed_body(game: core.Game, record: dict[str, Any], at: int, state: Any,
+                   seat: int | None) -> dict[str, Any]:
+    """The game read body at version `at` of a record's replay, as `seat` saw it (everything
+    open: the record is of a game that is over; only its last version is)."""
+    last = at == len(record["moves"])
+    to_act = None if last else game.to_act(state)
+    return {"id": record["id"], "game": record["game"], "options": record["options"],
+            "version": at, "status": record["status"] if last else "active",
+            "to_act": to_act, "seat": seat, "seats": record["seats"],
+            "view": game.view(state, seat),
+            "legal_moves": game.legal_moves(state) if seat is not None and seat == to_act
+            else [],
+            "result": record["result"] if last else None, "deal": record["deal"]}
+
+
+def replay_record(record: dict[str, Any], seat: int | None, locale: str) -> dict[str, Any]:
+    """The answer to `POST /v1/records/replay`: `record` verified (422 naming its first fault
+    otherwise) and the game after each of its entries as `seat` sees it, texts in `locale`."""
+    if seat is not None and seat >= len(record["seats"]):
+        raise validation_error({"query": {"seat": [f"this game has seats 0 to "
+                                                   f"{len(record['seats']) - 1}"]}},
+                               f"no seat {seat} in this record's game")
+    extra = len(record["moves"]) // REPLAY_MOVES_PER_READ
+    if extra:
+        current_limits().charge_reads(extra)
+    views: list[dict[str, Any]] = []
+
+    def keep(at: int, state: Any) -> None:
+        # Called once the verifier found the record's rules: they are known here.
+        game = core.get_game(record["game"])
+        # A copy as JSON at once: a view may share parts of the state the next entry changes.
+        views.append(orjson.loads(json_text(_replayed_body(game, record, at, state, seat))))
+
+    report = verify_record(record, keep)
+    if not report.ok:
+        raise validation_error({"json": {"record": report.faults}},
+                               f"the record does not verify: {report.faults[0]}")
+    game = core.get_game(record["game"])
+    # The reader of a record is none of its seats (`seat` only picks whose views): the log
+    # names every seat as a spectator's log does, never "You".
+    names = seat_names(record["game"], record["seats"], game.automa_seats(record["options"]),
+                       None, locale, lambda bot: bot_title(bot, locale))
+    moves = with_event_texts(record["moves"], record["game"], names, locale)
+    texts = game_texts(record["game"])
+    if texts is not None:
+        for entry in moves:
+            move = entry["move"]
+            if entry.get("system") or entry.get("takeback") is not None:
+                continue  # the server's entries: no move of the game's rules to name
+            if isinstance(move.get("type"), str) and "label" not in move:
+                entry["move"] = {**move, "label": texts.label(move, locale)}
+        if locale != "en":
+            relabel(views, texts, locale)
+            relabel(moves, texts, locale)
+    return {"id": record["id"], "game": record["game"], "seat": seat,
+            "checks": report.checks, "moves": moves, "views": views}
+
+
+@blp.before_request
+def _records_may_be_large() -> None:
+    """A record is the one body larger than the API's other bodies (MAX_CONTENT_LENGTH)."""
+    if request.endpoint == f"{blp.name}.RecordReplay":
+        request.max_content_length = RECORD_MAX_BYTES
+
+
+@blp.route("/records/replay")
+class RecordReplay(MethodView):
+    """A record from anywhere, verified and replayed."""
+
+    @blp.arguments(RecordSchema, description="a game's record (docs/records.md), as "
+                                             "`GET /v1/games/{id}/record` gives it")
+    @blp.arguments(RecordReplayQuerySchema, location="query")
+    @blp.response(200, RecordReplaySchema)
+    @blp.problem(400, "the body is not valid JSON")
+    @blp.problem(413, f"the record is larger than {RECORD_MAX_BYTES // (1024 * 1024)} MiB")
+    @blp.problem(415, "not JSON")
+    @blp.problem(422, "validation-error: not a record (`errors.json` names the fields), or a "
+                      "record that does not verify (`errors.json.record` lists what "
+                      "`bgb verify` found, the first in `detail`)")
+    def post(self, record: dict[str, Any], query: dict[str, Any]) -> Response:
+        """Verify a game's record as `bgb verify RECORD.json` does and answer the game after
+        each of its entries (docs/records.md): a record from any server, or a file, replayed
+        step by step. Nothing is stored."""
+        body = replay_record(record, query.get("seat"), request_locale())
+        return Response(json_text(body), mimetype="application/json")

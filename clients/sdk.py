@@ -534,6 +534,16 @@ class Client:
         runs."""
         return dict(self._request("GET", f"/games/{game_id}/record").json())
 
+    def replay_record(self, record: Json, seat: int | None = None) -> Json:
+        """`record` (a record file's document, from any server) verified by this server as
+        `bgb verify` does, and replayed: its `checks`, its log in words (`moves`) and the game
+        after each entry (`views[N]`) as `seat` (None: a spectator) saw it (docs/records.md).
+        A record that does not verify is a `ValidationError` (422): `errors["json"]["record"]`
+        lists the faults. Nothing is stored, so a lost answer is asked again."""
+        params = {} if seat is None else {"seat": seat}
+        return dict(self._request("POST", "/records/replay", json_body=record,
+                                  params=params, safe=True).json())
+
     def legal_moves(self, game_id: str, token: str) -> list[Json]:
         """The seat's legal moves now (empty when another seat must act)."""
         return list(self.get_game(game_id, token).get("legal_moves") or [])

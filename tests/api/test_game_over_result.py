@@ -117,7 +117,7 @@ def test_the_game_over_event_carries_the_result(client: FlaskClient, monkeypatch
 def test_bgb_verify_compares_what_the_rules_made() -> None:
     """The result the API adds to a `game_over` event is no fact of the replay: `bgb verify`
     leaves it out of the comparison (as it leaves out texts), and still sees the rest."""
-    from clients.verify import _facts
+    from core.records import facts as _facts
 
     logged = [{"type": "game_over", "result": {"scores": [3]}, "text": "Game over"}]
     assert _facts(logged) == _facts([{"type": "game_over"}]) == [{"type": "game_over"}]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import json
+import random
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -240,3 +242,238 @@ def test_a_long_replay_counts_against_the_read_limit(
     # 6 reads so far: a plain read would be the 7th (allowed); a replay of 4 moves costs 2
     # more.
     problem(_at(client, second, 4, 0), 429, "rate-limited")
+
+
+# -- a record from anywhere, replayed: POST /v1/records/replay ---------------------------------
+
+REAL_GAMES = [("darwins-journey", 2), ("flotilla", 3), ("encyclopedia", 2)]
+
+
+def _played_by_bots(client: FlaskClient, game: str, players: int) -> dict[str, Any]:
+    """A game of `game` whose seats a bot plays in this process (the worker's own choice of
+    move, from each seat's view), to its end; its record."""
+    from ai_worker.jobs import choose_move
+
+    created = create(client, game, players, seed=11)
+    url = f"/v1/games/{created.id}"
+    body = client.get(url).get_json()
+    while body["status"] == "active":
+        seat = body["to_act"]
+        body = client.get(url, headers=created.auth(seat)).get_json()
+        chosen = choose_move(game, "random", body["view"], seat, body["legal_moves"], {},
+                             body["version"])
+        answer = client.post(f"{url}/moves", json={"move": chosen, "version": body["version"]},
+                             headers=created.auth(seat))
+        assert answer.status_code == 200, answer.get_json()
+        body = client.get(url).get_json()
+    record = client.get(f"{url}/record")
+    assert record.status_code == 200, record.get_json()
+    return record.get_json()
+
+
+@dataclass
+class Played:
+    """A finished game's record, and how the server that played it answered `?at=N` (a
+    spectator's and seat 1's reads) at a few versions."""
+
+    record: dict[str, Any]
+    at: dict[tuple[int, int | None], dict[str, Any]]
+
+
+@pytest.fixture(scope="module")
+def real_records(redis_url: str) -> dict[str, Played]:
+    """A record of each of the three games, played by bots (once for this module's tests)."""
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, **NO_RATE_LIMITS})
+    client = app.test_client()
+    played = {}
+    for game, players in REAL_GAMES:
+        record = _played_by_bots(client, game, players)
+        last = len(record["moves"])
+        at = {(n, seat): client.get(f"/v1/games/{record['id']}", query_string={
+            "at": n, **({} if seat is None else {"seat": seat})}).get_json()
+            for n in sorted({0, 1, last // 2, last - 1, last}) for seat in (None, 1)}
+        played[game] = Played(record, at)
+    redis.Redis.from_url(redis_url).flushdb()
+    return played
+
+
+def _replay(client: FlaskClient, record: Any, **query: Any) -> Any:
+    return client.post("/v1/records/replay", json=record, query_string=query)
+
+
+@pytest.mark.parametrize("game", [game for game, _ in REAL_GAMES])
+def test_a_record_of_each_game_is_replayed_move_by_move(
+        client: FlaskClient, redis_client: redis.Redis, real_records: dict[str, Played],
+        game: str) -> None:
+    played = real_records[game]
+    record = played.record
+    assert redis_client.dbsize() == 0
+    for seat in (None, 1):
+        response = _replay(client, record, **({} if seat is None else {"seat": seat}))
+        assert response.status_code == 200, response.get_json()
+        body = response.get_json()
+        assert body["game"] == game and body["id"] == record["id"] and body["seat"] == seat
+        assert f"{len(record['moves'])} moves replayed with the same events" in body["checks"]
+        views = body["views"]
+        assert [v["version"] for v in views] == list(range(len(record["moves"]) + 1))
+        # Each step is what the server that played the game answers for it once it is over.
+        for (at, reader), read in played.at.items():
+            if reader == seat:
+                shown = views[at]
+                for member in ("id", "game", "options", "version", "status", "to_act", "seat",
+                               "seats", "view", "legal_moves", "result", "deal"):
+                    assert shown[member] == read[member], (game, at, seat, member)
+        assert views[-1]["status"] == "finished" and views[-1]["result"] == record["result"]
+        assert all(v["status"] == "active" for v in views[:-1])
+        # The log, in words: every move labelled, every event of the rules described.
+        assert [m["index"] for m in body["moves"]] == [m["index"] for m in record["moves"]]
+        assert all(m["move"].get("label") for m in body["moves"])
+        assert all(e.get("text") for m in body["moves"] for e in m["events"]
+                   if e["type"] != "game_over")
+    assert redis_client.dbsize() == 0, "a replay of a record stores nothing"
+    english = _replay(client, record).get_json()
+    portuguese = _replay(client, record, lang="pt-BR").get_json()
+    assert portuguese["views"] != english["views"] or game == "flotilla"
+    assert [m["move"]["label"] for m in portuguese["moves"]] != [
+        m["move"]["label"] for m in english["moves"]]
+
+
+def _first_with_events(record: dict[str, Any]) -> int:
+    return next(m["index"] for m in record["moves"] if m["events"] and not m.get("system"))
+
+
+@pytest.mark.parametrize(("tamper", "fault"), [
+    (lambda r: r["moves"][_first_with_events(r)]["events"].append({"type": "bogus"}),
+     "the replay's events differ from the record's"),
+    (lambda r: r["moves"][3].update(move={"type": "teleport"}), "move 3 is not legal"),
+    (lambda r: r["result"].update(scores=[-1] * len(r["result"]["scores"])),
+     "the replay's result differs from the record's"),
+    (lambda r: r["deal"]["revealed"].update(seed=r["deal"]["revealed"]["seed"] + 1),
+     "do not match the published commitment"),
+    (lambda r: r["moves"].pop(2), "move 2: the record numbers it 3"),
+    (lambda r: r.update(format_version=2), "not a bgb-record record of version 1"),
+    (lambda r: r.update(game="chess"), "this bgb has no rules for 'chess'"),
+])
+@pytest.mark.parametrize("game", [game for game, _ in REAL_GAMES])
+def test_a_tampered_record_is_refused_with_its_fault(
+        client: FlaskClient, redis_client: redis.Redis, real_records: dict[str, Played],
+        game: str, tamper: Any, fault: str) -> None:
+    tampered = copy.deepcopy(real_records[game].record)
+    tamper(tampered)
+    body = problem(_replay(client, tampered), 422, "validation-error")
+    assert fault in body["detail"], body["detail"]
+    assert any(fault in text for text in body["errors"]["json"]["record"])
+    assert redis_client.dbsize() == 0
+
+
+def test_what_is_no_record_is_refused(client: FlaskClient,
+                                      real_records: dict[str, Played]) -> None:
+    record = real_records["encyclopedia"].record
+    missing = {k: v for k, v in record.items() if k != "moves"}
+    body = problem(_replay(client, missing), 422, "validation-error")
+    assert "moves" in body["errors"]["json"]
+    problem(_replay(client, {**record, "status": "active"}), 422, "validation-error")
+    problem(_replay(client, [record]), 422, "validation-error")
+    problem(client.post("/v1/records/replay", data="{not json",
+                        content_type="application/json"), 400, "bad-request")
+    problem(client.post("/v1/records/replay", data=json.dumps(record),
+                        content_type="text/plain"), 415, "unsupported-media-type")
+    body = problem(_replay(client, record, seat=len(record["seats"])), 422, "validation-error")
+    assert "seat" in body["errors"]["query"]
+    problem(_replay(client, record, at=3), 400, "bad-request")
+    # A record may be larger than any other body (64 KiB), up to its own limit.
+    assert len(json.dumps(real_records["flotilla"].record)) > 64 * 1024
+    padded = {**record, "options": {**record["options"], "x": "x" * replays.RECORD_MAX_BYTES}}
+    problem(_replay(client, padded), 413, "payload-too-large")
+    problem(client.post("/v1/games", json={"game": "toy-pontoon", "x": "x" * 70_000}), 413,
+            "payload-too-large")
+
+
+def test_replaying_records_is_rate_limited(redis_client: redis.Redis, redis_url: str,
+                                           real_records: dict[str, Played]) -> None:
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True,
+                      **dict(NO_RATE_LIMITS, RATE_LIMIT_OTHER="2/minute")})
+    client = app.test_client()
+    record = real_records["encyclopedia"].record
+    assert _replay(client, record).status_code == 200
+    assert _replay(client, record).status_code == 200
+    problem(_replay(client, record), 429, "rate-limited")
+
+
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The paths to every leaf of a JSON document."""
+    if isinstance(value, dict) and value:
+        return [p for k, v in value.items() for p in _leaves(v, (*path, k))]
+    if isinstance(value, list) and value:
+        return [p for i, v in enumerate(value) for p in _leaves(v, (*path, i))]
+    return [path]
+
+
+def test_mangled_records_are_refused_never_errors(
+        client: FlaskClient, real_records: dict[str, Played]) -> None:
+    """Any leaf of a real record replaced by an odd value: verified or refused (422), never a
+    server error (the record is the client's input, all the way into the rules)."""
+    rng = random.Random(28)
+    odd = [None, -1, 0, 2**70, "x", "", [], {}, True, 1.5]
+    statuses = []
+    for game, played in real_records.items():
+        paths = _leaves(played.record)
+        for _ in range(20):
+            mangled = copy.deepcopy(played.record)
+            *parents, last = rng.choice(paths)
+            holder = mangled
+            for key in parents:
+                holder = holder[key]
+            holder[last] = rng.choice(odd)
+            response = _replay(client, mangled)
+            assert response.status_code in (200, 422), (game, parents, last,
+                                                        response.get_json())
+            statuses.append(response.status_code)
+    assert 422 in statuses
+
+
+def test_a_record_with_a_take_back_replays_as_the_server_answers_it(
+        client: FlaskClient) -> None:
+    created = create(client, "toy-pontoon", unranked=True)
+    url = f"/v1/games/{created.id}"
+    assert move(client, created, 0, 0, "stop").status_code == 200      # v1, taken back
+    assert client.post(f"{url}/takeback", json={"version": 1},
+                       headers=created.auth(0)).status_code == 200     # v2
+    for version, (seat, kind) in enumerate([(0, "draw"), (1, "stop"), (0, "stop")], start=2):
+        assert move(client, created, seat, version, kind).status_code == 200
+    record = client.get(f"{url}/record").get_json()
+    assert record["moves"][1]["takeback"] == 0
+    for seat in (None, 0, 1):
+        query = {} if seat is None else {"seat": seat}
+        body = _replay(client, record, **query).get_json()
+        assert "1 take-backs, each of a move that could be" in body["checks"]
+        for at, shown in enumerate(body["views"]):
+            read = client.get(url, query_string={"at": at, **query}).get_json()
+            assert {k: shown[k] for k in read if k in shown} == {
+                k: read[k] for k in shown if k in read}, (at, seat)
+        assert body["moves"][1]["events"][0]["text"] == "Player 1 took back a move"
+
+
+def test_the_sdk_replays_a_record_file(app: Flask, real_records: dict[str, Played],
+                                       tmp_path: Path) -> None:
+    """`Client.replay_record` on a record read back from a file, through the SDK's HTTP
+    stack (the app mounted in this process)."""
+    import requests
+
+    from ai_worker.local_api import mount
+    from clients.sdk import Client, ValidationError
+    from clients.verify import load_record
+
+    session = requests.Session()
+    sdk = Client(mount(session, app), session=session)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(real_records["darwins-journey"].record))
+    record = load_record(str(path))
+    replayed = sdk.replay_record(record, seat=0)
+    assert replayed["seat"] == 0 and len(replayed["views"]) == len(record["moves"]) + 1
+    assert replayed["views"][-1]["result"] == record["result"]
+    record["moves"][4]["seat"] = 1 - record["moves"][4]["seat"]
+    with pytest.raises(ValidationError) as refused:
+        sdk.replay_record(record)
+    assert "move 4: seat" in refused.value.detail
+    assert refused.value.errors["json"]["record"] == [refused.value.detail.split(": ", 1)[1]]

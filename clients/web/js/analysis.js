@@ -36,7 +36,8 @@ export class AnalysisPanel {
    * results once it is over. Reads an analysis asked for earlier once. */
   async draw() {
     const body = this.page.body;
-    if (body.status === "active") {
+    // A record's replay is of no game of this server: nothing to analyse here.
+    if (body.status === "active" || this.page.recorded) {
       this.el.hidden = true;
       return;
     }

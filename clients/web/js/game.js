@@ -37,8 +37,21 @@ export async function showGame(root, gameId) {
   await page.start();
 }
 
+/** Step through `replayed`, the answer of POST /v1/records/replay (a record file verified by
+ * the server): the game page on the record's views, opened at its first version. */
+export async function showRecord(root, replayed) {
+  const page = new GamePage(root, replayed.id, null, replayed);
+  await page.start();
+  page.root.prepend(h("p", { class: "notice record-checks", id: "record-checks" },
+    t("record.verified", { moves: replayed.moves.length })));
+  await page.replay(0);
+}
+
 class GamePage {
-  constructor(root, gameId, token) {
+  /** `recorded`: a record's replay (POST /v1/records/replay), whose views the page shows
+   * instead of reading a game of this server. */
+  constructor(root, gameId, token, recorded = null) {
+    this.recorded = recorded;
     this.root = root;
     this.id = gameId;
     this.token = token;
@@ -151,7 +164,8 @@ class GamePage {
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         this.lastRead = Date.now();
         this.again = false;
-        const body = await api(`/v1/games/${this.id}`, { token: this.token });
+        const body = this.recorded ? this.recorded.views.at(-1)
+          : await api(`/v1/games/${this.id}`, { token: this.token });
         const seen = this.log.length;
         const first = this.body === null;
         await this.readLog();
@@ -167,6 +181,7 @@ class GamePage {
   }
 
   async readLog() {
+    if (this.recorded) { this.log = this.recorded.moves; return; }
     let after = this.log.length ? this.log[this.log.length - 1].index : -1;
     for (;;) {
       const page = await api(`/v1/games/${this.id}/moves?after=${after}&limit=${LOG_PAGE}`,
@@ -619,7 +634,8 @@ class GamePage {
     this.replayWanted = version;
     let past;
     try {
-      past = await api(`/v1/games/${this.id}?at=${version}`, { token: this.token });
+      past = this.recorded ? this.recorded.views[version]
+        : await api(`/v1/games/${this.id}?at=${version}`, { token: this.token });
     } catch (error) {
       if (ticket === this.replayTicket) { this.replayWanted = undefined; this.explain(error); }
       return;
@@ -789,7 +805,7 @@ class GamePage {
 
   /** Follow the game's versions (EventSource resumes with Last-Event-ID by itself). */
   follow(pause = 1000) {
-    if (this.body.status === "finished" || typeof EventSource === "undefined") return;
+    if (this.body.status === "finished" || this.recorded || typeof EventSource === "undefined") return;
     const stream = new EventSource(`/v1/games/${this.id}/events`);
     this.stream = stream;
     stream.addEventListener("open", () => { this.setConnection(true); pause = 1000; });

@@ -4,6 +4,7 @@ import { api, ApiError } from "./api.js";
 import { h, replace } from "./dom.js";
 import { t, tOr, withLanguage } from "./i18n.js";
 import { automaName, botName, optionLabel, optionValueLabel } from "./names.js";
+import { showRecord } from "./game.js";
 
 /** Draw the lobby into `root`. */
 export async function showLobby(root) {
@@ -60,8 +61,50 @@ class Lobby {
     this.created = h("section", { class: "panel created", "aria-live": "polite", hidden: true });
     this.message = h("p", { class: "error", role: "alert", hidden: true });
     this.form = h("form", { class: "panel lobby", onsubmit: (e) => { e.preventDefault(); this.create(); } });
-    replace(this.root, h("h1", {}, t("lobby.title")), this.form, this.created);
+    replace(this.root, h("h1", {}, t("lobby.title")), this.form, this.created, this.recordPanel());
     this.drawForm();
+  }
+
+  /** "Replay a game record": a record file (GET /v1/games/{id}/record, from any server), which
+   * this server verifies and answers step by step, opened in the game page's replay. */
+  recordPanel() {
+    const message = h("p", { class: "error", id: "record-error", role: "alert", hidden: true });
+    const input = h("input", {
+      type: "file", id: "record-file", accept: "application/json,.json", "aria-describedby": "record-help",
+      onchange: () => this.replayRecord(input, message),
+    });
+    return h("section", { class: "panel record", id: "record", "aria-labelledby": "record-title" },
+      h("h2", { id: "record-title" }, t("lobby.record_title")),
+      h("p", { class: "help", id: "record-help" }, t("lobby.record_help")),
+      h("div", { class: "field" }, h("label", { for: "record-file" }, t("lobby.record_file")), input),
+      message);
+  }
+
+  /** Post the chosen record file (POST /v1/records/replay) and step through the answer. */
+  async replayRecord(input, message) {
+    const file = input.files?.[0];
+    if (!file) return;
+    message.hidden = true;
+    let record;
+    try {
+      record = JSON.parse(await file.text());
+    } catch (error) {
+      message.textContent = t("lobby.record_unreadable", { detail: error.message });
+      message.hidden = false;
+      return;
+    }
+    input.disabled = true;
+    let replayed;
+    try {
+      replayed = await api("/v1/records/replay", { method: "POST", body: record });
+    } catch (error) {
+      message.textContent = error instanceof ApiError
+        ? t("lobby.record_refused", { detail: error.message }) : t("error.network");
+      message.hidden = false;
+      input.disabled = false;
+      return;
+    }
+    await showRecord(this.root, replayed);
   }
 
   drawForm() {
