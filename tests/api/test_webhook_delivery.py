@@ -7,7 +7,6 @@ the test Redis, against receivers on loopback that the operator's allow-list ope
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
 import ssl
@@ -211,9 +210,12 @@ def test_no_log_line_holds_a_urls_credentials_or_query(
 
 
 @pytest.mark.parametrize("certified", ["hooks.example.com", "other.example.com"])
-def test_https_to_a_pinned_address_still_checks_the_urls_name(certified: str) -> None:
+def test_https_to_a_pinned_address_still_checks_the_urls_name(
+        certified: str, resolver: Resolver, monkeypatch: pytest.MonkeyPatch) -> None:
     """Connected to the checked address, TLS sends the URL's name (SNI) and verifies the
     certificate against it: a certificate for another name is refused."""
+    monkeypatch.setenv("BGB_WEBHOOK_ALLOW", "127.0.0.1/32")
+    resolver["hooks.example.com"] = ["127.0.0.1"]
     ca = trustme.CA()
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     ca.issue_cert(certified).configure_cert(context)
@@ -225,21 +227,19 @@ def test_https_to_a_pinned_address_still_checks_the_urls_name(certified: str) ->
     context.sni_callback = note_name  # type: ignore[assignment]
     receiver = Receiver()
     receiver.server.socket = context.wrap_socket(receiver.server.socket, server_side=True)
-    target = outbound.Target(f"https://hooks.example.com:{receiver.port}/h", "https",
-                             "hooks.example.com", receiver.port, ipaddress.ip_address("127.0.0.1"))
+    url = f"https://hooks.example.com:{receiver.port}/h"
     try:
-        with ca.cert_pem.tempfile() as bundle, requests.Session() as session:
-            session.trust_env = False
-            session.mount("https://", outbound.PinnedAdapter(target))
+        with ca.cert_pem.tempfile() as bundle, outbound.session() as session:
             if certified == "hooks.example.com":
-                answer = session.post(target.url, data=b"{}", verify=bundle, timeout=5)
+                answer = session.post(url, data=b"{}", verify=bundle, timeout=5)
                 assert answer.status_code == 204
                 assert receiver.requests == [("/h", f"hooks.example.com:{receiver.port}")]
             else:
                 with pytest.raises(requests.exceptions.SSLError):
-                    session.post(target.url, data=b"{}", verify=bundle, timeout=5)
+                    session.post(url, data=b"{}", verify=bundle, timeout=5)
                 assert receiver.requests == []
         assert names and set(names) == {"hooks.example.com"}
+        assert resolver.lookups == ["hooks.example.com"]
     finally:
         receiver.stop()
 
