@@ -182,7 +182,8 @@ PROBLEM_SCHEMAS: dict[str, tuple[str, dict[str, Schema]]] = {
 # The problem types an operation answers with at a status (a oneOf of their schemas when
 # several); other statuses fall back to PROBLEMS_BY_STATUS, else the generic Problem.
 PROBLEMS_BY_RESPONSE: dict[tuple[str, str, str], list[str]] = {
-    ("post", "/v1/games/{game_id}/moves", "403"): ["not-your-turn", "resigned", "not-your-seat"],
+    ("post", "/v1/games/{game_id}/moves", "403"): ["not-your-turn", "resigned", "not-your-seat",
+                                                   "forbidden"],
     ("post", "/v1/games/{game_id}/moves", "400"): ["bad-request", "seat-required"],
     ("get", "/v1/games/{game_id}", "400"): ["bad-request", "seat-required"],
     ("get", "/v1/games/{game_id}", "403"): ["forbidden", "not-your-seat"],

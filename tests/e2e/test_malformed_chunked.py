@@ -8,15 +8,12 @@ or at least not answer 500. tools/smoke.py checks /v1/games the same way on a se
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 
 from clients.sdk import seat_token
-from tests.e2e.conftest import REPO, Stack
-
-sys.path.insert(0, str(REPO / "tools"))
-import smoke  # noqa: E402  (tools/smoke.py: raw_exchange, expect_problem)
+from tests.e2e.conftest import Stack
+from tools import smoke  # raw_exchange, expect_problem
 
 pytestmark = pytest.mark.e2e
 
