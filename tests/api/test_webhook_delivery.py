@@ -134,6 +134,22 @@ def test_a_mixed_answer_is_refused_whole(client: FlaskClient, resolver: Resolver
     assert _log(client, auth, webhook_id)[0]["outcome"] == "forbidden"
 
 
+@pytest.mark.parametrize("inside", ["::ffff:127.0.0.1", "64:ff9b::7f00:1", "::ffff:0:7f00:1",
+                                    "2002:7f00:1::", "1::1"])
+def test_an_answer_carrying_loopback_is_refused_at_the_connection(
+        client: FlaskClient, resolver: Resolver, receivers: list[Receiver],
+        worker_env: None, monkeypatch: pytest.MonkeyPatch, inside: str) -> None:
+    """The connection's own lookup is checked with the same table (ours added to
+    ssrfguard's), and opening 127.0.0.1 does not open the IPv6 forms carrying it."""
+    monkeypatch.setenv("BGB_WEBHOOK_ALLOW", "127.0.0.1/32")
+    receivers.append(receiver := Receiver())
+    resolver["hooks.example.com"] = [PUBLIC]
+    auth, player_id, webhook_id = _register(client, f"http://hooks.example.com:{receiver.port}/")
+    resolver["hooks.example.com"] = [inside]
+    assert webhooks.deliver(player_id, webhook_id, new_message_id(), BODY) == "forbidden"
+    assert receiver.requests == [] and _log(client, auth, webhook_id)[0]["outcome"] == "forbidden"
+
+
 def test_the_delivery_connects_to_the_address_it_checked(
         client: FlaskClient, resolver: Resolver, receivers: list[Receiver],
         worker_env: None, monkeypatch: pytest.MonkeyPatch) -> None:
