@@ -5,9 +5,9 @@ Signatures follow Standard Webhooks: the secret is `whsec_<base64 key>`; the sig
 A receiver checks the signature and that the timestamp is recent, and deduplicates on the
 id (a retry keeps it).
 
-Each attempt checks the URL again, its host resolved now, and connects to the address it
-checked (api.outbound): a webhook whose name has come to point inside is not delivered, and
-its log says "forbidden", nothing finer (docs/webhooks-security.md).
+Each attempt checks the URL again, its host resolved now, and connects to an address it
+checked (api.outbound, on ssrfguard): a webhook whose name has come to point inside is not
+delivered, and its log says "forbidden", nothing finer (docs/webhooks-security.md).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Any
 
 import redis
 import requests
+import ssrfguard
 from rq import get_current_job
 
 from api import keys, outbound
@@ -90,13 +91,12 @@ def _record(client: redis.Redis, player_id: str, webhook_id: str, entry: dict[st
 
 
 def _post(target: outbound.Target, body: str, headers: dict[str, str]) -> requests.Response:
-    """One POST to the checked address of `target`: no redirect followed, no proxy or .netrc
-    from the environment (either would connect somewhere unchecked), the answer unread."""
+    """One POST through the guarded session (api.outbound.session: the name resolved once,
+    every answer checked, the socket opened to a checked address), no redirect followed, the
+    answer unread. Raises ssrfguard.SSRFGuardError when an address is not allowed."""
     posting = _posting.set(True)
     try:
-        with requests.Session() as session:
-            session.trust_env = False
-            session.mount(f"{target.scheme}://", outbound.PinnedAdapter(target))
+        with outbound.session() as session:
             response = session.post(target.url, data=body.encode("utf-8"), headers=headers,
                                     timeout=TIMEOUT_SECONDS, allow_redirects=False, stream=True)
             response.close()
@@ -106,17 +106,14 @@ def _post(target: outbound.Target, body: str, headers: dict[str, str]) -> reques
 
 
 def attempt(url: str, body: str, headers: dict[str, str]) -> tuple[str, str | None]:
-    """Check `url` again (after resolving it now) and post to the checked address: the
+    """Check `url` again and post to an address its host resolves to now, checked: the
     attempt's outcome (api.outbound.OUTCOMES) and the class of the receiver's status."""
     try:
-        target = outbound.check_url(url)
-    except outbound.ForbiddenUrl:
-        return "forbidden", None
-    except outbound.Unresolvable:
-        return "unreachable", None
-    try:
+        target = outbound.check(url)
         status = _post(target, body, headers).status_code
-    except requests.RequestException:
+    except (outbound.ForbiddenUrl, ssrfguard.SSRFGuardError):
+        return "forbidden", None
+    except requests.RequestException:  # no answer: the name does not resolve, no connection
         return "unreachable", None
     return ("delivered" if 200 <= status < 300 else "refused"), f"{status // 100}xx"
 

@@ -73,7 +73,7 @@ def run(redis_url: str | None = None, *, burst: bool = False, fork: bool = False
     # The games' registry loaded now, as the API does at start-up: a broken game module fails
     # the worker's start, and its first turn does not pay for the loading.
     core.game_names()
-    outbound.allowed_networks()  # a wrong BGB_WEBHOOK_ALLOW fails the start, not each delivery
+    outbound.policy()  # a wrong BGB_WEBHOOK_ALLOW fails the start, not each delivery
     if local_api.wanted():
         jobs.api_client()  # the API app in this process (BGB_BOT_API=local), built now too
     worker_class = Worker if fork else SimpleWorker

@@ -124,7 +124,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     for name in ("ABANDON_AFTER", "RETAIN_FINISHED"):
         if os.environ.get(f"BGB_{name}"):
             app.config[name] = parse_duration(os.environ[f"BGB_{name}"])
-    outbound.allowed_networks()  # a wrong BGB_WEBHOOK_ALLOW fails the start, not a request
+    outbound.policy()  # a wrong BGB_WEBHOOK_ALLOW fails the start, not a request
     # Where the rules links of the catalog point (a wrong value fails the start too).
     app.config["DOCS_URL"] = catalog.docs_base(settings.value("BGB_DOCS_URL"))
     app.config.update(config or {})

@@ -599,9 +599,11 @@ def _decide(svc: Services, game: core.Game, game_id: str, meta: dict[str, Any],
     forfeit, bot_job = body.get("forfeit"), body.get("bot_job")
     if (forfeit is not None or bot_job is not None) and \
             svc.bot_tokens.seat_of(token, game_id, [seat]) is None:
+        # 403, not 422: the body is well formed, the caller may not make a bot's move.
         field = "forfeit" if forfeit is not None else "bot_job"
-        raise validation_error({"json": {field: ["only the server's bot workers send it"]}},
-                               f"`{field}` needs the bot seat's derived token")
+        raise Problem(403, "forbidden", "Forbidden",
+                      f"only the server's bot workers send `{field}`, with the bot seat's "
+                      "derived token")
     expected = _expected_version(body, asked.if_match)
     key = _idempotency_key(asked.idempotency_key)
     idempotency = (seat, key) if key is not None else None
@@ -739,8 +741,9 @@ class Moves(MethodView):
     @blp.arguments(MoveRequestSchema())
     @blp.response(200, MoveResultSchema)
     @blp.problem(401, "no or a wrong seat token, or a rotated or deleted player key")
-    @blp.problem(403, "not-your-turn, or not-your-seat: a player key naming a seat its "
-                      "player does not own")
+    @blp.problem(403, "not-your-turn, resigned, or not-your-seat: a player key naming a seat "
+                      "its player does not own; or forbidden: `bot_job` or `forfeit` without "
+                      "the bot seat's token")
     @blp.problem(404, "no such game")
     @blp.problem(409, "stale-version (with `current`), game-over, or time-out (the seat's "
                       "clock ran out: docs/clocks.md)")

@@ -28,7 +28,7 @@ from flask import Blueprint, Flask, Response, render_template, send_from_directo
 
 import core
 from api import limits, queries, tournament_store
-from api.bots import bot_catalog
+from api.bots import automa_only, bot_catalog
 from api.problems import PROBLEM_BASE, PROBLEM_MIMETYPE, PROBLEM_TYPES
 from api.schemas import STATUSES
 from core.contract import has_json_schemas
@@ -183,7 +183,8 @@ PROBLEM_SCHEMAS: dict[str, tuple[str, dict[str, Schema]]] = {
 # The problem types an operation answers with at a status (a oneOf of their schemas when
 # several); other statuses fall back to PROBLEMS_BY_STATUS, else the generic Problem.
 PROBLEMS_BY_RESPONSE: dict[tuple[str, str, str], list[str]] = {
-    ("post", "/v1/games/{game_id}/moves", "403"): ["not-your-turn", "resigned", "not-your-seat"],
+    ("post", "/v1/games/{game_id}/moves", "403"): ["not-your-turn", "resigned", "not-your-seat",
+                                                   "forbidden"],
     ("post", "/v1/games/{game_id}/moves", "400"): ["bad-request", "seat-required"],
     ("get", "/v1/games/{game_id}", "400"): ["bad-request", "seat-required"],
     ("get", "/v1/games/{game_id}", "403"): ["forbidden", "not-your-seat"],
@@ -811,6 +812,9 @@ def bot_components(components: dict[str, Schema]) -> dict[str, Schema]:
     add["Bot"] = {"oneOf": entries, "discriminator": {"propertyName": "name",
                                                       "mapping": mapping},
                   "description": "a bot that can take a seat, by its name"}
+    resigned_to = components.get("Resign", {}).get("properties", {}).get("bot")
+    if resigned_to is not None:  # api.lifecycle: a bot that can take a seat, not an automa's
+        resigned_to["enum"] = sorted(bot["name"] for bot in bots if not automa_only(bot["name"]))
     for name, other, required, what in (
             ("SeatSpec", "human", [], "how one seat is played"),
             ("CreatedSeat", "human", [], "a seat of the creation answer"),

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import flask
@@ -174,12 +176,17 @@ def body_bytes(req: flask.Request) -> bytes:
     return data
 
 
+# flask.g's flag: the body of the request being parsed is documented optional.
+OPTIONAL_BODY = "bgb_optional_body"
+
+
 class StrictJSONParser(FlaskParser):
     """webargs' Flask parser with strict JSON and problem answers for non-JSON bodies.
 
-    Every operation with a JSON body documents it as required (flask-smorest's default), so
-    an empty body is refused (422, as a missing required field) rather than read as `{}`:
-    `{}` says "no field" explicitly.
+    An operation documents its JSON body as required (flask-smorest's default), and then an
+    empty body is refused (422, as a missing required field) rather than read as `{}`: `{}`
+    says "no field" explicitly. A body documented optional (`Blueprint.arguments(...,
+    required=False)`) may be left out, and is then read as `{}`, as the document says.
 
     It overrides `load_json`, the documented loader of the "json" location
     (webargs.readthedocs.io/en/latest/api.html#webargs.core.Parser.load_json), whole: the
@@ -189,6 +196,8 @@ class StrictJSONParser(FlaskParser):
         """The request's JSON body, strictly parsed; a problem answer for anything else."""
         require_plain_encoding(req.headers.get("Content-Encoding"))
         data = body_bytes(req)
+        if not data and flask.g.get(OPTIONAL_BODY, False):
+            return {}
         if not data:
             raise validation_error({"json": ["a JSON body is required (`{}` when no field "
                                              "is set)"]}, "this operation needs a JSON body")
@@ -202,6 +211,26 @@ class Blueprint(flask_smorest.Blueprint):
     """A flask-smorest blueprint parsing with `StrictJSONParser`."""
 
     ARGUMENTS_PARSER = StrictJSONParser()
+
+    def arguments(self, schema: Any, *, location: str = "json", required: bool = True,
+                  **kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """flask-smorest's `arguments`; a JSON body it documents as optional
+        (`required=False`) the view also takes when it is left out (as `{}`)."""
+        decorate = super().arguments(schema, location=location, required=required, **kwargs)
+        if required or location != "json":
+            return decorate
+
+        def optional_body(view: Callable[..., Any]) -> Callable[..., Any]:
+            parsed = decorate(view)
+
+            @functools.wraps(parsed)
+            def taking_no_body(*args: Any, **view_kwargs: Any) -> Any:
+                setattr(flask.g, OPTIONAL_BODY, True)  # read by StrictJSONParser
+                return parsed(*args, **view_kwargs)
+
+            return taking_no_body
+
+        return optional_body
 
     def problem(self, status: int, description: str,
                 headers: dict[str, Any] | None = None) -> Any:

@@ -86,7 +86,9 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         "names the scheme."),
     "forbidden": ProblemType(
         "Forbidden", 403, "The credential is valid but may not do this: a seat token that is "
-        "not a human seat's (resign, claim), or the metrics asked from another machine; or, "
+        "not a human seat's (resign, claim), a move reporting `bot_job` or `forfeit` without "
+        "the bot seat's token (only the server's bot workers send them), or the metrics "
+        "asked from another machine; or, "
         "with no credential, a spectator's read of a tournament game whose deal is still in "
         "play (a tournament with an external entrant: only the game's seats may read it).",
         "Do not retry with the same credential; use the credential the operation asks for "

@@ -55,6 +55,24 @@ def test_an_unknown_game_and_a_wrong_token(client: FlaskClient) -> None:
     problem(client.get(f"/v1/games/{created.id}/analysis"), 404, "not-found")
 
 
+def test_the_request_body_is_optional_as_documented(client: FlaskClient,
+                                                    redis_client: redis.Redis) -> None:
+    """No body reads as `{}` (the document says the body is optional); a body that is
+    there is still JSON."""
+    created = finished_game(client)
+    url = f"/v1/games/{created.id}/analysis"
+    document = client.get("/v1/openapi.json").get_json()
+    assert not document["paths"]["/v1/games/{game_id}/analysis"]["post"]["requestBody"].get(
+        "required", False)
+    problem(client.post(url, data="seats", content_type="application/json"), 400,
+            "bad-request")
+    asked = client.post(url)
+    assert asked.status_code == 202, asked.get_json()
+    assert asked.get_json()["seats"] == [0, 1]
+    assert client.post(url, json={}).status_code == 200  # the same seats: already under way
+    assert Queue(ANALYSIS_QUEUE_NAME, connection=redis_client).count == 1
+
+
 def test_a_seat_without_decisions_is_refused(client: FlaskClient,
                                              redis_client: redis.Redis) -> None:
     created = finished_game(client)

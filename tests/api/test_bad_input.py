@@ -357,6 +357,16 @@ def test_player_names_are_printable_text_of_bounded_length(client: FlaskClient,
     assert _stored_keys(redis_client) == []
 
 
+@pytest.mark.parametrize(("raw", "status"), [(b'{"name": "a\\ud800b"}', 422),
+                                             (b'{"name": "\\udfff"}', 422),
+                                             (b'{"name": "\\ud83d\\ude00"}', 201)])
+def test_a_lone_surrogate_is_no_name(client: FlaskClient, raw: bytes, status: int) -> None:
+    """A JSON escape may spell half of a surrogate pair: not a character, refused (the
+    documented pattern leaves them out, the validator does not); a whole pair is one."""
+    response = client.post("/v1/players", data=raw, content_type="application/json")
+    assert response.status_code == status, response.text
+
+
 @pytest.mark.parametrize("name", ["Ada", "Zoë Lovelace", "李小龙", "عائشة", "x" * 64,
                                   "a-b_c.d (e)"])
 def test_printable_player_names_are_kept(client: FlaskClient, name: str) -> None:

@@ -367,8 +367,8 @@ def test_only_a_bot_seat_sends_a_bot_job_and_only_a_bot_turn_is_held(
     body = problem(client.post(f"/v1/games/{created.id}/moves",
                                json={"move": {"type": "draw"}, "version": 0,
                                      "bot_job": "play-x-0"},
-                               headers=created.auth(0)), 422, "validation-error")
-    assert "bot_job" in body["errors"]["json"]
+                               headers=created.auth(0)), 403, "forbidden")
+    assert "bot_job" in body["detail"]
     assert snapshot(redis_client, created.id) == before
     # A human's turn is never held by a bot job.
     mixed = create(client, seats=[{"kind": "bot", "bot": "random"}, {"kind": "human"}])

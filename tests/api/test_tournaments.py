@@ -226,7 +226,7 @@ def test_a_forfeit_is_stored_with_its_move_and_shown(client: FlaskClient,
     client.post(f"{url}/moves", json={"move": {"type": "draw"}, "version": 0}, headers=bot)
     problem(client.post(f"{url}/moves", headers=created.auth(1),
                         json={"move": {"type": "draw"}, "version": 1, "forfeit": claim}),
-            422, "validation-error")
+            403, "forbidden")
     client.post(f"{url}/moves", json={"move": {"type": "draw"}, "version": 1},
                 headers=created.auth(1))
     moved = client.post(f"{url}/moves", headers=bot,

@@ -7,7 +7,6 @@ the test Redis, against receivers on loopback that the operator's allow-list ope
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
 import ssl
@@ -135,6 +134,22 @@ def test_a_mixed_answer_is_refused_whole(client: FlaskClient, resolver: Resolver
     assert _log(client, auth, webhook_id)[0]["outcome"] == "forbidden"
 
 
+@pytest.mark.parametrize("inside", ["::ffff:127.0.0.1", "64:ff9b::7f00:1", "::ffff:0:7f00:1",
+                                    "2002:7f00:1::", "1::1"])
+def test_an_answer_carrying_loopback_is_refused_at_the_connection(
+        client: FlaskClient, resolver: Resolver, receivers: list[Receiver],
+        worker_env: None, monkeypatch: pytest.MonkeyPatch, inside: str) -> None:
+    """The connection's own lookup is checked with the same table (ours added to
+    ssrfguard's), and opening 127.0.0.1 does not open the IPv6 forms carrying it."""
+    monkeypatch.setenv("BGB_WEBHOOK_ALLOW", "127.0.0.1/32")
+    receivers.append(receiver := Receiver())
+    resolver["hooks.example.com"] = [PUBLIC]
+    auth, player_id, webhook_id = _register(client, f"http://hooks.example.com:{receiver.port}/")
+    resolver["hooks.example.com"] = [inside]
+    assert webhooks.deliver(player_id, webhook_id, new_message_id(), BODY) == "forbidden"
+    assert receiver.requests == [] and _log(client, auth, webhook_id)[0]["outcome"] == "forbidden"
+
+
 def test_the_delivery_connects_to_the_address_it_checked(
         client: FlaskClient, resolver: Resolver, receivers: list[Receiver],
         worker_env: None, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -211,9 +226,12 @@ def test_no_log_line_holds_a_urls_credentials_or_query(
 
 
 @pytest.mark.parametrize("certified", ["hooks.example.com", "other.example.com"])
-def test_https_to_a_pinned_address_still_checks_the_urls_name(certified: str) -> None:
+def test_https_to_a_pinned_address_still_checks_the_urls_name(
+        certified: str, resolver: Resolver, monkeypatch: pytest.MonkeyPatch) -> None:
     """Connected to the checked address, TLS sends the URL's name (SNI) and verifies the
     certificate against it: a certificate for another name is refused."""
+    monkeypatch.setenv("BGB_WEBHOOK_ALLOW", "127.0.0.1/32")
+    resolver["hooks.example.com"] = ["127.0.0.1"]
     ca = trustme.CA()
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     ca.issue_cert(certified).configure_cert(context)
@@ -225,21 +243,19 @@ def test_https_to_a_pinned_address_still_checks_the_urls_name(certified: str) ->
     context.sni_callback = note_name  # type: ignore[assignment]
     receiver = Receiver()
     receiver.server.socket = context.wrap_socket(receiver.server.socket, server_side=True)
-    target = outbound.Target(f"https://hooks.example.com:{receiver.port}/h", "https",
-                             "hooks.example.com", receiver.port, ipaddress.ip_address("127.0.0.1"))
+    url = f"https://hooks.example.com:{receiver.port}/h"
     try:
-        with ca.cert_pem.tempfile() as bundle, requests.Session() as session:
-            session.trust_env = False
-            session.mount("https://", outbound.PinnedAdapter(target))
+        with ca.cert_pem.tempfile() as bundle, outbound.session() as session:
             if certified == "hooks.example.com":
-                answer = session.post(target.url, data=b"{}", verify=bundle, timeout=5)
+                answer = session.post(url, data=b"{}", verify=bundle, timeout=5)
                 assert answer.status_code == 204
                 assert receiver.requests == [("/h", f"hooks.example.com:{receiver.port}")]
             else:
                 with pytest.raises(requests.exceptions.SSLError):
-                    session.post(target.url, data=b"{}", verify=bundle, timeout=5)
+                    session.post(url, data=b"{}", verify=bundle, timeout=5)
                 assert receiver.requests == []
         assert names and set(names) == {"hooks.example.com"}
+        assert resolver.lookups == ["hooks.example.com"]
     finally:
         receiver.stop()
 

@@ -74,6 +74,15 @@ FORBIDDEN = [
     "file:///etc/passwd",
     "gopher://127.0.0.1:6379/_INFO",
     "http:///hook",
+    "http://①②⑦.0.0.1/",  # circled digits (IDNA makes them 127.0.0.1)
+    "http://0x7f.1/",  # hex and short
+    "http://0x7f.0.0.1/",  # one hex part
+    "http://:pw@push.example.com/",  # a password without a user name
+    "http://push.example.com@127.0.0.1/",  # the name before '@' is not the host
+    "http://[::ffff:a9fe:a9fe]/",  # IPv4-mapped metadata service, in hex
+    "http://[64:ff9b::10.0.0.1]/",  # NAT64 of a private address
+    "http://[::ffff:0:7f00:1]/",  # IPv4-translated (SIIT) loopback
+    "https://metadata.localhost./",
 ]
 
 
@@ -163,6 +172,27 @@ def test_the_allow_list_opens_an_operators_ranges(client: FlaskClient,
                 "http://169.254.169.254/", "http://2130706433/"):
         problem(_register(client, auth, url), 422, "validation-error")
     assert len(client.get(HOOKS, headers=auth).get_json()["webhooks"]) == 4
+
+
+@pytest.mark.parametrize("url", ["http://0x7f000001:8080/", "http://127.1:8080/",
+                                 "http://2130706433:8080/", "http://localhost:8080/",
+                                 "http://app.localhost:8080/", "http://[::ffff:127.0.0.1]:8080/"])
+def test_the_allow_list_opens_addresses_not_their_other_spellings(
+        monkeypatch: pytest.MonkeyPatch, url: str) -> None:
+    """Opening loopback opens `127.x.y.z` written as such, not the forms that some parsers
+    read as it (an IPv4-mapped address is not in an IPv4 range either)."""
+    monkeypatch.setenv("BGB_WEBHOOK_ALLOW", "127.0.0.0/8")
+    assert outbound.check_url("http://127.0.0.1:8080/").port == 8080
+    with pytest.raises(outbound.ForbiddenUrl):
+        outbound.check_url(url)
+
+
+def test_an_allow_list_opening_a_translation_prefix_fails_the_start(
+        monkeypatch: pytest.MonkeyPatch, redis_url: str) -> None:
+    """64:ff9b::/96 would open every IPv4 address behind NAT64, loopback included."""
+    monkeypatch.setenv("BGB_WEBHOOK_ALLOW", "64:ff9b::/96")
+    with pytest.raises(ValueError, match="BGB_WEBHOOK_ALLOW: .*64:ff9b::/96"):
+        create_app({"REDIS_URL": redis_url, "TESTING": True})
 
 
 def test_the_allow_list_is_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
