@@ -5,7 +5,8 @@ Every legal move has a board place (the renderer's `placeOf`: a die, a card, an 
 a supply, an expert space, a hex..., or a control drawn on the board for a move with no place
 of its own, such as "Finish publishing"). Each step clicks or taps a highlighted place: a
 place of one move is chosen at once (a touch screen confirms it in the confirm bar), a place
-of several narrows the list to that place's moves, and one of those is chosen. A step where
+of several narrows the list to that place's moves, and one of those is chosen (a Flotilla
+hex where a tile may go shows the tile there instead, turned on the map and placed). A step where
 the board offered no place is played from the whole move list and counted by move type: the
 test fails if there is any, naming them.
 
@@ -63,6 +64,15 @@ def _step(page: Any, rng: random.Random, touch: bool, from_list: collections.Cou
         place = places.nth(rng.randrange(places.count()))
         place.scroll_into_view_if_needed()
         _press(page, place, touch)
+        if page.is_visible("#fl-place-bar"):
+            # A Flotilla tile built on its hex: turned a few times on the map, then placed.
+            for _ in range(rng.randrange(3)):
+                if page.is_enabled("#fl-place-rotate"):
+                    _press(page, page.locator("#fl-place-rotate"), touch)
+            shot("board")
+            _press(page, page.locator("#fl-place-confirm"), touch)
+            page.wait_for_function(NEWER, arg=[before], timeout=20000)
+            return "board"
         if not page.is_visible("#confirm-bar"):
             # A place of several moves (or of one, without confirmation): its moves only.
             page.wait_for_selector("#all-moves", timeout=3000)

@@ -173,7 +173,7 @@ def test_flotilla_three_players_one_human_and_two_bots_played_to_the_result(
                  "#fl-wheels", "#fl-objectives"):
         assert page.is_visible(part), part
     assert len(page.query_selector_all("#hand li")) == 6, "the six starting Crew Cards"
-    assert len(page.query_selector_all("#fl-ocean svg polygon")) == 169, "the whole ocean"
+    assert len(page.query_selector_all("#fl-ocean svg polygon.hex")) == 169, "the whole ocean"
     assert len(page.query_selector_all(".fl-player")) == 3
     assert len(page.query_selector_all("#fl-wheels .wheel")) == 4
     board = readable(page)

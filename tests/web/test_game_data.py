@@ -50,6 +50,10 @@ def flotilla_layout() -> dict[str, Any]:
                       for a in D.ARTIFACTS],
         "objectives": [{side[:-4]: {k: o[side][k] for k in ("count", "vp_each", "max_vp")}
                         for side in ("sinkside", "skyside")} for o in D.OBJECTIVES],
+        # Each Ocean Tile's Sinkside as the map draws it (a placed tile and the preview of
+        # one being placed): its Depth, its Resource and its corner wedges [vertex, colour].
+        "tiles": [{k: t["sinkside"][k] for k in ("depth", "resource", "wedges")}
+                  for t in D.TILES],
     }
 
 

@@ -300,6 +300,13 @@ class GamePage {
       if (!where) continue;
       const open = () => {
         if (this.busy) return;
+        // A move built step by step on the board (Flotilla: a tile's hex, then its turn,
+        // previewed): the renderer draws the steps and plays the move confirmed there.
+        const here = body.legal_moves.filter((m) => this.placeOf(m) === place);
+        if (this.renderer.buildMove?.(here, body, { play: (move) => this.play(move) })) {
+          if (this.chosen) { this.chosen = null; this.drawChoice(); }
+          return;
+        }
         // With confirmation on, a place of one move chooses it (a second tap plays it).
         const only = count === 1 && this.confirm && body.legal_moves.find((m) => this.placeOf(m) === place);
         if (only) { this.pick(only); return; }

@@ -22,6 +22,11 @@ let data = null;
 // sideways in its box) or the whole ocean at the box's width. Kept across redraws.
 let wholeOcean = false;
 let mapScroll = null; // where the player scrolled the zoomed map to (a redraw keeps it)
+// A tile being placed on the map (issue 30: a hex, then a turn, with a live preview): the
+// hex tapped, its legal moves (one per turn of the tile), which of them the preview shows,
+// the view's version it was built on (a redraw of that version keeps it) and the page's
+// hands that play the confirmed move.
+let building = null;
 
 /** Load the board facts once. */
 export async function prepare() {
@@ -261,28 +266,19 @@ function ocean(ctx) {
   // Cells a legal move of this seat names (where a tile may go, where a Skiff may sail).
   const targets = new Set(seatMoves(ctx).filter((m) => Number.isInteger(m.cell)).map((m) => m.cell));
   const svg = document.createElementNS(SVG, "svg");
+  const el = svgEl;
+  const corners = hexCorners;
   const extent = (radius + 1) * HEX * SQRT3;
   svg.setAttribute("viewBox", `${-extent} ${-extent} ${2 * extent} ${2 * extent}`);
   svg.setAttribute("class", "fl-map");
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", t("fl.map_label"));
-  const el = (tag, attrs, text) => {
-    const node = document.createElementNS(SVG, tag);
-    for (const [k, val] of Object.entries(attrs)) node.setAttribute(k, String(val));
-    if (text !== undefined) node.textContent = text;
-    return node;
-  };
-  const corners = (x, y, size) => Array.from({ length: 6 }, (_, i) => {
-    const a = Math.PI / 180 * (60 * i - 30);
-    return `${(x + size * Math.cos(a)).toFixed(2)},${(y + size * Math.sin(a)).toFixed(2)}`;
-  }).join(" ");
   for (let q = -radius; q <= radius; q++) {
     for (let r = -radius; r <= radius; r++) {
       const dist = Math.max(Math.abs(q), Math.abs(r), Math.abs(q + r));
       if (dist > radius) continue;
       const cell = (q + radius) * (2 * radius + 1) + (r + radius);
-      const x = HEX * SQRT3 * (q + r / 2);
-      const y = HEX * 1.5 * r;
+      const [x, y] = hexCentre(q, r);
       const g = el("g", { "data-cell": cell });
       const entry = board[String(cell)];
       let cls = "hex";
@@ -302,8 +298,6 @@ function ocean(ctx) {
           label = (info?.districts || []).map((c) => COLOUR_LETTER[c] || "?").join("");
           title = `${seatName(ctx.body, owner)}: ${tileSkyText(cat, tile)}`;
         } else {
-          const info = cat.tiles?.[String(tile)];
-          label = String(info?.depth ?? "");
           title = `${seatName(ctx.body, owner)}: ${tileText(cat, tile)}`;
         }
         if (depleted) title += ` · ${t("fl.depleted")}`;
@@ -321,6 +315,8 @@ function ocean(ctx) {
         title += ` · ${t("fl.possible_move")}`;
       }
       g.append(el("polygon", { points: corners(x, y, HEX - 0.6), class: cls }));
+      // A Sinkside tile: its wedges turned as placed, and its Depth (the preview's drawing).
+      if (entry && entry[0] >= 0 && !v.sky?.[entry[2]]) g.append(...sinkTile(x, y, entry[0], entry[1]));
       if (title) g.append(el("title", {}, `${cellText(cat, cell)} ${title}`));
       if (label) g.append(el("text", { x: x.toFixed(2), y: (y + 3.2).toFixed(2), class: "hex-label" }, label));
       if (entry?.[4]) g.append(el("rect", { x: (x - 3).toFixed(2), y: (y - 8.5).toFixed(2), width: 6, height: 4.5, class: `outpost p${entry[2]}-fill` }));
@@ -354,6 +350,9 @@ function ocean(ctx) {
       focusMap(wrap);
     },
   }, t(wholeOcean ? "fl.map_zoom_in" : "fl.map_whole"));
+  // A tile being placed on this version's map: drawn again (a redraw keeps the preview).
+  if (building && building.version === ctx.body.version) drawBuilding(wrap, ctx.body);
+  else building = null;
   // Once drawn and marked (the page adds the choosable hexes after this draw): in view.
   requestAnimationFrame(() => focusMap(wrap));
   return section("fl-ocean", t("fl.ocean"), zoom, wrap, legend);
@@ -374,7 +373,8 @@ function focusMap(wrap) {
   wrap.setAttribute("tabindex", "0");
   wrap.setAttribute("role", "region");
   wrap.setAttribute("aria-label", t("fl.map_scrolls"));
-  let places = [...wrap.querySelectorAll("g.chosen, g.choosable")];
+  let places = [...wrap.querySelectorAll("g.building")];
+  if (!places.length) places = [...wrap.querySelectorAll("g.chosen, g.choosable")];
   if (!places.length) places = [...wrap.querySelectorAll("g.last-move.newest")];
   const box = wrap.getBoundingClientRect();
   let centre;
@@ -391,6 +391,164 @@ function focusMap(wrap) {
   }
   wrap.scrollLeft = Math.max(0, centre - wrap.clientWidth / 2);
   mapScroll = wrap.scrollLeft;
+}
+
+// ------------------------------------------------------------------ drawing a hex
+
+function svgEl(tag, attrs, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, val] of Object.entries(attrs)) node.setAttribute(k, String(val));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** A hex's corners as SVG points; corner i at (60i - 30)°, the y axis pointing down. */
+function hexCorners(x, y, size) {
+  return Array.from({ length: 6 }, (_, i) => cornerXY(x, y, size, i).map((n) => n.toFixed(2)).join(",")).join(" ");
+}
+
+function cornerXY(x, y, size, i) {
+  const a = Math.PI / 180 * (60 * i - 30);
+  return [x + size * Math.cos(a), y + size * Math.sin(a)];
+}
+
+function hexCentre(q, r) {
+  return [HEX * SQRT3 * (q + r / 2), HEX * 1.5 * r];
+}
+
+/** A Sinkside Ocean Tile's marks on its hex at (x, y), from the tile's own data: a wedge of
+ * colour at each of its corners turned by `rot` sixths, and its Depth. The engine's corner v
+ * lies between its edges v and v + 1 (core/flotilla/board.py), edge e towards -60e°: the
+ * map's corner (6 - v) mod 6. */
+function sinkTile(x, y, tile, rot) {
+  const info = data.tiles?.[tile];
+  if (!info) return [];
+  const size = HEX - 0.6;
+  const marks = info.wedges.map(([vertex, colour]) => {
+    const i = (6 - ((vertex + rot) % 6)) % 6;
+    const [cx, cy] = cornerXY(x, y, size, i);
+    // A cap on the corner, along its two edges: three tiles' caps make a circle.
+    const side = (j) => {
+      const [nx, ny] = cornerXY(x, y, size, (i + j + 6) % 6);
+      return `${(cx + 0.5 * (nx - cx)).toFixed(2)},${(cy + 0.5 * (ny - cy)).toFixed(2)}`;
+    };
+    const inner = `${(cx + 0.5 * (x - cx)).toFixed(2)},${(cy + 0.5 * (y - cy)).toFixed(2)}`;
+    return svgEl("polygon", {
+      points: `${cx.toFixed(2)},${cy.toFixed(2)} ${side(1)} ${inner} ${side(-1)}`,
+      class: `wedge wedge-${colour}`, "data-vertex": (vertex + rot) % 6,
+    });
+  });
+  marks.push(svgEl("text", { x: x.toFixed(2), y: (y + 3.2).toFixed(2), class: "hex-label" }, String(info.depth)));
+  return marks;
+}
+
+// ------------------------------------------------------------------ placing a tile on the map
+
+/** The Ocean Tile this seat is placing now (its Sinkside), from the pending decision. */
+function placingTile(v) {
+  const top = v?.stack?.[v.stack.length - 1];
+  return top?.[0] === "place_at" && Number.isInteger(top[1]) ? top[1] : null;
+}
+
+/** A hex of the map was tapped and `moves` are its legal moves: a tile's placements there (one
+ * per turn of the tile) are built on the map (the tile drawn on the hex at its first legal
+ * turn, with "Rotate", "Place here" and "Cancel" next to it); `page.play(move)` plays the
+ * confirmed one. False for any other place (the page lists its moves). */
+export function buildMove(moves, body, page) {
+  const cell = moves[0]?.cell;
+  const placing = moves.length && moves.every((m) => m.type === "place" && m.cell === cell && Number.isInteger(m.rot));
+  if (!placing || placingTile(body.view) === null) return false;
+  const wrap = document.getElementById("fl-map-wrap");
+  if (!wrap) return false;
+  if (building?.cell === cell && building.version === body.version) {
+    turnTile(wrap, body); // the previewed hex tapped again: its next turn
+    return true;
+  }
+  building = { cell, moves: [...moves].sort((a, b) => a.rot - b.rot), shown: 0, version: body.version, page };
+  drawBuilding(wrap, body);
+  document.getElementById("fl-place-rotate")?.focus({ preventScroll: true });
+  return true;
+}
+
+function turnTile(wrap, body) {
+  building.shown = (building.shown + 1) % building.moves.length;
+  drawBuilding(wrap, body);
+  document.getElementById("fl-place-rotate")?.focus({ preventScroll: true });
+}
+
+function stopBuilding(wrap) {
+  wrap.querySelector(".fl-preview")?.remove();
+  wrap.querySelector("#fl-place-bar")?.remove();
+  for (const g of wrap.querySelectorAll("g.building")) g.classList.remove("building");
+}
+
+/** The tile drawn on its hex as the shown move turns it, and the controls next to it. */
+function drawBuilding(wrap, body) {
+  stopBuilding(wrap);
+  const g = wrap.querySelector(`svg [data-cell="${building.cell}"]`);
+  const tile = placingTile(body.view);
+  if (!g || tile === null) { building = null; return; }
+  const move = building.moves[building.shown];
+  const count = building.moves.length;
+  const [q, r] = cellQR(body.view.catalog || {}, building.cell);
+  const [x, y] = hexCentre(q, r);
+  const preview = svgEl("g", { class: "fl-preview", "data-rot": move.rot, "aria-hidden": "true" });
+  preview.append(svgEl("polygon", { points: hexCorners(x, y, HEX - 0.6), class: `hex tile p${body.seat}-fill` }),
+    ...sinkTile(x, y, tile, move.rot));
+  g.append(preview);
+  g.classList.add("building");
+  const bar = h("div", { class: "fl-place-bar", id: "fl-place-bar", role: "group", "aria-label": t("fl.place_bar") },
+    h("p", { class: "fl-place-what", id: "fl-place-what", "aria-live": "polite" }, move.label || cellText(body.view.catalog || {}, move.cell),
+      count > 1 ? h("span", { class: "help" }, ` · ${t("fl.place_turn_of", { n: building.shown + 1, count })}`) : null),
+    h("span", { class: "fl-place-buttons" },
+      h("button", {
+        type: "button", id: "fl-place-rotate", disabled: count < 2,
+        "aria-label": t("fl.place_rotate_label", { n: building.shown + 1, count }),
+        onclick: () => turnTile(wrap, body),
+      }, `⟳ ${t("fl.place_rotate")}`),
+      h("button", {
+        type: "button", class: "primary", id: "fl-place-confirm", "aria-describedby": "fl-place-what",
+        onclick: () => {
+          const chosen = building.moves[building.shown];
+          const { page } = building;
+          building = null;
+          stopBuilding(wrap);
+          page.play(chosen);
+        },
+      }, t("fl.place_confirm")),
+      h("button", {
+        type: "button", id: "fl-place-cancel", "aria-label": t("fl.place_cancel_label"),
+        onclick: () => cancel(),
+      }, t("game.cancel"))));
+  const cancel = () => {
+    building = null;
+    stopBuilding(wrap);
+    g.focus({ preventScroll: true });
+  };
+  bar.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") { event.preventDefault(); cancel(); }
+  });
+  wrap.append(bar);
+  requestAnimationFrame(() => placeBar(wrap, g, bar));
+}
+
+/** The controls put just under the previewed hex (above it near the map's foot), inside the
+ * map's box so they scroll with a zoomed map; then brought into view. */
+function placeBar(wrap, g, bar) {
+  if (!bar.isConnected) return;
+  const box = wrap.getBoundingClientRect();
+  const hex = g.getBoundingClientRect();
+  const width = bar.offsetWidth;
+  const height = bar.offsetHeight;
+  const centre = hex.left - box.left + wrap.scrollLeft + hex.width / 2;
+  const mapWidth = wrap.querySelector("svg")?.getBoundingClientRect().width ?? wrap.clientWidth;
+  const left = Math.max(0, Math.min(centre - width / 2, mapWidth - width));
+  let top = hex.bottom - box.top + wrap.scrollTop + 4;
+  if (top + height > wrap.scrollHeight) top = Math.max(0, hex.top - box.top + wrap.scrollTop - height - 4);
+  // Through the CSSOM: the page's CSP refuses style attributes.
+  bar.style.setProperty("left", `${left}px`);
+  bar.style.setProperty("top", `${top}px`);
+  bar.scrollIntoView({ block: "nearest", inline: "nearest" });
 }
 
 function seatMoves(ctx) {

@@ -15,7 +15,10 @@ const GENERIC = {
 /** `game`'s renderer: render(body) -> node; moveDetail(move, body) -> words for a move button
  * (or null); moveGroup(move, body) -> what sets a move apart within its type, for grouping
  * (or null); skipEvent(event, entry) -> whether the log leaves an event out (one that only
- * repeats its move). The log's events read in the server's words (their `text`). */
+ * repeats its move); optionally buildMove(moves, body, page) -> whether it builds the moves
+ * of a tapped board place step by step on the board (a preview, then `page.play(move)`)
+ * instead of the page listing them. The log's events read in the server's words (their
+ * `text`). */
 export async function rendererFor(game) {
   const load = PER_GAME[game];
   if (!load) return GENERIC;

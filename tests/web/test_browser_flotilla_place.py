@@ -1,0 +1,148 @@
+"""Placing a Flotilla tile on the board, step by step (issue 30: "a tile then a hex then a
+rotation, with a live preview"): on a 360 px phone with touch, a highlighted hex is tapped,
+the tile is drawn on it at its first legal turn, "Rotate" goes through exactly that hex's legal
+turns, "Cancel" puts the map back as it was, and "Place here" posts exactly the legal move of
+that hex and turn. Screenshots in test-artifacts/web/.
+
+The game is a seeded unranked 3-seat game of people, played through the API up to seat 0's
+first tile placement (a tile to place is always picked when offered).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from api.play import web_root
+from tests.e2e.conftest import Stack
+from tests.web.conftest import Shots
+from tests.web.helpers import READY
+from tests.web.test_browser_tap_size import NARROW_PHONE, TAP
+
+pytestmark = pytest.mark.e2e
+
+TILES = json.loads((web_root() / "data" / "flotilla.json").read_text("utf-8"))["tiles"]
+
+
+def _to_a_tile_placement(stack: Stack, game_id: str, tokens: dict[int, str],
+                         seed: int) -> dict[str, Any]:
+    """Every seat's moves played through the API (a tile to place picked whenever offered,
+    else a random move) until seat 0 must place a tile; the game as seat 0 then sees it."""
+    rng = random.Random(seed)
+    for _ in range(400):
+        seat = stack.client.get_game(game_id)["to_act"]
+        body = stack.client.get_game(game_id, tokens[seat])
+        assert body["status"] == "active", "the game ended before a tile was placed"
+        moves = body["legal_moves"]
+        if seat == 0 and any(m["type"] == "place" for m in moves):
+            return body
+        picks = [m for m in moves if m["type"] == "pick_tile"]
+        move = picks[0] if picks else rng.choice(moves)
+        stack.client.move(game_id, tokens[seat], {k: v for k, v in move.items() if k != "label"},
+                          body["version"])
+    raise AssertionError("no tile placement came up")
+
+
+def _preview(page: Any, cell: int) -> dict[str, Any]:
+    """The preview on `cell`'s hex: its turn, its wedges (corner, direction from the hex's
+    centre), and its centre and the hex's (CSS px)."""
+    return dict(page.evaluate("""(cell) => {
+        const g = document.querySelector(`#fl-map-wrap svg [data-cell="${cell}"]`);
+        const preview = g.querySelector('.fl-preview');
+        if (!preview) return null;
+        const centre = (el) => { const b = el.getBoundingClientRect();
+                                 return [b.left + b.width / 2, b.top + b.height / 2]; };
+        const [x, y] = centre(g.querySelector('polygon'));
+        // Each wedge by the direction it lies in from the hex's centre (degrees, y down).
+        const wedges = [...preview.querySelectorAll('.wedge')].map((w) => {
+            const [wx, wy] = centre(w);
+            const angle = Math.atan2(wy - y, wx - x) * 180 / Math.PI;
+            return [Number(w.dataset.vertex), (angle + 360) % 360];
+        });
+        return {rot: Number(preview.dataset.rot), wedges,
+                at: centre(preview.querySelector('polygon.hex')), hex: [x, y]};
+    }""", cell) or {})
+
+
+def test_a_tile_is_placed_on_the_map_with_a_live_preview(browser: Any, stack: Stack,
+                                                         shots: Shots) -> None:
+    created = stack.client.create_game("flotilla", {"players": 3}, seed=7, unranked=True)
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    token = tokens[0]
+    body = _to_a_tile_placement(stack, created["id"], tokens, 7)
+    tile = body["view"]["stack"][-1][1]
+    places = [m for m in body["legal_moves"] if m["type"] == "place"]
+    # The hex offering the most turns of the tile.
+    cell = max({m["cell"] for m in places}, key=lambda c: (sum(m["cell"] == c for m in places), -c))
+    turns = sorted(m["rot"] for m in places if m["cell"] == cell)
+
+    ctx = browser.new_context(**NARROW_PHONE, locale="en-US")
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{stack.api_url}/play/games/{created['id']}?lang=pt-BR#token={token}")
+        page.wait_for_selector(READY)
+        hex_place = page.locator(f"#fl-map-wrap svg [data-cell='{cell}'].choosable")
+        map_before = page.inner_html("#fl-map-wrap svg")
+
+        # A tap on the hex: the tile drawn there at its first legal turn, from its own data.
+        hex_place.tap()
+        page.wait_for_selector("#fl-place-bar")
+        seen = [_preview(page, cell)]
+        assert seen[0]["rot"] == turns[0]
+        assert all(abs(a - b) < 1 for a, b in zip(seen[0]["at"], seen[0]["hex"], strict=True))
+        shots(page, "preview", full_page=False)
+        controls = {name: page.locator(f"#fl-place-{name}")
+                    for name in ("rotate", "confirm", "cancel")}
+        for name, control in controls.items():
+            box = control.bounding_box()
+            assert box and box["width"] >= TAP and box["height"] >= TAP, (name, box)
+            assert control.get_attribute("aria-label") or control.inner_text().strip(), name
+        assert controls["confirm"].inner_text() == "Colocar aqui"  # the page's language
+        assert "Girar a peça" in str(controls["rotate"].get_attribute("aria-label"))
+
+        # "Rotate" goes through exactly this hex's legal turns, then back to the first.
+        for _ in turns:
+            controls["rotate"].tap()
+            seen.append(_preview(page, cell))
+        assert [s["rot"] for s in seen] == turns + [turns[0]]
+        for s in seen:
+            # The tile's own wedges, turned: the engine's corner k lies between its edges k
+            # and k + 1, edge e towards -60e° on the map (y down), so corner k at -(60k + 30)°.
+            assert sorted(v for v, _ in s["wedges"]) == sorted(
+                (v + s["rot"]) % 6 for v, _ in TILES[tile]["wedges"])
+            for vertex, angle in s["wedges"]:
+                expected = -(60 * vertex + 30) % 360
+                assert min(abs(angle - expected), 360 - abs(angle - expected)) < 10, (vertex, angle)
+        assert page.locator("#fl-map-wrap .fl-preview").count() == 1
+
+        # "Cancel": the map as it was.
+        controls["cancel"].tap()
+        assert page.locator("#fl-place-bar").count() == 0
+        assert page.inner_html("#fl-map-wrap svg") == map_before
+
+        # Again, one turn on, and "Place here": exactly that legal move is posted.
+        hex_place.tap()
+        page.wait_for_selector("#fl-place-bar")
+        if len(turns) > 1:
+            controls["rotate"].tap()
+        chosen = turns[1 % len(turns)]
+        shots(page, "turned", full_page=False)
+        with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/moves")) as sent:
+            controls["confirm"].tap()
+        posted = sent.value.post_data_json
+        assert posted["move"] == {"type": "place", "cell": cell, "rot": chosen}
+        assert posted["version"] == body["version"]
+        page.wait_for_function(
+            "([v]) => Number(document.querySelector('#status').dataset.version) > v",
+            arg=[body["version"]], timeout=20000)
+        board = stack.client.get_game(created["id"], token)["view"]["board"]
+        assert board[str(cell)][:2] == [tile, chosen]
+        shots(page, "placed", full_page=False)
+        assert errors == []
+    finally:
+        ctx.close()
