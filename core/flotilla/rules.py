@@ -678,8 +678,10 @@ def _player(seat: int) -> str:
 
 
 def _placement(tile: int, sky: bool, cell: int, rot: int) -> str:
-    """"Shelf tile (depth 2, yellow Resource) at (2,-1), turned 120°": rotations turn the
-    tile clockwise by whole edges; a tile whose turns all look alike is not turned."""
+    """"Shelf tile (depth 2, yellow Resource) at (2,-1), turned 120°": each turn moves the
+    tile's corners one step along `data.DIRS` (counter-clockwise as the web page draws the
+    ocean, y down; the rulebook names no direction, F16.5); a tile whose turns all look alike
+    is not turned."""
     name = N.tile(tile, sky)
     if len(B.rotations(tile, "sky" if sky else "sink")) == 1:
         return f"{name} at {_at(cell)}"
