@@ -98,6 +98,8 @@ SEMANTIC_422 = {
     "POST /v1/games/{game_id}/moves": "the version in the body or in If-Match, one of the two",
     "POST /v1/games/{game_id}/takeback": "the version in the body or in If-Match",
     "POST /v1/games/{game_id}/analysis": "`seats` must be this game's seats with decisions",
+    "POST /v1/records/replay": "a record must verify: its moves legal, its deal its "
+                               "commitment's, its events and result the replay's",
 }
 
 # Per operation, mode and target (about 600 requests in all); raise it for a deeper manual run.
