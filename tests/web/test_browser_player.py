@@ -228,6 +228,11 @@ def test_the_bots_last_move_is_marked_on_the_board(context: Any, stack: Stack,
     assert errors == []
 
 
+def _placing_a_tile(stack: Stack, game_id: str, token: str) -> bool:
+    """Whether the seat's moves place a tile (on the map, a tap previews it)."""
+    return any(m["type"] == "place" for m in stack.client.get_game(game_id, token)["legal_moves"])
+
+
 def test_a_flotilla_hex_lists_the_moves_played_on_it(context: Any, stack: Stack,
                                                      shots: Shots) -> None:
     page = context.new_page()
@@ -235,9 +240,13 @@ def test_a_flotilla_hex_lists_the_moves_played_on_it(context: Any, stack: Stack,
     page.goto(seat_link(stack, "flotilla", GAMES[2][1], GAMES[2][2]))
     game_id, token = game_and_token(page)
     rng = random.Random(5)
-    for _ in range(60):  # until a move of this seat has a hex (a Skiff to sail, a tile to place)
+    # Until a move of this seat has a hex (a Skiff to sail, a tile to build), but not while a
+    # tile is placed: a tap on a hex then shows the tile there instead of listing its moves
+    # (tests/web/test_browser_flotilla_place.py).
+    for _ in range(60):
         page.wait_for_selector(READY)
-        if page.query_selector(".fl-map g.choosable"):
+        if page.query_selector(".fl-map g.choosable") and not _placing_a_tile(
+                stack, game_id, token):
             break
         click_move(page, rng)
     else:
@@ -358,9 +367,13 @@ def test_a_touch_screen_confirms_by_default_and_a_board_tap_chooses(browser: Any
         page.wait_for_selector(READY)
         assert page.is_checked("#confirm-setting")
         rng = random.Random(5)
+        game_id, token = game_and_token(page)
         single = None
         for _ in range(60):  # until a hex holds exactly one move of this seat
             page.wait_for_selector(READY)
+            if _placing_a_tile(stack, game_id, token):  # a tap shows the tile there instead
+                click_move(page, rng)
+                continue
             single = page.evaluate("""() => {
                 const places = [...document.querySelectorAll('button.move[data-place]')]
                   .map((b) => b.dataset.place);
