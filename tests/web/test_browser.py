@@ -338,10 +338,9 @@ def test_a_move_whose_answer_is_lost_is_retried_and_played_once(
         ctx.close()
 
 
-def test_a_seat_steps_through_its_past_views_from_the_log(
-        browser: Any, site: str, stack: Stack, shots: Shots) -> None:
-    """A log entry's "Show" puts the board as the seat saw it at that version (GET ?at=N),
-    hides the moves, steps back and forth, and "Back to the game" returns to the game now."""
+def _four_draws(stack: Stack) -> tuple[dict[str, Any], dict[int, str]]:
+    """A two-seat toy-pontoon game four draws in (versions 0-4 to step through); the game and
+    its seats' tokens."""
     created = stack.client.create_game("toy-pontoon", {"players": 2})
     tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
     for _ in range(4):
@@ -350,6 +349,14 @@ def test_a_seat_steps_through_its_past_views_from_the_log(
         mine = stack.client.get_game(created["id"], tokens[seat])
         draw = next(m for m in mine["legal_moves"] if m["type"] == "draw")
         stack.client.move(created["id"], tokens[seat], draw, mine["version"])
+    return created, tokens
+
+
+def test_a_seat_steps_through_its_past_views_from_the_log(
+        browser: Any, site: str, stack: Stack, shots: Shots) -> None:
+    """A log entry's "Show" puts the board as the seat saw it at that version (GET ?at=N),
+    hides the moves, steps back and forth, and "Back to the game" returns to the game now."""
+    created, tokens = _four_draws(stack)
     ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
     try:
         page = ctx.new_page()
@@ -394,14 +401,7 @@ def test_arrow_keys_step_through_the_replay(browser: Any, site: str, stack: Stac
     """Issue 30: ← → step through a replay (as on an analysis board) and ← starts one from a
     finished game's end; the slider keeps its own arrows (one step a press, not two), and a
     running game's arrows start nothing. The replay bar and the log say that the keys exist."""
-    created = stack.client.create_game("toy-pontoon", {"players": 2})
-    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
-    for _ in range(4):
-        body = stack.client.get_game(created["id"], tokens[0])
-        seat = body["to_act"]
-        mine = stack.client.get_game(created["id"], tokens[seat])
-        draw = next(m for m in mine["legal_moves"] if m["type"] == "draw")
-        stack.client.move(created["id"], tokens[seat], draw, mine["version"])
+    created, tokens = _four_draws(stack)
     ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
     try:
         page = ctx.new_page()

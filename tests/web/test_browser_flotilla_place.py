@@ -20,6 +20,7 @@ from api.play import web_root
 from tests.e2e.conftest import Stack
 from tests.web.conftest import Shots
 from tests.web.helpers import READY
+from tests.web.test_browser import watch_errors
 from tests.web.test_browser_tap_size import NARROW_PHONE, TAP
 
 pytestmark = pytest.mark.e2e
@@ -82,8 +83,7 @@ def test_a_tile_is_placed_on_the_map_with_a_live_preview(browser: Any, stack: St
     ctx = browser.new_context(**NARROW_PHONE, locale="en-US")
     try:
         page = ctx.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        errors = watch_errors(page)
         page.goto(f"{stack.api_url}/play/games/{created['id']}?lang=pt-BR#token={token}")
         page.wait_for_selector(READY)
         hex_place = page.locator(f"#fl-map-wrap svg [data-cell='{cell}'].choosable")

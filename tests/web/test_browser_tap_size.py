@@ -19,6 +19,7 @@ import pytest
 from tests.e2e.conftest import Stack
 from tests.web.conftest import Shots
 from tests.web.helpers import READY, click_move
+from tests.web.test_browser import watch_errors
 
 pytestmark = pytest.mark.e2e
 
@@ -75,8 +76,7 @@ def test_every_board_place_is_big_enough_to_tap_on_a_phone(
     ctx = browser.new_context(**NARROW_PHONE, locale="en-US")
     try:
         page = ctx.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        errors = watch_errors(page)
         page.goto(f"{stack.api_url}/play/games/{created['id']}#token={token}")
         page.wait_for_selector(READY)
         rng = random.Random(31)
@@ -147,8 +147,7 @@ def test_encyclopedias_dice_are_drawn_as_dice_and_chosen_by_a_tap(
     ctx = browser.new_context(**NARROW_PHONE, locale="en-US")
     try:
         page = ctx.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        errors = watch_errors(page)
         page.goto(f"{stack.api_url}/play/games/{created['id']}#token={token}")
         rng = random.Random(32)
         for _ in range(30):
