@@ -23,6 +23,7 @@ from core.takeback import Replay, TakebackRefused, takeback_of
 # entry: a caller keeps what it needs of it at once.
 OnState = Callable[[int, Any], None]
 
+
 @dataclass
 class Verification:
     """What verifying a game found: `ok` when every check held."""
