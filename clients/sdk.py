@@ -29,6 +29,11 @@ PROBLEM_BASE = "https://boardgamesbot.dev/problems/"
 RETRY_DELAYS = (0.1, 0.3, 1.0, 2.0, 4.0)
 # The server caps a long poll at 30 s; our read timeout must outlast it.
 LONG_POLL_SLACK = 10.0
+# A request that is not retried (it is not safe to repeat) never rides a pooled connection
+# idle for longer than this: servers close idle keep-alive connections (ours and
+# compose.yaml's proxy after 5 s), and a request sent as the server closes is lost with
+# no answer ("Remote end closed connection"), which only a safe request may retry.
+UNSAFE_REUSE_SECONDS = 2.0
 
 Json = dict[str, Any]
 
@@ -242,6 +247,7 @@ class Client:
         self.timeout = timeout
         self.retries = retries
         self.session = session or requests.Session()
+        self._last_answer = float("-inf")  # time.monotonic() of the last answer received
 
     # -- plumbing ---------------------------------------------------------------------------
 
@@ -258,6 +264,10 @@ class Client:
             all_headers["Authorization"] = f"Bearer {token}"
         all_headers.update(headers or {})
         attempts = 1 + (self.retries if safe else 0)
+        if not safe and time.monotonic() - self._last_answer > UNSAFE_REUSE_SECONDS:
+            # Drop the idle pooled connections (a stream in use keeps its own): this one
+            # request opens a fresh connection, which no idle timer is closing.
+            self.session.close()
         last: Exception | None = None
         wait_hint = 0.0
         for attempt in range(attempts):
@@ -271,6 +281,7 @@ class Client:
             except requests.RequestException as exc:
                 last = exc
                 continue
+            self._last_answer = time.monotonic()
             retryable = response.status_code >= 500 or response.status_code == 429
             if retryable and attempt + 1 < attempts:
                 last = error_from_response(response.status_code, response.content)

@@ -24,13 +24,17 @@ class Script:
         self.requests: list[dict[str, Any]] = []
 
 
-def _handler(script: Script) -> type[BaseHTTPRequestHandler]:
+def _handler(script: Script, keep_alive: bool = False) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
+        # HTTP/1.1 keeps a connection open for the next request; 1.0 closes it.
+        protocol_version = "HTTP/1.1" if keep_alive else "HTTP/1.0"
+
         def _answer(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
             script.requests.append({"method": self.command, "path": self.path,
-                                    "headers": dict(self.headers), "body": body})
+                                    "headers": dict(self.headers), "body": body,
+                                    "connection": self.client_address})
             status, payload, ctype = script.answers.pop(0) if script.answers else (
                 200, {}, "application/json")
             data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
@@ -48,15 +52,25 @@ def _handler(script: Script) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-@pytest.fixture
-def server() -> Iterator[tuple[Script, str]]:
+def _serve(keep_alive: bool) -> Iterator[tuple[Script, str]]:
     script = Script()
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(script))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(script, keep_alive))
+    httpd.daemon_threads = True  # a kept-alive connection's thread must not hold the end
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield script, f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
     httpd.server_close()
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[Script, str]]:
+    yield from _serve(keep_alive=False)
+
+
+@pytest.fixture
+def keep_alive_server() -> Iterator[tuple[Script, str]]:
+    yield from _serve(keep_alive=True)
 
 
 def problem(slug: str, status: int, **extra: Any) -> tuple[int, dict[str, Any], str]:
@@ -137,6 +151,28 @@ def test_4xx_is_never_retried_and_create_is_not_retried_on_5xx(server) -> None:
     with pytest.raises(sdk.ServerError):
         client.create_game("toy-pontoon")
     assert len(script.requests) == 2
+
+
+def test_a_request_not_retried_never_rides_a_long_idle_connection(
+        keep_alive_server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server closes an idle keep-alive connection after a few seconds; a request sent as
+    it closes gets no answer, and only a safe request may be retried. So a request that is
+    not retried goes on a fresh connection once the pooled one has idled a while, while
+    safe requests, and unsafe ones right after an answer, reuse it."""
+    script, url = keep_alive_server
+    client = Client(url)
+    monkeypatch.setattr(sdk, "UNSAFE_REUSE_SECONDS", 60.0)
+    client.get_game("g1")
+    client.get_game("g1")
+    client.create_game("toy-pontoon")  # right after an answer: the same connection
+    monkeypatch.setattr(sdk, "UNSAFE_REUSE_SECONDS", 0.0)
+    client.get_game("g1")  # safe: retried if it meets a closing server, so it reuses it
+    client.create_game("toy-pontoon")  # idle "too long" (0 s): a new connection
+    client.get_game("g1")
+    first, second, third, fourth, fifth, sixth = (r["connection"] for r in script.requests)
+    assert first == second == third == fourth
+    assert fifth != fourth
+    assert sixth == fifth
 
 
 def test_unreachable_server_is_a_transport_error() -> None:
