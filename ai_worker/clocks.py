@@ -37,6 +37,7 @@ from api.clocks import TIMEOUT_BOT, rfc3339
 from api.notify import notify_deadline
 from api.seats import effective_seat, seat_states
 from api.store import Head, Store, new_epoch
+from core import records
 
 log = logging.getLogger(__name__)
 
@@ -154,15 +155,11 @@ def _timeout_change(meta: dict[str, Any], state: dict[str, Any], seat: int, acti
     """The seat's new state, the log entry, the game's status and seat to act after the
     time-out of `seat` with `action`."""
     taken = {"bot": TIMEOUT_BOT, "params": {}}
-    event = {"type": "timed_out", "seat": seat, "action": action}
     if action == "bot":
         return (dict(state, timed_out=True, bot=taken),
-                {"seat": seat, "system": True, "move": {"type": "timeout"},
-                 "events": [dict(event, bot=TIMEOUT_BOT)]},
-                "active", seat)
+                records.timeout_entry(seat, TIMEOUT_BOT), "active", seat)
     # As `POST /resign` (api.lifecycle): a game of two seats (or solo) ends.
     ends = len(meta["seats"]) <= 2
     return (dict(state, timed_out=True, resigned=True, bot=None if ends else taken),
-            {"seat": seat, "system": True, "move": {"type": "resign"},
-             "events": [event, {"type": "resigned", "seat": seat}]},
+            records.resign_entry(seat, timed_out=True),
             "finished" if ends else "active", None if ends else seat)

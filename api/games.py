@@ -47,6 +47,7 @@ from api.services import Services, services
 from api.store import OVER, Cached, Commit, Head, Read, json_text, new_epoch
 from api.tournament_secrecy import held_back
 from api.watchers import follow, long_poll
+from core import records
 from core.deals import SEED_BITS, make_deal
 from core.takeback import revertible
 
@@ -156,8 +157,7 @@ def _state(svc: Services, game: core.Game, game_id: str, meta_digest: str = "") 
     if read is not None and svc.store.overdue(read.head):
         # Nobody moved for the abandon-after time: the game is over from now on (README,
         # retention). Marked on the first read that notices; a race marks it once.
-        svc.store.mark(game_id, {"seat": None, "system": True, "move": {"type": "abandon"},
-                                 "events": [{"type": "abandoned"}]}, new_epoch(), "abandoned")
+        svc.store.mark(game_id, records.abandon_entry(), new_epoch(), "abandoned")
         read = svc.store.read(game_id, holds, meta_digest=meta_digest)
     if read is None:
         raise _not_found(game_id)
@@ -864,9 +864,7 @@ class Abort(MethodView):
                           "aborting a game needs 'Authorization: Bearer <creator token>' from "
                           "the game's creation",
                           headers={"WWW-Authenticate": 'Bearer realm="boardgamesbot"'})
-        entry = {"seat": None, "system": True, "move": {"type": "abort"},
-                 "events": [{"type": "aborted", "by": "creator"}]}
-        done, outcome = svc.store.abort(game_id, entry, new_epoch())
+        done, outcome = svc.store.abort(game_id, records.abort_entry(), new_epoch())
         if not done:
             raise Problem(409, "game-over", "Game over",
                           f"the game is already {outcome or 'over'}; nothing to abort",

@@ -33,6 +33,7 @@ from api.schemas import (
 from api.seats import effective_seat, require_owner, seat_states, update_seat
 from api.services import Services, services
 from api.store import OVER, Head, new_epoch
+from core import records
 from core.deals import SEED_BITS, make_deal
 
 blp = Blueprint("lifecycle", __name__, url_prefix="/v1",
@@ -177,8 +178,7 @@ def resign_seat(svc: Services, game_id: str, meta: dict[str, Any], seat: int,
     otherwise `bot` plays its remaining turns. The game's new version and status; 409
     game-over when it is over already (the seat then is as it was)."""
     states = seat_states(svc.redis, game_id)
-    entry = {"seat": seat, "system": True, "move": {"type": "resign"},
-             "events": [{"type": "resigned", "seat": seat}]}
+    entry = records.resign_entry(seat)
     ends = len(meta["seats"]) <= 2
     before = states.get(seat, {})  # what a refusal hands back (a resignation before it)
     # The seat is handed over first (so its bot's first job finds it), then the game's

@@ -61,6 +61,39 @@ def facts(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for event in events]
 
 
+# The log entries the server writes outside the rules (`system: true`): what each is and
+# the events it carries. The API and the workers build them with these functions, and the
+# verifier checks a record's against them, so the two cannot drift apart.
+def abort_entry() -> dict[str, Any]:
+    """The creator aborted the game (it ends: status `aborted`)."""
+    return {"seat": None, "system": True, "move": {"type": "abort"},
+            "events": [{"type": "aborted", "by": "creator"}]}
+
+
+def abandon_entry() -> dict[str, Any]:
+    """Nobody moved for the abandon-after time (it ends: status `abandoned`)."""
+    return {"seat": None, "system": True, "move": {"type": "abandon"},
+            "events": [{"type": "abandoned"}]}
+
+
+def resign_entry(seat: int, timed_out: bool = False) -> dict[str, Any]:
+    """`seat` resigned, or its time ran out with the action `resign`."""
+    events: list[dict[str, Any]] = [{"type": "resigned", "seat": seat}]
+    if timed_out:
+        events.insert(0, {"type": "timed_out", "seat": seat, "action": "resign"})
+    return {"seat": seat, "system": True, "move": {"type": "resign"}, "events": events}
+
+
+def timeout_entry(seat: int, bot: str) -> dict[str, Any]:
+    """`seat`'s time ran out with the action `bot`: `bot` plays its turns from now on."""
+    return {"seat": seat, "system": True, "move": {"type": "timeout"},
+            "events": [{"type": "timed_out", "seat": seat, "action": "bot", "bot": bot}]}
+
+
+# The system entries that end a game, and the status they leave.
+ENDING_ENTRIES = {"abort": "aborted", "abandon": "abandoned"}
+
+
 # The record format this verifier reads (docs/records.md).
 RECORD_FORMAT = "bgb-record"
 RECORD_FORMAT_VERSION = 1
@@ -122,7 +155,8 @@ def _verify(record: dict[str, Any], report: Verification, on_state: OnState) -> 
     except (core.InvalidOptions, TypeError, ValueError, KeyError) as exc:
         report.faults.append(f"the game's options do not start a game of {game.name}: {exc}")
         return
-    replayed = taken_back = 0
+    replayed = taken_back = system = 0
+    resignations: set[int] = set()
     # Take-backs (core.takeback) return to the state before the move taken back: the replay
     # keeps the states a take-back may still return to, and checks each take-back against
     # the rules' own test (the seat's last move standing, which drew and revealed nothing).
@@ -146,6 +180,11 @@ def _verify(record: dict[str, Any], report: Verification, on_state: OnState) -> 
             continue
         if entry["seat"] is None or entry.get("system"):
             # Not a move of the rules (an abort, a resignation, abandonment).
+            fault = _system_fault(entry, record, resignations)
+            if fault:
+                report.faults.append(f"move {entry['index']}: {fault}")
+                return
+            system += 1
             on_state(position + 1, replay.state)
             continue
         state = replay.state
@@ -169,7 +208,49 @@ def _verify(record: dict[str, Any], report: Verification, on_state: OnState) -> 
     report.checks.append(f"{replayed} moves replayed with the same events")
     if taken_back:
         report.checks.append(f"{taken_back} take-backs, each of a move that could be")
+    if system:
+        report.checks.append(f"{system} entries outside the rules (abort, resignation, "
+                             "time-out, abandonment), each as the server writes it")
+    listed = {seat["seat"] for seat in record.get("seats", []) if seat.get("resigned")}
+    if listed != resignations:
+        report.faults.append(f"the seats the record lists as resigned ({sorted(listed)}) are "
+                             f"not those whose resignation it holds ({sorted(resignations)})")
+        return
     _check_result(game, replay.state, record, report)
+
+
+def _system_fault(entry: dict[str, Any], record: dict[str, Any],
+                  resignations: set[int]) -> str | None:
+    """What is wrong with a system entry of `record` (None when nothing is); a resignation
+    is added to `resignations`."""
+    kind = entry.get("move", {}).get("type")
+    seat = entry["seat"]
+    written: dict[str, Any] | None
+    if kind not in (*ENDING_ENTRIES, "resign", "timeout"):
+        return f"{kind!r} is no entry the server writes outside the rules"
+    if kind in ENDING_ENTRIES:
+        written = abort_entry() if kind == "abort" else abandon_entry()
+        if entry is not record["moves"][-1]:
+            return f"the {kind} ends the game, but entries follow it"
+        if record.get("status") != ENDING_ENTRIES[kind]:
+            return f"an {kind} leaves the game {ENDING_ENTRIES[kind]}, the record says " \
+                   f"{record.get('status')!r}"
+    elif not isinstance(seat, int) or isinstance(seat, bool) or \
+            not 0 <= seat < len(record.get("seats", [])):
+        return f"a {kind!r} entry of no seat of the game ({seat!r})"
+    elif kind == "resign":
+        if seat in resignations:
+            return f"seat {seat} resigns a second time"
+        resignations.add(seat)
+        timed_out = len(entry.get("events", [])) == 2
+        written = resign_entry(seat, timed_out)
+    else:  # a time-out whose bot takes the seat
+        bot = (entry.get("events") or [{}])[0].get("bot")
+        written = timeout_entry(seat, bot) if isinstance(bot, str) else None
+    if written is None or not _same(facts(entry["events"]), facts(written["events"])) or \
+            entry.get("seat") != written["seat"]:
+        return f"the {kind} entry's events are not those the server writes"
+    return None
 
 
 def _check_result(game: Any, state: Any, record: dict[str, Any],
