@@ -70,6 +70,9 @@ AI10 Scoring (E21.3.7). Final scoring as a player (E20.2) plus the level card's 
 
 from __future__ import annotations
 
+import copy
+import pickle
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -83,7 +86,7 @@ from core.encyclopedia.rules import (
     all_moves,
     research_moves,
 )
-from core.encyclopedia.state import State, clone
+from core.encyclopedia.state import FIELDS, State, clone
 
 Move = dict[str, Any]
 # the worth of a research cube not yet published: a share of its publish VP plus a base (the
@@ -377,8 +380,33 @@ def _act_in_card_order(s: State, moves: list[Move], card: Behaviour, lv: Level) 
     return max(acts, key=lambda m: (gains[m["action"]], -order.get(m["action"], 9)))
 
 
+# The last choices made, by the exact state they were made in. The choice is a function of
+# the state alone (see above), and it is asked for again and again at the same state: twice
+# a turn by the rules (`legal_moves`, then `apply` checking the move against them), and in
+# every iteration of a search that replays the AI (mcts spent 97% of a game against the
+# hard level in this planning). The key is the state's pickle: equal bytes, equal state.
+_CHOICES: OrderedDict[bytes, Move] = OrderedDict()
+CHOICES_KEPT = 1024
+
+
 def choose(s: State, moves: list[Move]) -> Move:
-    """The move the AI's procedure dictates among `moves` (its full legal list)."""
+    """The move the AI's procedure dictates among `moves` (its full legal list: the caller's
+    `all_moves(s)`)."""
+    if CHOICES_KEPT <= 0:
+        return _choose(s, moves)
+    key = pickle.dumps(tuple(getattr(s, name) for name in FIELDS), protocol=5)
+    known = _CHOICES.get(key)
+    if known is None:
+        known = _CHOICES[key] = _choose(s, moves)
+        while len(_CHOICES) > CHOICES_KEPT:
+            _CHOICES.popitem(last=False)
+    else:
+        _CHOICES.move_to_end(key)
+    return copy.deepcopy(known)  # the caller may change its move; the cache's stays
+
+
+def _choose(s: State, moves: list[Move]) -> Move:
+    """`choose`, worked out."""
     kind = s.stack[-1][0] if s.stack else s.phase
     if kind == "turns":
         return _take(s, moves)

@@ -60,6 +60,27 @@ def test_e21_ai_move_is_dictated() -> None:
     assert seen == 60
 
 
+def test_a_remembered_choice_is_the_one_worked_out_and_each_callers_own() -> None:
+    """E21.4: the AI's choice, remembered by the state it was made in (`ai.choose` is asked
+    again and again at one state by the rules and by searches), is the one worked out afresh
+    at every AI decision of a game; changing a returned move changes nothing remembered."""
+    s = _solo(5, behaviour=2, scoring=3)
+    rnd = random.Random(5)
+    ai._CHOICES.clear()
+    checked = 0
+    while to_act(s) is not None and checked < 20:
+        if to_act(s) == AI_SEAT:
+            fresh = ai._choose(s, all_moves(s))
+            first = ai.choose(s, all_moves(s))  # worked out and remembered
+            assert first == fresh
+            first["type"] = "changed by its caller"
+            again = ai.choose(GAME.clone(s), all_moves(s))  # remembered: an equal state
+            assert again == fresh
+            checked += 1
+        GAME.apply(s, pick(rnd, GAME.legal_moves(s)))
+    assert checked == 20 and ai._CHOICES
+
+
 def test_ai2_dice_in_draw_order() -> None:
     """AI2 / E21.3.2: the AI's dice go to its spaces in draw order."""
     s = _solo(5, behaviour=1)
