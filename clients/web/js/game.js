@@ -550,6 +550,16 @@ class GamePage {
       parts.push(h("button", { type: "button", id: "rematch", onclick: () => this.rematch() },
         t("game.rematch")));
     }
+    // The record exists once the game is over and its deal revealed (a tournament's deal still
+    // in play holds it back: GET .../record is 409 until then), as one JSON file.
+    const recorded = body.status !== "active" && !this.recorded && !(body.deal && !body.deal.revealed);
+    if (recorded) {
+      parts.push(h("a", {
+        href: `/v1/games/${encodeURIComponent(this.id)}/record`, class: "button", id: "download-record",
+        download: `${body.game}-${this.id}.json`, type: "application/json",
+        "aria-describedby": "download-record-help",
+      }, t("game.record_download")));
+    }
     parts.push(h("a", { href: withLanguage("/play/"), class: "button", id: "new-game" }, t("game.new_game")));
     const setting = h("input", {
       type: "checkbox", id: "confirm-setting", checked: this.confirm,
@@ -562,6 +572,7 @@ class GamePage {
       },
     });
     replace(this.actions, h("h2", {}, t("game.actions")), h("div", { class: "action-buttons" }, parts),
+      recorded ? h("p", { class: "help", id: "download-record-help" }, t("game.record_help")) : null,
       h("p", { class: "setting" }, h("label", {}, setting, " ", t("game.confirm_setting"))));
   }
 
