@@ -30,11 +30,17 @@ function storage() {
   try { return window.localStorage; } catch { return null; }
 }
 
-/** Draw game `gameId` into `root`, as the seat whose token is in the fragment (or a spectator). */
+/** Draw game `gameId` into `root`, as the seat whose token is in the fragment (or a spectator),
+ * opened at the replay of version `?at=N` when the address names one. */
 export async function showGame(root, gameId) {
   const token = new URLSearchParams(location.hash.slice(1)).get("token");
   const page = new GamePage(root, gameId, token);
   await page.start();
+  const at = new URLSearchParams(location.search).get("at");
+  if (at === null) return;
+  // A version the game has not reached (or no number at all) shows the game as it is now.
+  if (/^\d{1,9}$/.test(at) && Number(at) < page.body.version) await page.replay(Number(at));
+  else page.addressReplay(null);
 }
 
 /** Step through `replayed`, the answer of POST /v1/records/replay (a record file verified by
@@ -544,6 +550,16 @@ class GamePage {
       parts.push(h("button", { type: "button", id: "rematch", onclick: () => this.rematch() },
         t("game.rematch")));
     }
+    // The record exists once the game is over and its deal revealed (a tournament's deal still
+    // in play holds it back: GET .../record is 409 until then), as one JSON file.
+    const recorded = body.status !== "active" && !this.recorded && !(body.deal && !body.deal.revealed);
+    if (recorded) {
+      parts.push(h("a", {
+        href: `/v1/games/${encodeURIComponent(this.id)}/record`, class: "button", id: "download-record",
+        download: `${body.game}-${this.id}.json`, type: "application/json",
+        "aria-describedby": "download-record-help",
+      }, t("game.record_download")));
+    }
     parts.push(h("a", { href: withLanguage("/play/"), class: "button", id: "new-game" }, t("game.new_game")));
     const setting = h("input", {
       type: "checkbox", id: "confirm-setting", checked: this.confirm,
@@ -556,6 +572,7 @@ class GamePage {
       },
     });
     replace(this.actions, h("h2", {}, t("game.actions")), h("div", { class: "action-buttons" }, parts),
+      recorded ? h("p", { class: "help", id: "download-record-help" }, t("game.record_help")) : null,
       h("p", { class: "setting" }, h("label", {}, setting, " ", t("game.confirm_setting"))));
   }
 
@@ -623,6 +640,25 @@ class GamePage {
     this.replay(to);
   }
 
+  /** The page's address says which version the replay shows (`?at=N`; null: none), so that a
+   * reload comes back to it. Replaced, not pushed: a step is no page of the history. The
+   * fragment (a seat's token) and `?lang=` stay as they are. */
+  addressReplay(version) {
+    if (this.recorded) return; // a record file's replay has no address of its own
+    const url = new URL(location.href);
+    if (version === null) url.searchParams.delete("at");
+    else url.searchParams.set("at", String(version));
+    history.replaceState(history.state, "", url.pathname + url.search + url.hash);
+  }
+
+  /** The address of the replay at `version` that anyone may open: without the fragment (it
+   * holds this seat's token), so it shows the game as a spectator saw it; the language kept. */
+  replayLink(version) {
+    const url = new URL(withLanguage(`/play/games/${this.id}`), location.href);
+    url.searchParams.set("at", String(version));
+    return url.href;
+  }
+
   /** Show the board as it stood at `version` (as this seat saw it then: the server replays
    * it, GET ?at=N), with buttons to step through the game and back to it as it is now. */
   async replay(version) {
@@ -632,6 +668,7 @@ class GamePage {
       this.replayWanted = undefined;
       this.replaying = null;
       this.replayBar.hidden = true;
+      this.addressReplay(null);
       replace(this.board, this.renderer.render(this.body));
       this.markBoard();
       this.drawMoves();
@@ -668,12 +705,18 @@ class GamePage {
     // A keyboard stepping through keeps its place: the same control in the redrawn bar.
     const focused = this.replayBar.contains(document.activeElement)
       ? (document.activeElement.id || document.activeElement.className) : null;
+    // A link to share this step: a new tab, so that this seat's page (and token) stays here.
+    const link = this.recorded ? null : h("a", {
+      id: "replay-link", class: "replay-link", href: this.replayLink(version),
+      target: "_blank", rel: "noopener noreferrer", title: t("replay.link_tip"),
+    }, t("replay.link"));
     replace(this.replayBar,
       h("span", { id: "replay-at", dataset: { version } }, t("replay.showing", { n: version, total: latest })),
       step("previous", version - 1, version === 0), slider, step("next", version + 1, false),
-      step("back", null, false),
+      step("back", null, false), link,
       h("span", { class: "help replay-keys", id: "replay-keys" }, t("replay.keys")));
     this.replayBar.hidden = false;
+    this.addressReplay(version);
     if (focused) {
       const again = [...this.replayBar.querySelectorAll("button, input")]
         .find((el) => (el.id || el.className) === focused && !el.disabled);
