@@ -367,6 +367,7 @@ def test_a_seat_steps_through_its_past_views_from_the_log(
         page.click("#log button.replay-at[data-version='1']")
         page.wait_for_selector("#replay:not([hidden]) #replay-at[data-version='1']")
         assert page.is_hidden("#moves")
+        assert "as you saw it then" in page.inner_text("#replay-at"), "in play: its own view"
         past = stack.client.get_game_at(created["id"], 1, tokens[0])
         board = page.inner_text("#board")
         assert board != live_board

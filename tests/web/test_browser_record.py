@@ -255,7 +255,8 @@ def test_a_replay_has_an_address_of_its_own(
         page.reload()  # the address brings the same move back, as the same seat
         page.wait_for_selector("#replay:not([hidden]) #replay-at[data-version='2']")
         assert page.inner_text("#board") == board_at_2
-        assert "Replay: o jogo na versão 2 de 6" in page.inner_text("#replay-at")
+        assert "Replay: o jogo na versão 2 de 6, com todas as mãos abertas" in \
+            page.inner_text("#replay-at"), "a game over: every hand open"
         assert page.input_value("#replay-slider") == "2"
         shots(page, "reloaded-at-2")
         page.click("#replay button.replay-back")

@@ -659,6 +659,14 @@ class GamePage {
     return url.href;
   }
 
+  /** Whose view a replay shows: "open" (a game over with its deal revealed, or a record
+   * file: every hand), "seat" (this seat's own view then) or "spectator" (no token). */
+  replaySeen() {
+    const body = this.body;
+    if (this.recorded || (body.status !== "active" && !(body.deal && !body.deal.revealed))) return "open";
+    return this.token ? "seat" : "spectator";
+  }
+
   /** Show the board as it stood at `version` (as this seat saw it then: the server replays
    * it, GET ?at=N), with buttons to step through the game and back to it as it is now. */
   async replay(version) {
@@ -711,7 +719,8 @@ class GamePage {
       target: "_blank", rel: "noopener noreferrer", title: t("replay.link_tip"),
     }, t("replay.link"));
     replace(this.replayBar,
-      h("span", { id: "replay-at", dataset: { version } }, t("replay.showing", { n: version, total: latest })),
+      h("span", { id: "replay-at", dataset: { version, seen: this.replaySeen() } },
+        t(`replay.showing_${this.replaySeen()}`, { n: version, total: latest })),
       step("previous", version - 1, version === 0), slider, step("next", version + 1, false),
       step("back", null, false), link,
       h("span", { class: "help replay-keys", id: "replay-keys" }, t("replay.keys")));
