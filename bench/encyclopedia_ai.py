@@ -16,6 +16,7 @@ configurations meet the same deals.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections import Counter
@@ -69,6 +70,15 @@ def _shares(games: list[dict[str, Any]], key: str) -> str:
     return " ".join(f"{a[:3]} {100 * k // total}%" for a, k in mix.most_common())
 
 
+def _append(path: Path, behaviour: int, level: int, opponent: str, seed: int,
+            game: dict[str, Any]) -> None:
+    """One game's line in a JSON Lines file (counters as plain dicts)."""
+    line = {"behaviour": behaviour, "level": level, "opponent": opponent, "seed": seed,
+            **{k: dict(v) if isinstance(v, Counter) else v for k, v in game.items()}}
+    with path.open("a", encoding="utf-8") as out:
+        out.write(json.dumps(line, sort_keys=True) + "\n")
+
+
 def main() -> None:
     """Run the plan and print one line per configuration (Markdown table rows)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -76,6 +86,11 @@ def main() -> None:
     parser.add_argument("--behaviours", type=int, nargs="*", default=[1, 2, 3])
     parser.add_argument("--levels", type=int, nargs="*", default=[1, 2, 3])
     parser.add_argument("--opponents", nargs="*", default=["random", "greedy"])
+    parser.add_argument("--first-deal", type=int, default=0,
+                        help="deal k is seed k: play seeds first-deal .. first-deal+deals-1")
+    parser.add_argument("--jsonl", type=Path, default=None,
+                        help="also append each game's figures to this file as it ends (runs "
+                             "split over processes or sessions are pooled from it)")
     args = parser.parse_args()
     per_level: dict[tuple[int, str], list[dict[str, Any]]] = {}
     print("| behaviour | level | vs | deals | AI wins | mean margin | AI mean | "
@@ -85,7 +100,11 @@ def main() -> None:
         for level in args.levels:
             for opponent in args.opponents:
                 start = time.perf_counter()
-                games = [play(behaviour, level, opponent, k) for k in range(args.deals)]
+                games = []
+                for k in range(args.first_deal, args.first_deal + args.deals):
+                    games.append(play(behaviour, level, opponent, k))
+                    if args.jsonl:
+                        _append(args.jsonl, behaviour, level, opponent, k, games[-1])
                 per_level.setdefault((level, opponent), []).extend(games)
                 n = len(games)
                 wins = sum(g["ai_wins"] for g in games)
