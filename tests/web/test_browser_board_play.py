@@ -77,9 +77,7 @@ def _step(page: Any, rng: random.Random, touch: bool, from_list: collections.Cou
         if page.is_visible("#dj-place-bar"):
             # A Darwin's Journey worker tapped: then one of the locations it may go to.
             targets = page.locator("#board .dj-target")
-            target = targets.nth(rng.randrange(targets.count()))
-            target.scroll_into_view_if_needed()
-            _press(page, target, touch)
+            _press(page, targets.nth(rng.randrange(targets.count())), touch)
         elif not page.is_visible("#confirm-bar"):
             # A place of several moves (or of one, without confirmation): its moves only.
             page.wait_for_selector("#all-moves", timeout=3000)

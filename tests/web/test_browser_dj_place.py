@@ -43,6 +43,11 @@ def _place_on_the_board(page: Any, stack: Stack, game_id: str, token: str, rng: 
     """One placement by a tap on a worker, then on a location, then on Confirm: checked on
     the way; the move posted."""
     body = stack.client.get_game(game_id, token)
+    # The page on this version (a read after Alfred's moves may still redraw the board: each
+    # tap below goes through a locator, found again in a new draw).
+    page.wait_for_function(
+        "([v]) => Number(document.querySelector('#status').dataset.version) === v",
+        arg=[body["version"]], timeout=20000)
     places = [m for m in body["legal_moves"] if m["type"] == "place"]
     home = body["view"]["home"][0]
     drawn = _boxes(page, "[data-home-worker]")
@@ -55,7 +60,6 @@ def _place_on_the_board(page: Any, stack: Stack, game_id: str, token: str, rng: 
     before = page.inner_html("#board")
 
     piece = page.locator(f"#board [data-home-worker='{worker}']")
-    piece.scroll_into_view_if_needed()
     piece.tap()
     page.wait_for_selector("#dj-place-bar")
     assert piece.get_attribute("aria-pressed") == "true"
@@ -69,7 +73,6 @@ def _place_on_the_board(page: Any, stack: Stack, game_id: str, token: str, rng: 
     target = page.locator(f"#board .dj-target[data-location='{location}']")
     if cancel_first:
         # A location tapped: the worker drawn there, waiting; Cancel: back to its locations.
-        target.scroll_into_view_if_needed()
         target.tap()
         page.wait_for_selector("#confirm-bar:not([hidden])")
         assert page.locator(f"#board [data-location='{location}'] .dj-ghost").count() == 1
@@ -89,8 +92,6 @@ def _place_on_the_board(page: Any, stack: Stack, game_id: str, token: str, rng: 
         assert page.inner_html("#board") == before
         piece.tap()
         page.wait_for_selector("#dj-place-bar")
-
-    target.scroll_into_view_if_needed()
     target.tap()
     page.wait_for_selector("#confirm-bar:not([hidden])")
     assert "chosen" in str(target.get_attribute("class"))
