@@ -6,7 +6,8 @@ a supply, an expert space, a hex..., or a control drawn on the board for a move 
 of its own, such as "Finish publishing"). Each step clicks or taps a highlighted place: a
 place of one move is chosen at once (a touch screen confirms it in the confirm bar), a place
 of several narrows the list to that place's moves, and one of those is chosen (a Flotilla
-hex where a tile may go shows the tile there instead, turned on the map and placed). A step where
+hex where a tile may go shows the tile there instead, turned on the map and placed; a Darwin's
+Journey worker at home highlights the locations it may go to, and one is tapped). A step where
 the board offered no place is played from the whole move list and counted by move type: the
 test fails if there is any, naming them.
 
@@ -73,7 +74,11 @@ def _step(page: Any, rng: random.Random, touch: bool, from_list: collections.Cou
             _press(page, page.locator("#fl-place-confirm"), touch)
             page.wait_for_function(NEWER, arg=[before], timeout=20000)
             return "board"
-        if not page.is_visible("#confirm-bar"):
+        if page.is_visible("#dj-place-bar"):
+            # A Darwin's Journey worker tapped: then one of the locations it may go to.
+            targets = page.locator("#board .dj-target")
+            _press(page, targets.nth(rng.randrange(targets.count())), touch)
+        elif not page.is_visible("#confirm-bar"):
             # A place of several moves (or of one, without confirmation): its moves only.
             page.wait_for_selector("#all-moves", timeout=3000)
             shown = page.locator("button.move:not([disabled])")

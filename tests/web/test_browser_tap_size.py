@@ -1,6 +1,7 @@
 """Phone first (issue 30): on a phone's screen every board place a move is chosen on is big
 enough for a finger, and the page never scrolls sideways; what is too wide for the screen
-(Flotilla's ocean map) scrolls inside its own box (`.scroll-x`), while the status and the
+(Flotilla's ocean map, Darwin's Journey's ocean and island tracks) scrolls inside its own box
+(`.scroll-x`), while the status and the
 jumps to the moves stay on screen (sticky).
 
 Each game is a seeded unranked game of seat 0 at 360 px wide (the narrowest phone the
@@ -98,6 +99,8 @@ def test_every_board_place_is_big_enough_to_tap_on_a_phone(
         if game == "flotilla":
             assert hexes > 0, "no hex to choose came up"
             _check_the_map_scrolls_in_its_box(page)
+        if game == "darwins-journey":
+            check_the_tracks_scroll_in_their_boxes(page, NARROW_PHONE["viewport"]["width"])
         _check_the_status_stays_on_screen(page)
         assert errors == []
     finally:
@@ -116,6 +119,30 @@ def _check_the_map_scrolls_in_its_box(page: Any) -> None:
     moved = box.evaluate("(el) => { el.scrollLeft = 0; el.scrollLeft = 80; return el.scrollLeft; }")
     assert moved > 0, "the map does not scroll inside its box"
     assert page.evaluate("window.scrollX") == 0
+
+
+def check_the_tracks_scroll_in_their_boxes(page: Any, width: int) -> None:
+    """On a phone `width` px wide, Darwin's Journey's ocean and islands are zoomed: each a box
+    no wider than the screen that scrolls its spaces (each big enough to tap) sideways, while
+    the page does not move."""
+    page.locator("#board .dj-track-wrap").first.scroll_into_view_if_needed()
+    boxes = page.evaluate("""() => [...document.querySelectorAll('#board .dj-track-wrap')]
+      .map((el) => ({
+        client: el.clientWidth, scroll: el.scrollWidth, right: el.getBoundingClientRect().right,
+        scrollX: el.matches('.scroll-x'),
+        space: Math.min(...[...el.querySelectorAll('.space')]
+          .map((s) => s.getBoundingClientRect().width))}))""")
+    assert len(boxes) == 4, boxes  # the ocean and islands A, B and C
+    for box in boxes:
+        assert box["scrollX"] and box["right"] <= width + 1, box
+        assert box["scroll"] > box["client"], f"a track is not zoomed: {box}"
+        assert box["space"] >= TAP, box
+    moved = page.locator("#board .dj-track-wrap").first.evaluate(
+        "(el) => { el.scrollLeft = 0; el.scrollLeft = 80; return el.scrollLeft; }")
+    assert moved > 0, "a track does not scroll inside its box"
+    assert page.evaluate("window.scrollX") == 0
+    assert page.evaluate("document.documentElement.scrollWidth"
+                         " <= document.documentElement.clientWidth + 1")
 
 
 def _check_the_status_stays_on_screen(page: Any) -> None:

@@ -73,6 +73,7 @@ class GamePage {
     this.replayTicket = 0; // the newest replay asked for (a quicker step drops an older answer)
     this.replayWanted = undefined; // the version a replay in flight will show (keys step from it)
     this.chosen = null; // the move chosen and waiting for its confirmation
+    this.chosenUndo = null; // what Cancel also undoes for a move built on the board (its preview)
     this.confirm = confirmWanted();
     this.toasted = []; // the others' moves the note on screen names (one note at a time)
     this.toastTimer = null;
@@ -209,7 +210,7 @@ class GamePage {
     this.drawStatus();
     if (this.replaying === null) {
       replace(this.board, this.renderer.render(body));
-      if (this.place && !(body.legal_moves || []).some((m) => this.placeOf(m) === this.place)) this.place = null;
+      if (this.place && !(body.legal_moves || []).some((m) => this.tapPlace(m) === this.place)) this.place = null;
       this.markBoard();
     }
     this.drawMoves();
@@ -268,6 +269,17 @@ class GamePage {
     }
   }
 
+  /** Where a legal move of this seat is first tapped: the place its choice starts at when the
+   * renderer builds it in steps (Darwin's Journey: the worker, then its location), else its
+   * place. */
+  tapPlace(move) {
+    try {
+      return this.renderer.startOf?.(move, this.body) || this.placeOf(move);
+    } catch {
+      return this.placeOf(move);
+    }
+  }
+
   /** The board element of a place, if the board draws it. */
   boardPlace(selector) {
     if (!selector) return null;
@@ -298,7 +310,7 @@ class GamePage {
     if (body.status !== "active" || body.seat === null || body.to_act !== body.seat) return;
     const places = new Map();
     for (const move of body.legal_moves || []) {
-      const place = this.placeOf(move);
+      const place = this.tapPlace(move);
       if (place) places.set(place, (places.get(place) || 0) + 1);
     }
     for (const [place, count] of places) {
@@ -307,14 +319,21 @@ class GamePage {
       const open = () => {
         if (this.busy) return;
         // A move built step by step on the board (Flotilla: a tile's hex, then its turn,
-        // previewed): the renderer draws the steps and plays the move confirmed there.
-        const here = body.legal_moves.filter((m) => this.placeOf(m) === place);
-        if (this.renderer.buildMove?.(here, body, { play: (move) => this.play(move) })) {
+        // previewed; Darwin's Journey: a worker, then its location): the renderer draws the
+        // steps and plays the move confirmed there, or hands it to `pick` (the page's
+        // confirmation, whose Cancel also calls `undo`: one step back on the board).
+        const here = body.legal_moves.filter((m) => this.tapPlace(m) === place);
+        const hands = {
+          play: (move) => this.play(move),
+          pick: (move, undo = null) => { this.pick(move); if (this.chosen) this.chosenUndo = undo; },
+          cancel: () => { if (this.chosen) this.cancelChoice(); },
+        };
+        if (this.renderer.buildMove?.(here, body, hands)) {
           if (this.chosen) { this.chosen = null; this.drawChoice(); }
           return;
         }
         // With confirmation on, a place of one move chooses it (a second tap plays it).
-        const only = count === 1 && this.confirm && body.legal_moves.find((m) => this.placeOf(m) === place);
+        const only = count === 1 && this.confirm && body.legal_moves.find((m) => this.tapPlace(m) === place);
         if (only) { this.pick(only); return; }
         this.place = place;
         this.filter = "";
@@ -351,6 +370,7 @@ class GamePage {
     if (this.busy) return;
     if (!this.confirm || sameMove(move, this.chosen)) { this.play(move); return; }
     this.chosen = move;
+    this.chosenUndo = null;
     this.drawChoice();
     document.getElementById("confirm-play")?.focus({ preventScroll: true });
   }
@@ -361,8 +381,10 @@ class GamePage {
 
   cancelChoice() {
     const was = this.chosen;
+    const undo = this.chosenUndo;
     this.chosen = null;
     this.drawChoice();
+    if (undo) { undo(); return; } // a move built on the board: one step back there
     const key = was ? JSON.stringify(canonical(was)) : null;
     const button = [...this.movesPanel.querySelectorAll("button.move")].find((b) => b.dataset.move === key);
     (button || this.movesPanel.querySelector("button.move"))?.focus({ preventScroll: true });
@@ -379,6 +401,7 @@ class GamePage {
     }
     for (const where of this.board.querySelectorAll(".chosen")) where.classList.remove("chosen");
     if (!this.chosen) {
+      this.chosenUndo = null;
       this.confirmBar.hidden = true;
       replace(this.confirmBar);
       document.body.classList.remove("confirming");
@@ -437,7 +460,7 @@ class GamePage {
     }
     // Grouped by type, and by what the renderer says tells them apart (a worker, ...).
     const groups = new Map();
-    const listed = this.place ? moves.filter((m) => this.placeOf(m) === this.place) : moves;
+    const listed = this.place ? moves.filter((m) => this.tapPlace(m) === this.place) : moves;
     for (const move of listed) {
       const typeName = tOr(`move.${body.game}.${move.type}`, tOr(`move.${move.type}`, humanize(move.type)));
       const part = this.renderer.moveGroup(move, body);

@@ -23,6 +23,16 @@ const CONTROLS = {
   skip: () => "skip", done: () => "done", end_turn: () => "end_turn", pass: () => "pass",
 };
 let board = null;
+// A worker's placement being built on the board (issue 30: a worker, then a location): the
+// worker tapped, its legal placements, the one previewed (waiting for the page's
+// confirmation), the view's version it was built on (a redraw of that version keeps it) and
+// the page's hands that choose the move.
+let placing = null;
+// How to take the marks of the placement being built off the board again (one undo each).
+let placingMarks = [];
+// The tracks on a narrow screen: zoomed in (one row of spaces big enough to tap, scrolling
+// sideways in its box) or every space at the box's width. Kept across redraws.
+let wholeTracks = false;
 
 /** Load the board layout once. */
 export async function prepare() {
@@ -33,7 +43,9 @@ export async function prepare() {
 export function render(body) {
   const v = body.view;
   const ctx = { body, v, catalog: v.catalog || {} };
-  return h("div", { class: "dj" },
+  if (placing && placing.version !== body.version) placing = null;
+  placingMarks = [];
+  const drawn = h("div", { class: "dj" },
     overview(ctx),
     boardControls(body, (m) => CONTROLS[m.type]?.(m) ?? null),
     hiddenCards(ctx),
@@ -44,6 +56,8 @@ export function render(body) {
     objectives(ctx),
     players(ctx),
     alfred(ctx));
+  drawPlacing(drawn); // a redraw of the same version keeps the placement being built
+  return drawn;
 }
 
 // ------------------------------------------------------------------ small pieces
@@ -176,7 +190,25 @@ function mainBoard(ctx) {
   const pages = [...byPage].filter(([, locs]) => locs.length).map(([page, locs]) =>
     h("div", { class: "dj-page" }, h("h3", {}, tOr(`dj.page.${page}`, page)),
       h("ul", { class: "locations" }, locs.map((loc) => location(ctx, loc, special)))));
-  return section(t("dj.main_board"), pages);
+  return section(t("dj.main_board"), workerTray(ctx), pages);
+}
+
+/** This seat's workers at home, drawn above the locations (each with its wax seals): a
+ * placement starts with a tap on one of them. */
+function workerTray(ctx) {
+  const { v } = ctx;
+  const s = v.seat;
+  if (s === null || s === undefined || v.automa_seats?.[String(s)] || !v.home?.[s]) return null;
+  const pieces = v.home[s].map((w) => {
+    const row = v.seals?.[s]?.[w] || [];
+    return h("li", {}, h("span", { class: `dj-worker p${s}`, dataset: { homeWorker: w } },
+      h("strong", {}, t("dj.worker_n", { n: w + 1 })),
+      row.length ? h("span", { class: "dj-worker-seals" }, row.map((c) => seal(c)))
+        : h("span", { class: "help" }, t("dj.no_seals"))));
+  });
+  return h("div", { class: "dj-tray", id: "dj-tray" },
+    h("h3", {}, t("dj.home_workers")),
+    pieces.length ? h("ul", { class: "dj-workers" }, pieces) : h("p", { class: "help" }, t("dj.none")));
 }
 
 function location(ctx, loc, special) {
@@ -200,7 +232,7 @@ function location(ctx, loc, special) {
   return h("li", { class: `location${owner === -1 ? " is-locked" : ""}`, dataset: { location: loc.id } },
     h("div", { class: "loc-head" }, h("strong", {}, locationName(loc)), " ", seals(needs), " ", state),
     h("div", { class: "loc-actions" }, actions),
-    h("div", {}, here));
+    h("div", { class: "loc-here" }, here));
 }
 
 function beagle(ctx) {
@@ -261,7 +293,8 @@ function spaceCell(ctx, space, here, extra) {
   const specimen = v.specimens?.[space.id];
   const camp = v.campsites?.[space.id];
   const bits = space.actions.filter((a) => a.a !== "campsite").map(actionText);
-  return h("li", { class: `space${here.length ? " occupied" : ""}`, dataset: { space: space.id } },
+  const mine = here.some((token) => token.classList.contains(`p${v.seat}`));
+  return h("li", { class: `space${here.length ? " occupied" : ""}${mine ? " mine" : ""}`, dataset: { space: space.id } },
     h("span", { class: "space-id" }, space.id.replace(/^(O|I[ABC])/, "")),
     extra,
     specimen !== undefined ? h("span", { class: "chip specimen" }, specimenName(specimen)) : null,
@@ -285,13 +318,60 @@ function tracks(ctx) {
   });
   const islands = Object.entries(board.islands).map(([name, spaces], island) => h("div", { class: "island" },
     h("h3", {}, h("span", { dataset: { island: name } }, t("dj.island", { island: name }))),
-    h("ol", { class: "track" }, spaces.map((space, i) => {
+    trackWrap(t("dj.island", { island: name }), h("ol", { class: "track" }, spaces.map((space, i) => {
       const explorers = [];
       for (let s = 0; s < n; s++) if (v.explorers?.[s]?.[island] === i) explorers.push(seatToken(ctx, s));
       return spaceCell(ctx, space, explorers, null);
-    }))));
-  return section(t("dj.tracks"),
-    h("h3", {}, t("dj.ocean")), h("ol", { class: "track ocean" }, ocean), islands);
+    })))));
+  const zoom = h("button", {
+    type: "button", class: "dj-zoom", id: "dj-zoom",
+    onclick: () => {
+      wholeTracks = !wholeTracks;
+      zoom.closest(".dj-tracks")?.classList.toggle("zoomed", !wholeTracks);
+      zoom.textContent = t(wholeTracks ? "dj.tracks_zoom_in" : "dj.tracks_whole");
+      for (const wrap of document.querySelectorAll("#board .dj-track-wrap")) focusTrack(wrap);
+    },
+  }, t(wholeTracks ? "dj.tracks_zoom_in" : "dj.tracks_whole"));
+  const drawn = section(t("dj.tracks"), zoom,
+    h("h3", {}, t("dj.ocean")), trackWrap(t("dj.ocean"), h("ol", { class: "track ocean" }, ocean)), islands);
+  drawn.classList.add("dj-tracks");
+  if (!wholeTracks) drawn.classList.add("zoomed");
+  // Once drawn and marked (the page marks the choosable spaces after this draw): in view.
+  requestAnimationFrame(() => {
+    for (const wrap of drawn.querySelectorAll(".dj-track-wrap")) focusTrack(wrap);
+  });
+  return drawn;
+}
+
+/** A track in a box of its own: on a phone's screen (CSS), zoomed to one row of spaces a
+ * finger can tap, scrolling sideways inside the box (the page itself never does). */
+function trackWrap(name, track) {
+  return h("div", { class: "dj-track-wrap scroll-x", dataset: { track: name } }, track);
+}
+
+/** A zoomed track scrolled sideways to what matters: the spaces this seat may choose, else the
+ * newest move, else this seat's own piece (its ship, its explorer), else its start. A track
+ * wider than its box can be scrolled by keyboard too (focusable, named); one that fits is no
+ * tab stop. */
+function focusTrack(wrap) {
+  if (!wrap.isConnected) return;
+  if (wrap.scrollWidth <= wrap.clientWidth + 1) {
+    for (const name of ["tabindex", "role", "aria-label"]) wrap.removeAttribute(name);
+    return;
+  }
+  wrap.setAttribute("tabindex", "0");
+  wrap.setAttribute("role", "region");
+  wrap.setAttribute("aria-label", t("dj.track_scrolls", { track: wrap.dataset.track }));
+  let places = [...wrap.querySelectorAll(".space.chosen, .space.choosable")];
+  if (!places.length) places = [...wrap.querySelectorAll(".space.last-move.newest")];
+  if (!places.length) places = [...wrap.querySelectorAll(".space.mine")];
+  if (!places.length) { wrap.scrollLeft = 0; return; }
+  const box = wrap.getBoundingClientRect();
+  const rects = places.map((el) => el.getBoundingClientRect());
+  const left = Math.min(...rects.map((r) => r.left));
+  const right = Math.max(...rects.map((r) => r.right));
+  const centre = wrap.scrollLeft + (left + right) / 2 - box.left;
+  wrap.scrollLeft = Math.max(0, centre - wrap.clientWidth / 2);
 }
 
 function objectiveText(ctx, tile) {
@@ -401,4 +481,122 @@ export function placeOf(move) {
     case "fulfil_crew": case "copy": return int(move.card) ? `[data-crew="${move.card}"]` : null;
     default: return controlPlace(CONTROLS[move?.type]?.(move) ?? null);
   }
+}
+
+// ------------------------------------------------------------------ placing a worker on the board
+
+/** A placement is chosen from its worker (issue 30: a worker, then a location): the worker at
+ * home, from the move's own `worker` field. */
+export function startOf(move) {
+  return move?.type === "place" && Number.isInteger(move.worker) && typeof move.location === "string"
+    ? `[data-home-worker="${move.worker}"]` : null;
+}
+
+/** A worker at home was tapped and `moves` are its legal placements: the locations they name
+ * are highlighted, a tap on one previews the worker there and hands the move to the page's
+ * confirmation (`page.pick`, whose Cancel comes back to the locations); the worker tapped
+ * again, or "Cancel", puts the board back. False for any other place (the page lists its
+ * moves). */
+export function buildMove(moves, body, page) {
+  const worker = moves[0]?.worker;
+  const placements = moves.length > 0 && moves.every((m) => m.type === "place" && m.worker === worker
+    && typeof m.location === "string");
+  const root = document.querySelector("#board .dj");
+  if (!placements || !root) return false;
+  if (placing?.worker === worker && placing.version === body.version) {
+    stopPlacing(root);
+    return true;
+  }
+  placing = { worker, moves, previewed: null, version: body.version, page, seat: body.seat };
+  drawPlacing(root);
+  root.querySelector(".dj-target")?.focus({ preventScroll: true });
+  return true;
+}
+
+/** The placement being built drawn on `root` (the board, or a fresh draw of it): its worker
+ * marked, the locations it may go to highlighted (a tap previews it there), the previewed one
+ * with the worker drawn on it, and a line saying what to do with a Cancel. Whatever an
+ * earlier call drew is taken off first. */
+function drawPlacing(root) {
+  for (const undo of placingMarks.splice(0)) undo();
+  if (!placing) return;
+  const mark = (el, undo) => { placingMarks.push(undo); return el; };
+  const { worker, seat, previewed } = placing;
+  const piece = root.querySelector(`[data-home-worker="${worker}"]`);
+  if (piece) {
+    piece.classList.add("selected");
+    piece.setAttribute("aria-pressed", "true");
+    mark(piece, () => { piece.classList.remove("selected"); piece.removeAttribute("aria-pressed"); });
+  }
+  const events = new AbortController();
+  placingMarks.push(() => events.abort());
+  for (const move of placing.moves) {
+    const where = root.querySelector(placeOf(move));
+    if (!where || where.classList.contains("choosable")) continue; // a place of the page's own
+    const here = move === previewed;
+    where.classList.add("choosable", "dj-target");
+    if (here) where.classList.add("building");
+    where.setAttribute("tabindex", "0");
+    where.setAttribute("role", "button");
+    const note = h("span", { class: "sr-only" }, ` · ${t("dj.place_worker_here", { n: worker + 1 })}`);
+    const ghost = here ? h("span", { class: `token p${seat} dj-ghost`, "aria-hidden": "true" }, String(seat + 1)) : null;
+    where.append(note);
+    if (ghost) (where.querySelector(".loc-here") || where).append(ghost);
+    mark(where, () => {
+      where.classList.remove("choosable", "dj-target", "building");
+      where.removeAttribute("tabindex");
+      where.removeAttribute("role");
+      note.remove();
+      ghost?.remove();
+    });
+    const choose = () => previewPlacement(move);
+    where.addEventListener("click", choose, { signal: events.signal });
+    where.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); choose(); }
+    }, { signal: events.signal });
+  }
+  const tray = root.querySelector("#dj-tray");
+  if (!tray) return;
+  const loc = previewed ? board.locations.find((l) => l.id === previewed.location) : null;
+  const what = loc ? t("dj.place_previewed", { n: worker + 1, location: locationName(loc) })
+    : tCount("dj.place_choose", placing.moves.length, { n: worker + 1, count: placing.moves.length });
+  const bar = h("div", {
+    class: "dj-place-bar", id: "dj-place-bar", role: "group", "aria-label": t("dj.place_bar"),
+    onkeydown: (event) => {
+      if (event.key === "Escape") { event.preventDefault(); stopPlacing(document.querySelector("#board .dj")); }
+    },
+  },
+  h("p", { class: "dj-place-what", id: "dj-place-what", "aria-live": "polite" }, what),
+  h("button", {
+    type: "button", id: "dj-place-cancel", "aria-label": t("dj.place_cancel_label", { n: worker + 1 }),
+    onclick: () => stopPlacing(document.querySelector("#board .dj")),
+  }, t("game.cancel")));
+  tray.append(bar);
+  placingMarks.push(() => bar.remove());
+}
+
+/** A highlighted location was tapped: the worker drawn there, and the move handed to the
+ * page (played at once, or waiting for its confirmation, whose Cancel comes back here). */
+function previewPlacement(move) {
+  if (!placing) return;
+  const root = document.querySelector("#board .dj");
+  placing.previewed = move;
+  drawPlacing(root);
+  placing.page.pick(move, () => {
+    if (!placing || placing.previewed !== move) return;
+    placing.previewed = null;
+    const now = document.querySelector("#board .dj");
+    drawPlacing(now);
+    now?.querySelector(placeOf(move))?.focus({ preventScroll: true });
+  });
+}
+
+/** The placement being built given up: the board as it was, the focus on the worker. */
+function stopPlacing(root) {
+  const was = placing;
+  placing = null;
+  if (root) drawPlacing(root);
+  // A move waiting for the page's confirmation goes too (nothing left to undo here).
+  if (was?.previewed) was.page.cancel?.();
+  root?.querySelector(`[data-home-worker="${was?.worker}"]`)?.focus({ preventScroll: true });
 }

@@ -16,9 +16,12 @@ const GENERIC = {
  * (or null); moveGroup(move, body) -> what sets a move apart within its type, for grouping
  * (or null); skipEvent(event, entry) -> whether the log leaves an event out (one that only
  * repeats its move); optionally buildMove(moves, body, page) -> whether it builds the moves
- * of a tapped board place step by step on the board (a preview, then `page.play(move)`)
- * instead of the page listing them. The log's events read in the server's words (their
- * `text`). */
+ * of a tapped board place step by step on the board (a preview, then `page.play(move)`, or
+ * `page.pick(move, undo)`: the page's confirmation, whose Cancel calls `undo`; `page.cancel()`
+ * drops it) instead of the
+ * page listing them; optionally startOf(move, body) -> the board place where such a move's
+ * steps start (a selector, e.g. the worker of a placement), when it is not the move's
+ * placeOf. The log's events read in the server's words (their `text`). */
 export async function rendererFor(game) {
   const load = PER_GAME[game];
   if (!load) return GENERIC;
