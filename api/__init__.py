@@ -109,7 +109,9 @@ def parse_duration(text: str) -> float:
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The API app; `config` overrides the defaults (REDIS_URL defaults to env REDIS_URL)."""
-    app = Flask(__name__)
+    # No /static route: the web page is served under /play, and Flask-Limiter exempts
+    # Flask's `static` endpoint from every limit (docs/operating-limits.md).
+    app = Flask(__name__, static_folder=None)
     app.config.update(DEFAULTS)
     app.config["REDIS_URL"] = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     # Where the games and the queues are, and how durable an acknowledgement is

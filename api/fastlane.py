@@ -107,9 +107,9 @@ class FastLane:
         request is marked counted)."""
         try:
             with self.app.request_context(environ):
+                # It leaves the X-RateLimit headers in environ[limits.HEADERS]: no Flask
+                # hook sees the lane's answer.
                 self.limits.check()
-                # The headers Flask-Limiter would write: no Flask hook sees the lane's answer.
-                environ[limits.HEADERS] = self.limits.lane_headers()
         except (Problem, redis.RedisError) as refused:
             return self._error(environ, start_response, refused, started)
         environ[limits.COUNTED] = True

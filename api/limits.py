@@ -76,9 +76,9 @@ SETTINGS: dict[str, tuple[str, Any]] = {
 LIMITS = ("RATE_LIMIT_CREATE", "RATE_LIMIT_MOVES", "RATE_LIMIT_MOVES_PER_SEAT",
           "RATE_LIMIT_READS", "RATE_LIMIT_OTHER")
 
-# The X-RateLimit headers of a request counted by api.fastlane (in its own request context),
-# in its WSGI environ: the lane's answer carries them, and so does the app's if the lane
-# hands the request on (the app does not count it again, so Flask-Limiter has none).
+# The X-RateLimit headers of a counted request, in its WSGI environ (`Limits._hit`): the
+# app's answer carries them, and so does the fast lane's (in its own request context), or the
+# app's if the lane hands the request on (the app does not count it again).
 HEADERS = "bgb.rate_limits.headers"
 LIMIT_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
 
@@ -186,17 +186,15 @@ class Limits:
                 max_connections=int(app.config.get("REDIS_CONNECTIONS", LIMITER_CONNECTIONS)),
                 timeout=timeout,
                 socket_timeout=timeout, socket_connect_timeout=timeout, retry=retry_policy())
-        headers = limited and _active(str(app.config.get("RATE_LIMIT_HEADERS", "on")))
-        self.headers = headers
-        # Registered before Flask-Limiter's own hook, so it runs after it (Flask runs them
-        # in reverse): it drops the Retry-After Flask-Limiter puts on every answer.
+        self.headers = limited and _active(str(app.config.get("RATE_LIMIT_HEADERS", "on")))
         app.after_request(self._finish_headers)
         self.limiter = Limiter(
             enabled=limited,
             key_func=client_address, app=app, storage_uri=storage_uri, storage_options=options,
-            # X-RateLimit-* on every counted answer; Retry-After on 429s only
-            # (`_finish_headers`).
-            strategy="moving-window", headers_enabled=headers,
+            # X-RateLimit-* are written by `_finish_headers` from the window `_hit` read with
+            # the count: Flask-Limiter's own hook reads it after the view, where a Redis lost
+            # meanwhile made the view's answer a 500 (issue 27's Redis kill).
+            strategy="moving-window", headers_enabled=False,
             # `check` decides what a fault of the counting does (below).
             swallow_errors=False)
         if not limited:
@@ -207,23 +205,20 @@ class Limits:
         app.before_request(self.check)
 
     def _finish_headers(self, response: Response) -> Response:
-        """An answer's rate-limit headers: a request the fast lane counted gets the ones it
-        found; Retry-After stays only on the answers it means something on (429, 503)."""
+        """An answer's rate-limit headers: the ones its count found (`_hit`), unless it has
+        its own (a 429's); Retry-After stays only on the answers it means something on (429,
+        503)."""
         found = request.environ.get(HEADERS)
         if found and "X-RateLimit-Limit" not in response.headers:
             for name, value in found:
                 response.headers[name] = value
-        for name in LIMIT_HEADERS:  # once each: a 429's own and Flask-Limiter's
-            values = response.headers.getlist(name)
-            if len(values) > 1:
-                response.headers[name] = values[0]
         if response.status_code not in (429, 503):
             response.headers.pop("Retry-After", None)
         return response
 
     def lane_headers(self) -> list[tuple[str, str]]:
         """The X-RateLimit headers of the limit the current request counted against last, as
-        Flask-Limiter writes them (for api.fastlane's answers, which no Flask hook sees)."""
+        Flask-Limiter would write them (a Redis read of the limit's window)."""
         if not self.headers:
             return []
         current = self.limiter.current_limit
@@ -326,6 +321,15 @@ class Limits:
                 log.warning("a request was not counted: Redis does not answer")
             except Exception:
                 log.exception("a request was not counted against its rate limit")
+        if self.headers:
+            # The window read now, a Redis fault handled as the count's (`check`).
+            try:
+                request.environ[HEADERS] = self.lane_headers()
+            except redis.RedisError:
+                if checks[-1][1] != "other":
+                    raise
+                log.warning("a request's rate-limit headers were left out: Redis does not "
+                            "answer")
 
     def _remember(self, known: tuple[str, str, str], until: float, description: str,
                   amount: int) -> None:

@@ -4,6 +4,7 @@ budget ceiling, the ceiling on a creator's games with bots, and aborting a game.
 from __future__ import annotations
 
 import json
+import re
 import socket
 import threading
 from collections.abc import Iterator
@@ -249,6 +250,25 @@ def test_every_endpoint_is_under_a_limit(redis_url: str, path: str) -> None:
     _rate_limited(client.get(path))
     # Another client is not refused for it.
     assert client.get(path, environ_base={"REMOTE_ADDR": "10.9.8.7"}).status_code == 200
+
+
+def test_every_route_counts_against_a_limit(redis_client: redis.Redis, redis_url: str) -> None:
+    """Each route of the app, each method (a made-up id, no credentials, an empty body):
+    its answer, whatever it is, says the limit it counted against."""
+    app = _app(redis_url, RATE_LIMIT_CREATE="99/minute", RATE_LIMIT_MOVES="99/minute",
+               RATE_LIMIT_MOVES_PER_SEAT="99/minute", RATE_LIMIT_READS="99/minute",
+               RATE_LIMIT_OTHER="99/minute")
+    client = app.test_client()
+    tried = set()
+    for rule in app.url_map.iter_rules():
+        url = re.sub(r"<int:[a-z_]+>", "0", re.sub(r"<(path:)?[a-z_]+>", "Xq3f9LmQ2aZk7WcP",
+                                                   rule.rule))
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            answer = client.open(url, method=method, json={} if method != "GET" else None)
+            assert answer.headers.get("X-RateLimit-Limit") == "99", (method, url,
+                                                                     answer.status_code)
+            tried.add((method, rule.rule))
+    assert len(tried) >= 55, len(tried)
 
 
 def test_a_refused_client_stays_refused_until_its_window_frees_a_place(

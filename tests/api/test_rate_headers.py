@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api import create_app
+from clients.localredis import LocalRedis
 from tests.api.conftest import NO_RATE_LIMITS, create, move, problem
 
 
@@ -111,3 +113,21 @@ def test_the_headers_are_declared_for_every_limited_answer(limited: FlaskClient)
     # A browser may read them.
     exposed = limited.get(url, headers={"Origin": "https://app.example"}).headers
     assert "X-RateLimit-Remaining" in exposed.get("Access-Control-Expose-Headers", "")
+
+
+def test_redis_lost_once_the_view_has_answered_leaves_its_answer(tmp_path: Path) -> None:
+    """Issue 27's Redis kill: a request counted, then Redis gone before its answer left.
+    The headers' window is read with the count, so the view's answer stands (Flask-Limiter's
+    own hook read it after the view and turned the answer into a 500)."""
+    with LocalRedis(tmp_path) as local:
+        app = _app(local.url, RATE_LIMIT_OTHER="50/minute")
+
+        @app.after_request  # registered last, so it runs before the other after-request hooks
+        def lose_redis(response: Any) -> Any:
+            local.stop()
+            return response
+
+        answer = app.test_client().get("/v1/games-catalog")
+        assert local.process is None  # Redis was stopped by the hook
+    assert answer.status_code == 200, answer.data[:300]
+    assert _limit(answer)[:2] == (50, 49)

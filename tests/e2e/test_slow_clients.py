@@ -23,6 +23,7 @@ import redis
 from api.connections import DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_CONNECTIONS_PER_CLIENT
 from clients.localredis import free_port
 from clients.sdk import Client
+from tests.e2e.conftest import Stack
 from tests.e2e.test_idle_streams import _create, _raise_open_files, _serve
 
 pytestmark = pytest.mark.e2e
@@ -189,3 +190,19 @@ def test_slow_bodies_are_timed_out_and_greedy_clients_capped_while_a_game_plays(
             if server.poll() is None:
                 os.killpg(server.pid, signal.SIGKILL)
     assert code == 0, log.read_text()[-3000:]
+
+
+def test_headers_that_never_end_are_cut_by_the_server(bare_stack: Stack) -> None:
+    """The header timeout (gunicorn's keep-alive, 5 s as `bgb serve` runs it): a connection
+    that sends a request line and one header, then nothing, is closed by the server without
+    an answer (the time it took is printed, not asserted; a server that never closed it
+    fails on the socket's timeout)."""
+    with socket.create_connection(("127.0.0.1", bare_stack.port), timeout=60) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        sent = time.monotonic()
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+    print(f"unfinished headers cut {time.monotonic() - sent:.1f} s after they stopped")
+    assert received == b"", received[:300]
+    assert bare_stack.client.health()
