@@ -4,7 +4,8 @@ whole OpenAPI document. Always a documented 4xx problem+json, never a 5xx, state
 The schemathesis part (skipped when schemathesis is not installed) sends, for each operation,
 schema-valid and schema-violating requests (hypothesis, derandomized, EXAMPLES each), with a
 made-up game id and aimed at a real game (Darwin's Journey when registered) with the token of
-the seat to act, of the other seat, or none. It checks each answer against the document
+the seat to act, of the other seat, or none; an operation of no game is sent with no key and
+with a new player's key (its own for each request). It checks each answer against the document
 (status, content type, headers, body schema), that errors are problem+json, and that no
 refused request changed the game. A deeper run: BGB_FUZZ_EXAMPLES=250 (issue 19's depth: 0
 failures in 18 minutes on the shared 2-core machine, 2026-12-01; the timeout scales with it).
@@ -102,6 +103,9 @@ SEMANTIC_422 = {
                                "commitment's, its events and result the replay's",
 }
 
+# Stands for a new player's key in a fuzzed request's headers (`_run` puts a real one in).
+PLAYER_KEY = "a-new-players-key"
+
 # Per operation, mode and target (about 600 requests in all); raise it for a deeper manual run.
 EXAMPLES = int(os.environ.get("BGB_FUZZ_EXAMPLES", "12"))
 GAME = "darwins-journey" if "darwins-journey" in core.game_names() else "toy-pontoon"
@@ -162,6 +166,9 @@ def test_schemathesis_every_operation(fuzz_app: Flask, redis_client: redis.Redis
          {"Authorization": f"Bearer {tokens[1 - to_act]}"}),
         ("spectator", {"game_id": game_id}, None),
     ]
+    # A player's key (a new player's for each request: one may delete itself or rotate its
+    # key), so that the operations of /v1/players/me* and the challenges see valid data too.
+    player = ("player", None, {"Authorization": f"Bearer {PLAYER_KEY}"})
     schema = schemathesis.openapi.from_wsgi("/v1/openapi.json", fuzz_app)
     settings = hypothesis.settings(max_examples=EXAMPLES, derandomize=True, database=None,
                                    deadline=None, suppress_health_check=list(
@@ -182,9 +189,10 @@ def test_schemathesis_every_operation(fuzz_app: Flask, redis_client: redis.Redis
             checks += [negative_data_rejection] if mode == GenerationMode.NEGATIVE else []
             if mode == GenerationMode.POSITIVE and operation.label not in SEMANTIC_422:
                 checks.append(positive_data_acceptance)
-            for label, path, headers in (targets if has_game else targets[:1]):
+            for label, path, headers in (targets if has_game else [targets[0], player]):
                 strategy = operation.as_strategy(mode, path_parameters=path, headers=headers)
-                _run(strategy, settings, checks, label, redis_client, game_id, calls)
+                _run(strategy, settings, checks, label, redis_client, game_id, calls,
+                     client)
     assert calls[0] > 20 * len(operations), calls
 
 
@@ -194,7 +202,8 @@ def _header(response: Any, name: str) -> str:
 
 
 def _run(strategy: Any, settings: Any, checks: list[Any], label: str,
-         redis_client: redis.Redis, game_id: str, calls: list[int]) -> None:
+         redis_client: redis.Redis, game_id: str, calls: list[int], client: FlaskClient,
+         ) -> None:
     """Fuzz one strategy: the schema's checks, problem+json errors, the game unchanged."""
     import hypothesis
 
@@ -202,6 +211,9 @@ def _run(strategy: Any, settings: Any, checks: list[Any], label: str,
     @hypothesis.given(case=strategy)
     def fuzz(case: Any) -> None:
         _quick_long_polls(case)
+        if (case.headers or {}).get("Authorization") == f"Bearer {PLAYER_KEY}":
+            key = client.post("/v1/players", json={}).get_json()["key"]
+            case.headers["Authorization"] = f"Bearer {key}"
         before = redis_client.hget(keys.game_state(game_id), "snapshot")
         response = case.call_and_validate(checks=checks)
         calls[0] += 1
