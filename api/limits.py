@@ -154,6 +154,11 @@ def _over(scope: str, description: str, seconds: float) -> Problem:
                    headers={"Retry-After": str(wait)}, retry_after=wait)
 
 
+def _request_identity() -> str:
+    """The name a request is counted under: its endpoint, or "unrouted" without one."""
+    return request.endpoint or "unrouted"
+
+
 class Limits:
     """The rate limiter of one app, and the checks of bot budgets and bot games."""
 
@@ -196,7 +201,11 @@ class Limits:
             # meanwhile made the view's answer a 500 (issue 27's Redis kill).
             strategy="moving-window", headers_enabled=False,
             # `check` decides what a fault of the counting does (below).
-            swallow_errors=False)
+            swallow_errors=False,
+            # A request that matches no route (404, 405) is counted too, under its own name:
+            # Flask-Limiter exempts a request whose identity is empty, and the default
+            # identity is the endpoint, which such a request has none of.
+            request_identifier=_request_identity)
         if not limited:
             return
         # Every count is taken by `check`, by category, with `limiter.limit`: this app has

@@ -271,6 +271,18 @@ def test_every_route_counts_against_a_limit(redis_client: redis.Redis, redis_url
     assert len(tried) >= 55, len(tried)
 
 
+def test_requests_that_match_no_route_count_against_a_limit(redis_client: redis.Redis,
+                                                            redis_url: str) -> None:
+    """A path no route has (404), or a method its route does not take (405), counts against
+    the "other" limit like any request: such a flood is refused with 429 too."""
+    app = _app(redis_url, RATE_LIMIT_OTHER="3/minute")
+    client = app.test_client()
+    answers = [client.get("/v1/no-such-thing").status_code for _ in range(3)]
+    answers.append(client.delete("/v1/games-catalog").status_code)
+    assert answers == [404, 404, 404, 429], answers
+    assert client.get("/v1/no-such-thing").headers.get("X-RateLimit-Limit") == "3"
+
+
 def test_a_refused_client_stays_refused_until_its_window_frees_a_place(
         limited: FlaskClient, redis_client: redis.Redis) -> None:
     for _ in range(3):
