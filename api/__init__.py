@@ -36,6 +36,7 @@ from api import (
     problems,
     queries,
     replays,
+    request_limits,
     settings,
     takeback,
     tournaments,
@@ -170,4 +171,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         # process's turns and its body's deadline (api.connections), as WSGI middleware
         # (Flask's documented way: app.wsgi_app).
         app.wsgi_app = connections.guarded(app.wsgi_app)  # type: ignore[method-assign]
+    # Outermost: a target or headers over the API's sizes, refused problem+json before
+    # anything reads them (gunicorn's own limits are set above these: api.request_limits).
+    app.wsgi_app = request_limits.RequestLimits(app.wsgi_app)  # type: ignore[method-assign]
     return app

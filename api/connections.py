@@ -13,9 +13,13 @@ and the time it may take to send a request's body.
   a client that declared a 100-byte body and sent 1 byte costs no app work, and gets 408
   problem+json when the deadline runs out, its connection closed.
 
-`guarded` puts the body deadline and fair turns (`FairShare`) in front of the app under
-gevent (`api.create_app`, through Flask's documented `app.wsgi_app`); the connection cap is
-`api.gunicorn_worker`'s.
+- `SlowBodies` caps what one client may keep waiting on its bodies: a request whose body
+  is not in after a short grace is counted (`SharedCounts`) until it is, and one over the
+  client's cap is answered 429 and closed. A body that arrives at once costs no count.
+
+`guarded` puts the body deadline with the slow-body cap, and fair turns (`FairShare`), in
+front of the app under gevent (`api.create_app`, through Flask's documented
+`app.wsgi_app`). All of it is WSGI: no method of the server is overridden.
 """
 
 from __future__ import annotations
@@ -25,7 +29,6 @@ import ipaddress
 import json
 import logging
 import os
-import socket
 import sys
 import threading
 import time
@@ -42,9 +45,10 @@ from api import keys
 
 log = logging.getLogger(__name__)
 
-# Connections one client (an address, an IPv6 /64) may hold at once, every API process
-# together; 0 turns the cap off. A browser opens at most 6 per host, an app or a bot a few;
-# a client's long polls and streams count too (at most BGB_MAX_STREAMS_PER_CLIENT of them).
+# Connections one client (an address, an IPv6 /64) may keep waiting on their requests'
+# bodies at once, every API process together (BGB_MAX_CONNECTIONS_PER_CLIENT); 0 turns the
+# cap off. A browser opens at most 6 connections per host, an app or a bot a few, and sends
+# each body at once: only a slow or hostile client ever holds many.
 DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 200
 # Seconds a client has to send a request's whole body (the headers have gunicorn's
 # keep-alive, 5 s in `bgb serve` and compose.yaml). A move is ~100 bytes; the largest body
@@ -53,9 +57,13 @@ DEFAULT_BODY_TIMEOUT = 10.0
 # Bodies up to this size are read whole before the app is called (the API accepts none
 # larger: MAX_CONTENT_LENGTH is 64 KiB).
 PREREAD_BYTES = 64 * 1024
-# Seconds a refused connection's request headers are waited for before its 429 is sent.
-REFUSAL_READ_SECONDS = 1.0
+# Seconds a body may take before its request counts against its client's cap of slow
+# bodies: a move's body comes in the same packet as its headers, or one round trip later.
+SLOW_BODY_GRACE_SECONDS = 0.25
 RETRY_AFTER_CONNECTIONS_SECONDS = 5
+# Connections to the Redis holding the counts, per process: a burst shares them.
+COUNTS_CONNECTIONS = 64
+HEARTBEAT_SECONDS = 5.0
 # Counts sent to Redis in one pipeline at most (`SharedCounts`).
 MAX_BATCH = 500
 
@@ -74,6 +82,17 @@ def client_group(address: str | None) -> str:
             return str(ip.ipv4_mapped)
         return str(ipaddress.IPv6Network((ip, 64), strict=False))
     return str(ip)
+
+
+def client_of(environ: dict[str, Any], trusted_proxies: int = 0) -> str:
+    """The client of a WSGI request: its connection's address's group, or behind
+    `trusted_proxies` proxies the address they put in X-Forwarded-For (as werkzeug's
+    ProxyFix reads it)."""
+    if trusted_proxies > 0:
+        forwarded = [a.strip() for a in environ.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        if len(forwarded) >= trusted_proxies and forwarded[-trusted_proxies]:
+            return client_group(forwarded[-trusted_proxies])
+    return client_group(environ.get("REMOTE_ADDR"))
 
 
 def setting(name: str, default: float) -> float:
@@ -265,30 +284,20 @@ Timer = Callable[[float, BaseException], AbstractContextManager[Any]]
 
 class DeadlineInput:
     """A WSGI input stream whose reads end at `deadline` (time.monotonic()) with
-    BodyTimeout; the connection's reading side is then shut, so that the server closes it
-    after its answer instead of waiting for the rest of the body."""
+    BodyTimeout. (The server then closes the connection when the rest of the body does not
+    come within its keep-alive timeout, as it discards it before the next request.)"""
 
-    def __init__(self, stream: Any, deadline: float, timer: Timer,
-                 sock: socket.socket | None) -> None:
+    def __init__(self, stream: Any, deadline: float, timer: Timer) -> None:
         self.stream = stream
         self.deadline = deadline
         self.timer = timer
-        self.sock = sock
 
     def _within(self, read: Callable[..., Any], *args: Any) -> Any:
         left = self.deadline - time.monotonic()
-        try:
-            if left <= 0:
-                raise BodyTimeout()
-            with self.timer(left, BodyTimeout()):
-                return read(*args)
-        except BodyTimeout:
-            if self.sock is not None:
-                try:
-                    self.sock.shutdown(socket.SHUT_RD)
-                except OSError:
-                    pass
-            raise
+        if left <= 0:
+            raise BodyTimeout()
+        with self.timer(left, BodyTimeout()):
+            return read(*args)
 
     def read(self, size: int | None = -1) -> bytes:
         """As the stream's read, within the deadline."""
@@ -324,41 +333,178 @@ def timeout_problem() -> tuple[str, list[tuple[str, str]], bytes]:
                                    ("Content-Length", str(len(body)))], body
 
 
+class SlowBodyRefused(Exception):
+    """A slow body over its client's cap (answered 429)."""
+
+
+class SlowBodies:
+    """The cap on the connections one client keeps waiting on their bodies, every process
+    together: a body not in `grace` seconds after its headers counts (`SharedCounts`)
+    until it is in or timed out; one more than `cap` is refused. Bodies that come at once,
+    nearly all of them, never reach Redis."""
+
+    def __init__(self, counts: SharedCounts, cap: int, grace: float = SLOW_BODY_GRACE_SECONDS,
+                 trusted_proxies: int = 0) -> None:
+        self.counts = counts
+        self.cap = cap
+        self.grace = grace
+        self.trusted_proxies = trusted_proxies
+
+    def read(self, environ: dict[str, Any], read: Callable[[], bytes]) -> bytes:
+        """What `read` returns, read in a greenlet of its own while this one judges it:
+        once the grace is over the body counts against its client's cap until it is in;
+        over the cap the read is given up (SlowBodyRefused). Whatever `read` raises is
+        raised here."""
+        import gevent
+
+        def attempt() -> tuple[bytes, Exception | None]:
+            try:  # what it raises is handed over, not left to gevent to print as a failure
+                return read(), None
+            except Exception as exc:
+                return b"", exc
+
+        reading = gevent.spawn(attempt)
+        reading.join(self.grace)
+        if not reading.ready():
+            group = client_of(environ, self.trusted_proxies)
+            if not self.counts.admit(group, self.cap):
+                reading.kill()
+                raise SlowBodyRefused()
+            try:
+                reading.join()  # the read has its own deadline (BodyDeadline)
+            finally:
+                reading.kill()  # this greenlet killed meanwhile: so is the read
+                self.counts.release(group)
+        body, error = reading.get()
+        if error is not None:
+            raise error
+        return body
+
+
+def too_many_connections_problem(cap: int) -> tuple[str, list[tuple[str, str]], bytes]:
+    """The 429 problem+json answer (status line, headers, body) to a slow body over its
+    client's cap."""
+    from api.problems import PROBLEM_BASE, PROBLEM_MIMETYPE
+
+    body = json.dumps({
+        "type": PROBLEM_BASE + "too-many-connections", "title": "Too many connections",
+        "status": 429, "retry_after": RETRY_AFTER_CONNECTIONS_SECONDS,
+        "detail": f"at most {cap} connections at once per client may wait on their "
+                  "requests' bodies; send the bodies, or close one first"}).encode()
+    return "429 Too Many Requests", [
+        ("Content-Type", PROBLEM_MIMETYPE), ("Content-Length", str(len(body))),
+        ("Retry-After", str(RETRY_AFTER_CONNECTIONS_SECONDS))], body
+
+
+class UnreadableBody:
+    """A WSGI input whose reads raise what reading the real body raised (a malformed
+    chunked body: the app answers it 400, `api.parsing.body_bytes`)."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def read(self, size: int | None = -1) -> bytes:
+        raise self.error
+
+    readline = read
+
+    def readlines(self, hint: int | None = -1) -> list[bytes]:
+        raise self.error
+
+    def __iter__(self) -> Iterator[bytes]:
+        raise self.error
+
+
+class PrefixedInput:
+    """A WSGI input: `prefix` (already read), then the rest of `stream`."""
+
+    def __init__(self, prefix: bytes, stream: DeadlineInput) -> None:
+        self.prefix = io.BytesIO(prefix)
+        self.stream = stream
+
+    def read(self, size: int | None = -1) -> bytes:
+        """As a stream's read: at most `size` bytes (all the rest when negative or None)."""
+        if size is None or size < 0:
+            return self.prefix.read() + self.stream.read()
+        return self.prefix.read(size) or self.stream.read(size)
+
+    def readline(self, size: int | None = -1) -> bytes:
+        """As a stream's readline."""
+        line = self.prefix.readline(-1 if size is None else size)
+        if line.endswith(b"\n") or (size is not None and 0 <= size <= len(line)):
+            return line
+        rest = -1 if size is None or size < 0 else size - len(line)
+        return line + self.stream.readline(rest)
+
+    def __iter__(self) -> Iterator[bytes]:
+        while line := self.readline():
+            yield line
+
+
 class BodyDeadline:
     """WSGI middleware: each request's body must arrive within `seconds` of its headers.
 
-    A body of a declared length up to `preread` bytes (every body the API accepts) is read
-    here, before the app is called: a client that sends its body slowly, or never, holds
-    only its connection and a few kilobytes, never a rate limit count, a Redis connection
-    or any of the app's work. Past the deadline the answer is 408 problem+json and the
-    connection is closed. A larger or chunked body is left to the app, its reads ending
-    with BodyTimeout at the same deadline (the app answers 408; one it lets through is
-    answered here)."""
+    Every body the API accepts (a declared length up to `preread` bytes, or a chunked body
+    up to that much) is read here, before the app is called: a client that sends its body
+    slowly, or never, holds only its connection and a few kilobytes, never a rate limit
+    count, a Redis connection or any of the app's work. Past the deadline the answer is 408
+    problem+json. With `slow` set, a client keeps at most its cap of such connections
+    (`SlowBodies`; beyond: 429). A larger body (a record to replay, or one the app refuses
+    413) is read by the app itself, under the same deadline."""
 
     def __init__(self, app: WSGIApp, seconds: float, timer: Timer,
-                 preread: int = PREREAD_BYTES) -> None:
+                 preread: int = PREREAD_BYTES, slow: SlowBodies | None = None) -> None:
         self.app = app
         self.seconds = seconds
         self.timer = timer
         self.preread = preread
+        self.slow = slow
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse,
                  ) -> Iterable[bytes]:
         """Call the app once the body is in, or with a deadline on its input."""
         stream = DeadlineInput(environ["wsgi.input"], time.monotonic() + self.seconds,
-                               self.timer, environ.get("gunicorn.socket"))
+                               self.timer)
         length = environ.get("CONTENT_LENGTH") or ""
+        chunked = "HTTP_TRANSFER_ENCODING" in environ
+        if not chunked and not (length.isdigit() and 0 < int(length) <= self.preread):
+            environ["wsgi.input"] = stream  # no body, or a large one the app reads itself
+            return self._answer(environ, start_response)
+
+        def read() -> bytes:
+            return _read_exactly(stream, self.preread + 1 if chunked else int(length))
+
         try:
-            if (length.isdigit() and 0 < int(length) <= self.preread
-                    and "HTTP_TRANSFER_ENCODING" not in environ):
-                environ["wsgi.input"] = io.BytesIO(_read_exactly(stream, int(length)))
-            else:
-                environ["wsgi.input"] = stream
+            try:
+                body = read() if self.slow is None else self.slow.read(environ, read)
+                # A chunked body longer than `preread` (a record to replay): the app reads
+                # the rest itself, under the same deadline.
+                environ["wsgi.input"] = (PrefixedInput(body, stream)
+                                         if len(body) > self.preread else io.BytesIO(body))
+            except (BodyTimeout, SlowBodyRefused):
+                raise
+            except Exception as exc:  # the server's framing errors: the app answers 400
+                environ["wsgi.input"] = UnreadableBody(exc)
+        except BodyTimeout:
+            return _answered(start_response, *timeout_problem())
+        except SlowBodyRefused:
+            assert self.slow is not None
+            return _answered(start_response, *too_many_connections_problem(self.slow.cap))
+        return self._answer(environ, start_response)
+
+    def _answer(self, environ: dict[str, Any], start_response: StartResponse,
+                ) -> Iterable[bytes]:
+        """The app's answer; 408 should its own read of a body run out of time."""
+        try:
             return self.app(environ, start_response)
         except BodyTimeout:
-            status, headers, body = timeout_problem()
-            start_response(status, headers)
-            return [body]
+            return _answered(start_response, *timeout_problem())
+
+
+def _answered(start_response: StartResponse, status: str, headers: list[tuple[str, str]],
+              body: bytes) -> list[bytes]:
+    start_response(status, headers)
+    return [body]
 
 
 def _read_exactly(stream: DeadlineInput, length: int) -> bytes:
@@ -403,19 +549,12 @@ class FairShare:
         self._lock = threading.Lock()
         self._turns: dict[str, tuple[threading.BoundedSemaphore, int]] = {}
 
-    def _client(self, environ: dict[str, Any]) -> str:
-        if self.trusted_proxies > 0:
-            forwarded = [a.strip() for a in environ.get("HTTP_X_FORWARDED_FOR", "").split(",")]
-            if len(forwarded) >= self.trusted_proxies and forwarded[-self.trusted_proxies]:
-                return client_group(forwarded[-self.trusted_proxies])
-        return client_group(environ.get("REMOTE_ADDR"))
-
     def __call__(self, environ: dict[str, Any], start_response: StartResponse,
                  ) -> Iterable[bytes]:
         """Call the app in one of the client's turns (a watcher: at once)."""
         if _is_watcher(environ):
             return self.app(environ, start_response)
-        client = self._client(environ)
+        client = client_of(environ, self.trusted_proxies)
         with self._lock:
             turns, waiting = self._turns.get(client) or (
                 threading.BoundedSemaphore(self.per_client), 0)
@@ -440,14 +579,64 @@ def gevent_patched() -> bool:
 
 
 def guarded(app: WSGIApp) -> WSGIApp:
-    """`app` behind fair turns per client (BGB_REQUESTS_PER_CLIENT) and the body deadline
-    (BGB_BODY_TIMEOUT), as set; for a gevent process (the deadline is a gevent.Timeout)."""
+    """`app` behind fair turns per client (BGB_REQUESTS_PER_CLIENT), and the body deadline
+    (BGB_BODY_TIMEOUT) with the cap on slow bodies (BGB_MAX_CONNECTIONS_PER_CLIENT), as
+    set; for a gevent process (the deadline is a gevent.Timeout, the cap's judge a
+    greenlet)."""
     import gevent
 
+    trusted_proxies = int(setting("TRUSTED_PROXIES", 0))
     per_client = int(setting("REQUESTS_PER_CLIENT", DEFAULT_REQUESTS_PER_CLIENT))
     if per_client > 0:
-        app = FairShare(app, per_client, int(setting("TRUSTED_PROXIES", 0)))
+        app = FairShare(app, per_client, trusted_proxies)
     seconds = setting("BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT)
     if seconds > 0:
-        app = BodyDeadline(app, seconds, gevent.Timeout)
+        app = BodyDeadline(app, seconds, gevent.Timeout, slow=slow_bodies(trusted_proxies))
     return app
+
+
+def slow_bodies(trusted_proxies: int) -> SlowBodies | None:
+    """The cap on slow bodies as set (None when off), its counts in the Redis of
+    BGB_COUNTS_REDIS_URL (else the game store's; on a cluster the queues' Redis, as the
+    counts' scripts touch a set shared by every process), this process's heartbeat kept
+    there by a greenlet. Behind proxies the client is the forwarded address."""
+    import gevent
+
+    cap = int(setting("MAX_CONNECTIONS_PER_CLIENT", DEFAULT_MAX_CONNECTIONS_PER_CLIENT))
+    url = os.environ.get("BGB_COUNTS_REDIS_URL") or ""
+    if not url and os.environ.get("REDIS_URL"):
+        from api.redis_conn import Topology
+
+        topology = Topology.from_env()
+        url = topology.queue_url if topology.cluster else os.environ["REDIS_URL"]
+    if cap <= 0 or not url:
+        return None
+    counts = SharedCounts(counts_client(url), "connections")
+    gevent.spawn(_heartbeats, counts)
+    return SlowBodies(counts, cap, trusted_proxies=trusted_proxies)
+
+
+def counts_client(url: str) -> redis.Redis:
+    """A client of the counts' Redis: a few connections, waited for (a burst of slow
+    bodies shares them), each command with the requests' Redis timeout."""
+    from api.lean_script import retry_policy
+    from api.redis_conn import is_sentinel, queue_client
+
+    timeout = float(os.environ.get("BGB_REDIS_TIMEOUT") or 0.5)
+    if is_sentinel(url):  # the queues' Redis behind Sentinel (a cluster's)
+        return queue_client(url, timeout=timeout)
+    return redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+        url, max_connections=COUNTS_CONNECTIONS, timeout=timeout, socket_timeout=timeout,
+        socket_connect_timeout=timeout, retry=retry_policy()))
+
+
+def _heartbeats(counts: SharedCounts) -> None:
+    """Keep this process's heartbeat among the counters, as long as the process lives."""
+    import gevent
+
+    while True:
+        try:
+            counts.heartbeat()
+        except Exception as exc:  # Redis away: the counts fall back to this process
+            log.debug("%s counts heartbeat failed: %r", counts.kind, exc)
+        gevent.sleep(HEARTBEAT_SECONDS)

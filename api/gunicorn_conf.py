@@ -1,13 +1,16 @@
 """gunicorn settings of the API: `gunicorn -c python:api.gunicorn_conf 'api:create_app()'`.
 
-- gunicorn's own answers to requests it cannot parse are problem+json through the API's
-  worker classes (`api.gunicorn_worker`), which the command line names.
+- gunicorn's own limits on a request's line and headers are set above the API's, which
+  the app answers problem+json (`api.request_limits`); gunicorn's HTML answers only what
+  it cannot parse at all.
 - Watchers (long polls, event streams) hold a connection each: `worker_connections` (gevent
   workers) is BGB_MAX_WATCHERS plus room for every other request (`api.watchers`), and the
   open-file limit is raised to its hard limit so that each connection can have its socket.
 - /metrics adds up live processes only: a dead worker's gauges are dropped.
-- A worker freezes what it loaded out of the garbage collector's sight, and a gevent worker
-  starts its connection counts (`post_worker_init`).
+- A worker freezes what it loaded out of the garbage collector's sight (`post_worker_init`).
+
+Only documented settings and server hooks, with gunicorn's own worker classes (`gevent`,
+`gthread`): everything the API adds in front of requests is WSGI middleware in the app.
 
 The command line keeps the other settings (`bgb serve`, compose.yaml and the Dockerfile pass
 it). With gevent workers the master is started by `clients.gunicorn_gevent`, which patches
@@ -27,6 +30,12 @@ RESERVED_CONNECTIONS = 1000
 
 worker_connections = (int(os.environ.get("BGB_MAX_WATCHERS", DEFAULT_MAX_WATCHERS))
                       + RESERVED_CONNECTIONS)
+
+# Above the API's own limits (api.request_limits: a 4,094-character target, 100 fields of
+# 8,190 bytes), which it answers problem+json; gunicorn's maximum request line is 8,190.
+limit_request_line = 8190
+limit_request_fields = 200
+limit_request_field_size = 16380
 
 
 def raise_open_files_limit() -> int:
@@ -54,10 +63,6 @@ def post_worker_init(worker: Any) -> None:
     frozen is never freed."""
     gc.collect()
     gc.freeze()
-    # The per-client connection cap's counts (api.gunicorn_worker.GuardedGeventWorker).
-    start_counts = getattr(worker, "start_connection_counts", None)
-    if start_counts is not None:
-        start_counts()
 
 
 def child_exit(server: Any, worker: Any) -> None:

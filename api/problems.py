@@ -158,6 +158,15 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
     "payload-too-large": ProblemType(
         "Payload too large", 413, "The request body is larger than this server accepts.",
         "Send a smaller body; no valid request is this large."),
+    "uri-too-long": ProblemType(
+        "URI too long", 414, "The request's target (path and query) is longer than this "
+        "server accepts; no operation of the API needs one this long.",
+        "Fix the request; retrying it unchanged fails again."),
+    "request-header-fields-too-large": ProblemType(
+        "Request header fields too large", 431, "The request has more header fields, or a "
+        "longer one, than this server accepts.",
+        "Send fewer or shorter headers (a cookie jar may have grown); retrying unchanged "
+        "fails again."),
     "unsupported-media-type": ProblemType(
         "Unsupported media type", 415, "The body is not sent as JSON.",
         "Send the body with `Content-Type: application/json`."),
@@ -186,10 +195,10 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         "it may.", "Close a stream or long poll you no longer need, then retry after "
         "`Retry-After` seconds."),
     "too-many-connections": ProblemType(
-        "Too many connections", 429, "This client (an address; for IPv6, its /64) holds as "
-        "many connections to the server at once as it may; this one was answered at once "
-        "and closed.", "Reuse your open connections (keep-alive) or close some, then retry "
-        "after `Retry-After` seconds."),
+        "Too many connections", 429, "This client (an address; for IPv6, its /64) keeps as "
+        "many connections waiting on their requests' bodies as it may; this request was "
+        "answered without its body.", "Send each request's body with its headers, or close "
+        "the connections you no longer need, then retry after `Retry-After` seconds."),
     "too-many-tournaments": ProblemType(
         "Too many tournaments", 429, "The server plays as many tournaments as it may.",
         "Retry once a tournament has ended."),

@@ -111,15 +111,16 @@ SETTINGS: tuple[Setting, ...] = (
             "seconds a request's body may take to arrive after its headers (beyond: 408 and "
             "the connection closed; `off` disables)", "API"),
     Setting("BGB_MAX_CONNECTIONS_PER_CLIENT", "200",
-            "connections one client (an IPv4 address, an IPv6 /64) may hold, all API "
-            "processes together (beyond: 429; `off` disables; off behind trusted proxies)",
+            "connections one client (an IPv4 address, an IPv6 /64) may keep waiting on their "
+            "requests' bodies (a body not in 0.25 s), all API processes together (beyond: 429; "
+            "`off` disables)",
             "API"),
     Setting("BGB_REQUESTS_PER_CLIENT", "4",
             "requests of one client an API process works on at once, long polls and streams "
             "aside (`off` disables)", "API"),
     Setting("BGB_COUNTS_REDIS_URL", "",
-            "the Redis holding the connection counts (one without persistence saves an fsync "
-            "a connection)", "API", "`REDIS_URL` (on a cluster: `BGB_QUEUE_URL`)"),
+            "the Redis holding the slow-body counts (one without persistence saves an fsync "
+            "a slow body)", "API", "`REDIS_URL` (on a cluster: `BGB_QUEUE_URL`)"),
     Setting("BGB_TRUSTED_PROXIES", "0",
             "reverse proxies in front of the API (the client address then comes from "
             "`X-Forwarded-For`)", "API"),

@@ -3,8 +3,7 @@
 An idle watcher costs no thread (gevent workers) and no Redis read (`api.events`), but it
 holds a connection and a file descriptor. So each API process admits at most
 `BGB_MAX_WATCHERS` of them, and at most `BGB_MAX_STREAMS_PER_CLIENT` per client (an
-address, an IPv6 /64: `api.connections.client_group`; all processes together, a client
-holds at most its connection cap, `api.gunicorn_worker`);
+address, an IPv6 /64: `api.connections.client_group`);
 beyond those a request is refused at once rather than queued: 429 for that one client, 503
 when the process is full, both problem+json with Retry-After. gunicorn's worker_connections
 (`api.gunicorn_conf`) leaves `RESERVED_CONNECTIONS` more, so moves, reads and the bots'

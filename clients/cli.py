@@ -321,9 +321,9 @@ def build_parser() -> argparse.ArgumentParser:
 # -- serve / worker ----------------------------------------------------------------------------
 
 
-# gunicorn's gevent worker with a body deadline and a per-client connection cap in front of
-# the app (docs/operating-limits.md).
-GEVENT_WORKER = "api.gunicorn_worker.GuardedGeventWorker"
+# gunicorn's own gevent worker; the app puts the body deadline and the per-client caps in
+# front of itself under gevent (api.connections, docs/operating-limits.md).
+GEVENT_WORKER = "gevent"
 
 
 def gunicorn_command(host: str, port: int, workers: int = 2, threads: int = 0) -> list[str]:
@@ -334,8 +334,7 @@ def gunicorn_command(host: str, port: int, workers: int = 2, threads: int = 0) -
         threads = 16
     if threads > 0:
         launcher = "gunicorn"
-        concurrency = ["--worker-class", "api.gunicorn_worker.ProblemThreadWorker",
-                       "--threads", str(threads)]
+        concurrency = ["--worker-class", "gthread", "--threads", str(threads)]
     else:  # gevent's patching first, in the master (clients.gunicorn_gevent)
         launcher = "clients.gunicorn_gevent"
         concurrency = ["--worker-class", GEVENT_WORKER]

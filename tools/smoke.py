@@ -6,12 +6,12 @@ the server answers /healthz; the web page, one of its scripts and its Portuguese
 the games' catalog in English and Portuguese, /v1/bots, the OpenAPI document, /docs and the
 problem types' pages; then for every game of the catalog a game with one human seat
 (the others bots, or the game's automa when it is played solo) in which the human plays
-a few moves and a bot answers; then what gunicorn itself answers, through the two methods
-of its workers the API overrides (docs/dependencies.md): requests it cannot parse answer
-problem+json (414, 400) as does a malformed chunked body (400), and on a server on this
-machine a client over its connection cap (`BGB_MAX_CONNECTIONS_PER_CLIENT`, as set for the
-server) gets 429 `too-many-connections`. With `BGB_BODY_TIMEOUT` of 3 s or less (as
-tools/check_latest.py sets it) a body that never comes is answered 408. Standard library
+a few moves and a bot answers; then the refusals in front of the app: a target or headers
+over the API's sizes answer problem+json (414, 431), as does a malformed chunked body (400),
+while a header gunicorn cannot parse gets its own 400; on a server on this machine a client
+keeping its cap of slow bodies waiting (`BGB_MAX_CONNECTIONS_PER_CLIENT`, as set for the
+server) gets 429 `too-many-connections` for one more. With `BGB_BODY_TIMEOUT` of 3 s or less
+(as tools/check_latest.py sets it) a body that never comes is answered 408. Standard library
 only: it runs in any environment.
 """
 
@@ -176,7 +176,8 @@ def expect_problem(step: str, answer: bytes, status: int, slug: str) -> None:
 
 
 def refusals(base: str) -> str:
-    """gunicorn's own refusals and a malformed chunked body answer problem+json."""
+    """The API's sizes and a malformed chunked body answer problem+json; gunicorn answers
+    what it cannot parse 400."""
     try:
         return _refusals(base)
     except OSError as exc:
@@ -186,26 +187,35 @@ def refusals(base: str) -> str:
 def _refusals(base: str) -> str:
     host = urlsplit(base).hostname or "127.0.0.1"
     expect_problem("refusals", raw_exchange(
-        base, b"GET /v1/games/" + b"x" * 5000 + b" HTTP/1.1\r\nHost: a\r\n\r\n"),
-        414, "uri-too-long")
+        base, b"GET /v1/games/" + b"x" * 5000 + b" HTTP/1.1\r\nHost: a\r\n"
+        b"Connection: close\r\n\r\n"), 414, "uri-too-long")
+    many = b"".join(b"X-Field-%d: x\r\n" % i for i in range(120))
     expect_problem("refusals", raw_exchange(
-        base, b"GET /v1/games HTTP/1.1\r\nHost: a\r\nBad Header: x\r\n\r\n"),
-        400, "bad-request")
+        base, b"GET /healthz HTTP/1.1\r\nHost: a\r\n" + many + b"Connection: close\r\n\r\n"),
+        431, "request-header-fields-too-large")
+    answer = raw_exchange(base, b"GET /v1/games HTTP/1.1\r\nHost: a\r\nBad Header: x\r\n\r\n")
+    if not answer.startswith(b"HTTP/1.1 400"):
+        raise SmokeFailed(f"refusals: a header gunicorn cannot parse: {answer[:300]!r}")
     expect_problem("refusals", raw_exchange(
         base, b"POST /v1/games HTTP/1.1\r\nHost: " + host.encode() + b"\r\n"
         b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
         b"Connection: close\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n"), 400, "bad-request")
-    return "refusals: 414 and 400 from gunicorn, a malformed chunked body: problem+json"
+    return ("refusals: 414 and 431 problem+json, gunicorn's 400 for an unparseable header, "
+            "a malformed chunked body 400 problem+json")
 
 
-# Where the connection-cap step connects from: an address of its own (Linux answers all of
+# Where the slow-body cap step connects from: an address of its own (Linux answers all of
 # 127/8 on loopback), so that the smoke test's other connections and the bots' are not
 # counted with it.
 CAP_SOURCE = "127.0.9.1"
+# A move's headers and 1 byte of its declared 100-byte body.
+SLOW_BODY = (b"POST /v1/games HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\n"
+             b"Content-Length: 100\r\n\r\n{")
 
 
 def connection_cap(base: str) -> str | None:
-    """A client holding its cap of connections gets 429 on one more (a local server only)."""
+    """A client keeping its cap of slow bodies waiting gets 429 for one more (a local
+    server only)."""
     cap = int(os.environ.get("BGB_MAX_CONNECTIONS_PER_CLIENT") or 200)
     parts = urlsplit(base)
     if cap <= 0 or os.environ.get("BGB_TRUSTED_PROXIES") or parts.hostname not in (
@@ -215,24 +225,24 @@ def connection_cap(base: str) -> str | None:
     try:
         for _ in range(cap):
             try:
-                held.append(socket.create_connection(
-                    ("127.0.0.1", parts.port or 80), timeout=10,
-                    source_address=(CAP_SOURCE, 0)))
+                conn = socket.create_connection(("127.0.0.1", parts.port or 80), timeout=10,
+                                                source_address=(CAP_SOURCE, 0))
             except OSError:
                 if not held:
                     return None  # no such source address here (not Linux)
                 raise
-        time.sleep(1.0)  # the server admits (counts) each of them
+            held.append(conn)
+            conn.sendall(SLOW_BODY)
+        time.sleep(0.5)  # past the server's grace (0.25 s): each of them counts
         try:
-            answer = raw_exchange(base, b"GET /healthz HTTP/1.1\r\nHost: a\r\n"
-                                  b"Connection: close\r\n\r\n", source=CAP_SOURCE)
+            answer = raw_exchange(base, SLOW_BODY, source=CAP_SOURCE)
         except OSError as exc:
-            raise SmokeFailed(f"connection cap: one more connection: {exc!r}") from None
+            raise SmokeFailed(f"connection cap: one more slow body: {exc!r}") from None
     finally:
         for conn in held:
             conn.close()
     expect_problem("connection cap", answer, 429, "too-many-connections")
-    return f"connection cap: {cap} connections held, one more answered 429"
+    return f"connection cap: {cap} slow bodies held, one more answered 429"
 
 
 def body_deadline(base: str) -> str | None:

@@ -1,6 +1,7 @@
-"""What a client may hold (issue 27): connections counted across processes in Redis, and fair
-turns per client in one process (api.connections; the body deadline and the cap in front of
-gunicorn are exercised end to end by tests/e2e/test_slow_clients.py)."""
+"""What a client may hold (issue 27): connections counted across processes in Redis, fair
+turns per client in one process, and the body deadline with its cap on slow bodies, here
+in greenlets with a real Redis (api.connections; end to end under gunicorn's gevent worker
+in tests/e2e/test_slow_clients.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 import redis
 
-from api.connections import FairShare, SharedCounts
+from api.connections import BodyDeadline, FairShare, SharedCounts, SlowBodies, client_of
 from api.lean_script import retry_policy
 
 
@@ -127,6 +128,107 @@ def test_behind_a_proxy_the_client_is_the_forwarded_address() -> None:
 
     shared = FairShare(app, per_client=1, trusted_proxies=1)
     environ = dict(_environ("10.0.0.2"), HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.5")
-    assert shared._client(environ) == "203.0.113.5"
+    assert client_of(environ, 1) == "203.0.113.5" and client_of(environ) == "10.0.0.2"
     shared(environ, lambda *a: None)
     assert seen == ["6.6.6.6, 203.0.113.5"]
+
+
+class _Body:
+    """A request body that arrives `after` seconds from the first read (None: never),
+    waiting as a gevent socket would (cooperatively)."""
+
+    def __init__(self, data: bytes, after: float | None) -> None:
+        self.data = data
+        self.after = after
+
+    def read(self, size: int = -1) -> bytes:
+        import gevent
+
+        if self.after is None:
+            gevent.sleep(3600)
+        gevent.sleep(self.after)
+        data, self.data = self.data, b""
+        return data
+
+
+def _post(address: str, body: _Body, length: int = 11) -> dict[str, Any]:
+    return {"REQUEST_METHOD": "POST", "PATH_INFO": "/v1/games", "QUERY_STRING": "",
+            "REMOTE_ADDR": address, "CONTENT_LENGTH": str(length), "wsgi.input": body}
+
+
+def test_slow_bodies_over_their_clients_cap_are_refused_and_fast_ones_never_counted(
+        redis_client: redis.Redis) -> None:
+    import gevent
+
+    bodies: list[bytes] = []
+
+    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        bodies.append(environ["wsgi.input"].read())
+        start_response("200 OK", [])
+        return [b"ok"]
+
+    counts = SharedCounts(redis_client, "connections")
+    deadline = BodyDeadline(app, 1.0, gevent.Timeout,
+                            slow=SlowBodies(counts, cap=2, grace=0.05))
+    statuses: dict[str, list[str]] = {}
+
+    def request(name: str, environ: dict[str, Any]) -> None:
+        def start_response(status: str, headers: list[tuple[str, str]]) -> None:
+            statuses.setdefault(name, []).append(status)
+            if status.startswith("429"):
+                assert dict(headers)["Retry-After"] == "5"
+
+        answer = b"".join(deadline(environ, start_response))
+        if statuses[name][-1].startswith("429"):
+            assert b"too-many-connections" in answer
+
+    # A body that is there at once: served, never counted (nothing in Redis for it).
+    request("fast", _post("192.0.2.7", _Body(b'{"a": true}', 0)))
+    assert statuses["fast"] == ["200 OK"] and bodies == [b'{"a": true}']
+    assert redis_client.keys("*connections*client:192.0.2.7") == []
+    # Three slow bodies of one client, its cap 2: two read whole, one refused after the
+    # grace; another client's slow body is its own.
+    slow = [gevent.spawn(request, f"slow{i}", _post("192.0.2.1", _Body(b"y" * 11, 0.4)))
+            for i in range(3)]
+    other = gevent.spawn(request, "other", _post("192.0.2.2", _Body(b"x" * 11, 0.4)))
+    gevent.joinall([*slow, other], timeout=10)
+    answers = sorted(statuses[f"slow{i}"][0][:3] for i in range(3))
+    assert answers == ["200", "200", "429"] and statuses["other"] == ["200 OK"]
+    assert counts.held("192.0.2.1") == 0 and counts.held("192.0.2.2") == 0  # released
+    assert counts.admit("192.0.2.1", 2) and counts.admit("192.0.2.1", 2)
+    # A body that never comes: 408 at the deadline, its count given back.
+    counts.release("192.0.2.1")
+    counts.release("192.0.2.1")
+    request("never", _post("192.0.2.1", _Body(b"", None)))
+    assert statuses["never"][0].startswith("408")
+    assert counts.held("192.0.2.1") == 0
+
+
+def test_a_chunked_body_is_read_before_the_app_and_a_broken_one_left_to_it() -> None:
+    import gevent
+
+    seen: list[Any] = []
+
+    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        try:
+            seen.append(environ["wsgi.input"].read())
+        except ValueError as exc:  # what the server raised, raised again for the app
+            seen.append(exc)
+        start_response("200 OK", [])
+        return [b"ok"]
+
+    class Broken:
+        def read(self, size: int = -1) -> bytes:
+            raise ValueError("invalid chunk size")
+
+    deadline = BodyDeadline(app, 1.0, gevent.Timeout)
+    chunked = {"REQUEST_METHOD": "POST", "PATH_INFO": "/v1/games", "REMOTE_ADDR": "192.0.2.3",
+               "HTTP_TRANSFER_ENCODING": "chunked"}
+    b"".join(deadline(dict(chunked, **{"wsgi.input": _Body(b"{}", 0)}), lambda *a: None))
+    b"".join(deadline(dict(chunked, **{"wsgi.input": Broken()}), lambda *a: None))
+    assert seen[0] == b"{}" and isinstance(seen[1], ValueError)
+    # Longer than what is read ahead (a record to replay): the app reads all of it.
+    longer = BodyDeadline(app, 1.0, gevent.Timeout, preread=8)
+    b"".join(longer(dict(chunked, **{"wsgi.input": io.BytesIO(b"0123456789" * 3)}),
+                    lambda *a: None))
+    assert seen[2] == b"0123456789" * 3
