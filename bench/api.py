@@ -21,7 +21,11 @@ answer (seat 1 a bot), observed by long polls. Uses the toy game when Darwin's
 Journey is not registered (BGB_GAME_MODULES=tests.toygame). Rate limits are off (the load
 generator is one client address), except in the flood run: first, another client's move
 latency while one address floods the API with game creations far over its rate limit
-(every answer a 429), against the same client alone (--flood-seconds, --only-flood).
+(every answer a 429), against the same client alone (--flood-seconds, --only-flood). That
+run keeps the defaults of everything the flood meets (creation and other limits, fair
+turns, the connection cap) but lifts the move and read limits, and creates the other
+client's games from addresses of their own: it plays as fast as it can, more than 1,200
+moves and 30 games a minute.
 
     python bench/api.py --cluster [--seconds 30] [--rounds 3]
 
@@ -202,17 +206,24 @@ def pick_game(port: int, wanted: str | None) -> tuple[str, dict[str, Any]]:
 
 
 def play_client(port: int, game: str, options: dict[str, Any], seconds: float, seed: int,
-                out: Any, source: str | None = None) -> None:
-    """One client: play games (every seat human) until `seconds` pass; report latencies."""
+                out: Any, source: str | None = None, creators: str | None = None) -> None:
+    """One client: play games (every seat human) until `seconds` pass; report latencies.
+    With `creators` (an address prefix, "127.0.1."), each game is created from an address
+    of its own: a client that plays at full speed creates more games than one address may."""
     rng = random.Random(seed)
     http_ = Http(port, source)
     latencies: list[float] = []
     other = 0
+    games = 0
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        status, created = http_.call("POST", "/v1/games",
-                                     {"game": game, "options": options,
-                                      "seed": rng.randrange(2**31)})
+        games += 1
+        creator = http_ if creators is None else Http(port, f"{creators}{games % 250 + 1}")
+        status, created = creator.call("POST", "/v1/games",
+                                       {"game": game, "options": options,
+                                        "seed": rng.randrange(2**31)})
+        if creator is not http_:
+            creator.conn.close()
         if status != 201:
             out.put(("error", f"create {status} {created}"))
             return
@@ -243,6 +254,7 @@ def play_client(port: int, game: str, options: dict[str, Any], seconds: float, s
 
 FLOOD_SOURCE = "127.0.0.3"  # the flooding client's address
 PLAYER_SOURCE = "127.0.0.2"  # the other client's
+CREATOR_SOURCES = "127.0.1."  # where the other client's games are created from
 
 
 def flood_client(port: int, seconds: float, out: Any) -> None:
@@ -264,9 +276,13 @@ def flood_run(args: argparse.Namespace, env: dict[str, str], game: str,
     import threading
 
     limited_env = {k: v for k, v in env.items() if k not in NO_RATE_LIMITS}
+    # The player is the probe, not the subject: at full speed it makes more moves than
+    # their per-client limit allows (1200/minute) and would measure its own 429s; its
+    # games are created from other addresses (CREATOR_SOURCES) for the same reason.
+    limited_env.update({name: "off" for name in PLAYER_LIMITS})
     seconds = args.flood_seconds
     print(f"one-address flood ({args.flood_procs} processes x {args.flood_clients} "
-          f"keep-alive connections from {FLOOD_SOURCE} creating games, rate limits on), "
+          f"keep-alive connections from {FLOOD_SOURCE} creating games, creation limit on), "
           f"another client ({PLAYER_SOURCE}) playing, {seconds:.0f}s each:")
     with gunicorn("api:create_app()", limited_env, args.workers, args.threads) as port:
         figures: dict[str, list[float]] = {}
@@ -282,7 +298,7 @@ def flood_run(args: argparse.Namespace, env: dict[str, str], game: str,
                 time.sleep(1.0)  # the flood under way (and over its limit) first
             player: Any = mp.Queue()
             thread = threading.Thread(target=play_client, args=(
-                port, game, options, seconds, 7, player, PLAYER_SOURCE))
+                port, game, options, seconds, 7, player, PLAYER_SOURCE, CREATOR_SOURCES))
             thread.start()
             thread.join()
             found = player.get()
@@ -713,6 +729,8 @@ NO_RATE_LIMITS = {"BGB_RATE_LIMIT_CREATE": "off", "BGB_RATE_LIMIT_MOVES": "off",
                   "BGB_RATE_LIMIT_MOVES_PER_SEAT": "off", "BGB_RATE_LIMIT_READS": "off",
                   "BGB_RATE_LIMIT_OTHER": "off", "BGB_REQUESTS_PER_CLIENT": "off",
                   "BGB_MAX_CONNECTIONS_PER_CLIENT": "off"}
+# Those the flood run lifts too: the flood only creates games; its probe only plays.
+PLAYER_LIMITS = ("BGB_RATE_LIMIT_MOVES", "BGB_RATE_LIMIT_MOVES_PER_SEAT", "BGB_RATE_LIMIT_READS")
 
 
 def raise_open_files(needed: int) -> None:

@@ -593,3 +593,24 @@ def test_the_rules_in_short_fold_out_on_the_page(context: Any, stack: Stack, sho
     page.locator("#rules").scroll_into_view_if_needed()
     shots(page, f"rules-{lang}", full_page=False)
     assert errors == []
+
+
+def test_without_a_docs_site_the_rules_panel_links_nowhere(context: Any, redis_url: str,
+                                                          tmp_path: Path) -> None:
+    """A server that names no documentation site (no `BGB_DOCS_URL`, the default) still
+    shows the rules in short, with no link to a page that is not there."""
+    plain = Stack(redis_url, tmp_path)  # an API of its own, beside the module's stack
+    del plain.env["BGB_DOCS_URL"]
+    try:
+        plain.start_api()
+        assert all("rules_url" not in game for game in plain.client.catalog())
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(seat_link(plain, "flotilla", {"players": 3}, None))
+        page.wait_for_selector("#rules summary")
+        page.click("#rules summary")
+        assert RULES["flotilla"]["en"][0] in page.inner_text("#rules")
+        assert page.locator("#rules a").count() == 0
+        assert errors == []
+    finally:
+        plain.stop()
