@@ -21,7 +21,7 @@ import pytest
 from api.play import web_root
 from tests.e2e.conftest import Stack
 from tests.web.conftest import Shots
-from tests.web.helpers import READY
+from tests.web.helpers import READY, aria_pressed_problems
 from tests.web.test_browser import watch_errors
 from tests.web.test_browser_tap_size import NARROW_PHONE, TAP
 
@@ -90,10 +90,15 @@ def test_a_tile_is_placed_on_the_map_with_a_live_preview(browser: Any, stack: St
         page.wait_for_selector(READY)
         hex_place = page.locator(f"#fl-map-wrap svg [data-cell='{cell}'].choosable")
         map_before = page.inner_html("#fl-map-wrap svg")
+        # A hex whose tile is built there is no toggle (a tap previews, a second turns it);
+        # a board control of one move is (confirmation is on with touch).
+        assert hex_place.get_attribute("aria-pressed") is None
+        assert aria_pressed_problems(page) == []
 
         # A tap on the hex: the tile drawn there at its first legal turn, from its own data.
         hex_place.tap()
         page.wait_for_selector("#fl-place-bar")
+        assert aria_pressed_problems(page) == []
         seen = [_preview(page, cell)]
         assert seen[0]["rot"] == turns[0]
         assert all(abs(a - b) < 1 for a, b in zip(seen[0]["at"], seen[0]["hex"], strict=True))

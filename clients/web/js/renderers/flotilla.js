@@ -482,6 +482,15 @@ function placingTile(v, type) {
   return step && top?.[0] === step.frame && Number.isInteger(top[1]) ? top[1] : null;
 }
 
+/** Whether `moves` (a hex's legal moves) are the placements or builds of the tile this seat
+ * puts on the map now, which buildMove builds there. */
+export function builds(moves, body) {
+  const cell = moves[0]?.cell;
+  const type = moves[0]?.type;
+  return moves.length > 0 && placingTile(body.view, type) !== null
+    && moves.every((m) => m.type === type && m.cell === cell && Number.isInteger(m.rot));
+}
+
 /** A hex of the map was tapped and `moves` are its legal moves: a tile's placements there, or
  * a Skyside tile's builds (one per turn of the tile), are built on the map (the tile drawn on
  * the hex at its first legal turn, with "Rotate", "Place here" or "Build here", and "Cancel"
@@ -489,9 +498,7 @@ function placingTile(v, type) {
  * page lists its moves). */
 export function buildMove(moves, body, page) {
   const cell = moves[0]?.cell;
-  const type = moves[0]?.type;
-  const placing = moves.length && moves.every((m) => m.type === type && m.cell === cell && Number.isInteger(m.rot));
-  if (!placing || placingTile(body.view, type) === null) return false;
+  if (!builds(moves, body)) return false;
   const wrap = document.getElementById("fl-map-wrap");
   if (!wrap) return false;
   if (building?.cell === cell && building.version === body.version) {
