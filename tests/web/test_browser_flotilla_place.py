@@ -8,6 +8,7 @@ posts exactly that build. Screenshots in test-artifacts/web/.
 
 Each game is a seeded unranked 3-seat game of people, played through the API up to seat 0's
 first tile placement (a tile to place is always picked when offered) or first build.
+axe-core finds no violation with either preview open, on a desktop and on a phone.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from tests.e2e.conftest import Stack
 from tests.web.conftest import Shots
 from tests.web.helpers import READY, aria_pressed_problems
 from tests.web.test_browser import watch_errors
+from tests.web.test_browser_board_play import DESKTOP, PHONE
+from tests.web.test_browser_player import AXE, axe_violations
 from tests.web.test_browser_tap_size import NARROW_PHONE, TAP
 
 pytestmark = pytest.mark.e2e
@@ -54,7 +57,8 @@ def _preview(page: Any, cell: int) -> dict[str, Any]:
     centre), and its centre and the hex's (CSS px)."""
     return dict(page.evaluate("""(cell) => {
         const g = document.querySelector(`#fl-map-wrap svg [data-cell="${cell}"]`);
-        const preview = g.querySelector('.fl-preview');
+        const preview = document.querySelector(
+            `#fl-map-wrap svg .fl-preview[data-preview-cell="${cell}"]`);
         if (!preview) return null;
         const centre = (el) => { const b = el.getBoundingClientRect();
                                  return [b.left + b.width / 2, b.top + b.height / 2]; };
@@ -190,7 +194,8 @@ def _sky_preview(page: Any, cell: int) -> dict[str, Any]:
     direction from the hex's centre), its Sonar piece (corner, direction) and its letters."""
     return dict(page.evaluate("""(cell) => {
         const g = document.querySelector(`#fl-map-wrap svg [data-cell="${cell}"]`);
-        const preview = g.querySelector('.fl-preview');
+        const preview = document.querySelector(
+            `#fl-map-wrap svg .fl-preview[data-preview-cell="${cell}"]`);
         if (!preview) return null;
         const centre = (el) => { const b = el.getBoundingClientRect();
                                  return [b.left + b.width / 2, b.top + b.height / 2]; };
@@ -212,7 +217,7 @@ def _sky_preview(page: Any, cell: int) -> dict[str, Any]:
 def _built_watercraft(page: Any, cell: int) -> list[int]:
     """The Watercraft edges the map draws on `cell`'s built tile."""
     return list(page.evaluate("""(cell) => [...document.querySelectorAll(
-        `#fl-map-wrap svg [data-cell="${cell}"] .watercraft`)]
+        `#fl-map-wrap svg [data-marks="${cell}"] .watercraft`)]
         .map((l) => Number(l.dataset.edge))""", cell))
 
 
@@ -302,3 +307,37 @@ def test_a_skyside_tile_is_built_on_the_map_with_a_live_preview(browser: Any, st
     finally:
         ctx.close()
 
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+@pytest.mark.parametrize("step", ["place", "build"])
+def test_axe_finds_no_violation_with_a_tile_previewed(browser: Any, stack: Stack, shots: Shots,
+                                                      step: str, device: str) -> None:
+    """The preview open (a tile picked, a hex tapped, its turn drawn, its bar of controls on
+    the map): axe-core, as on each game's page (test_browser_player)."""
+    seed = 7 if step == "place" else 11
+    created = stack.client.create_game("flotilla", {"players": 3}, seed=seed, unranked=True)
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    reach = _to_a_tile_placement if step == "place" else _to_a_build
+    body = reach(stack, created["id"], tokens, seed)
+    cell = next(m["cell"] for m in body["legal_moves"] if m["type"] == step)
+    ctx = browser.new_context(**(DESKTOP if device == "desktop" else PHONE), locale="en-US",
+                              bypass_csp=True)
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(f"{stack.api_url}/play/games/{created['id']}#token={tokens[0]}")
+        page.wait_for_selector(READY)
+        page.wait_for_timeout(300)  # the analysis panel and the stream's first word
+        page.locator(f"#fl-map-wrap svg [data-cell='{cell}'].choosable").click()
+        page.wait_for_selector("#fl-place-bar")
+        shots(page, f"{step}-preview", full_page=False)
+        page.add_script_tag(path=str(AXE))
+        assert axe_violations(page) == []
+        # No hex the page makes a button holds drawn text (the preview's Depth or Districts,
+        # a tile's): a visible label its name ("3 moves here") lacks.
+        assert page.locator("#fl-map-wrap svg [data-cell][role=button] text").count() == 0
+        assert page.locator("#fl-place-bar").count() == 1  # still open: axe read the preview
+        assert errors == []
+    finally:
+        ctx.close()

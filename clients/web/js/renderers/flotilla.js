@@ -273,6 +273,11 @@ function ocean(ctx) {
   svg.setAttribute("class", "fl-map");
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", t("fl.map_label"));
+  // What is drawn on the hexes (tiles' marks, Outposts, Skiffs) lies in a layer above them,
+  // outside the hexes the page makes buttons: a button's drawn text (a Depth, Districts'
+  // letters) would be a visible label its name ("3 moves here") does not hold (axe's
+  // label-content-name-mismatch). The hex keeps its words (<title>); the marks let taps through.
+  const marksLayer = el("g", { class: "fl-marks", "aria-hidden": "true" });
   for (let q = -radius; q <= radius; q++) {
     for (let r = -radius; r <= radius; r++) {
       const dist = Math.max(Math.abs(q), Math.abs(r), Math.abs(q + r));
@@ -313,22 +318,25 @@ function ocean(ctx) {
         title += ` · ${t("fl.possible_move")}`;
       }
       g.append(el("polygon", { points: corners(x, y, HEX - 0.6), class: cls }));
+      const marks = el("g", { "data-marks": cell });
       // A tile drawn as the preview draws it, turned as placed: Sinkside, its wedges and its
       // Depth; Skyside, its Watercraft, its Sonar piece and its Districts.
-      if (entry && entry[0] >= 0) g.append(...(v.sky?.[entry[2]] ? skyTile : sinkTile)(x, y, entry[0], entry[1]));
+      if (entry && entry[0] >= 0) marks.append(...(v.sky?.[entry[2]] ? skyTile : sinkTile)(x, y, entry[0], entry[1]));
       if (title) g.append(el("title", {}, `${cellText(cat, cell)} ${title}`));
-      if (label) g.append(el("text", { x: x.toFixed(2), y: (y + 3.2).toFixed(2), class: "hex-label" }, label));
-      if (entry?.[4]) g.append(el("rect", { x: (x - 3).toFixed(2), y: (y - 8.5).toFixed(2), width: 6, height: 4.5, class: `outpost p${entry[2]}-fill` }));
+      if (label) marks.append(el("text", { x: x.toFixed(2), y: (y + 3.2).toFixed(2), class: "hex-label" }, label));
+      if (entry?.[4]) marks.append(el("rect", { x: (x - 3).toFixed(2), y: (y - 8.5).toFixed(2), width: 6, height: 4.5, class: `outpost p${entry[2]}-fill` }));
       const here = skiffsAt.get(cell) || [];
       here.forEach(([p], i) => {
-        g.append(el("circle", { cx: (x - 4 + i * 4).toFixed(2), cy: (y + 5.5).toFixed(2), r: 2.4, class: `skiff p${p}-fill` }));
+        marks.append(el("circle", { cx: (x - 4 + i * 4).toFixed(2), cy: (y + 5.5).toFixed(2), r: 2.4, class: `skiff p${p}-fill` }));
       });
       if (here.length) {
         g.append(el("title", {}, here.map(([p, i]) => t("fl.skiff_of", { seat: seatName(ctx.body, p), n: i + 1 })).join(", ")));
       }
       svg.append(g);
+      if (marks.childElementCount) marksLayer.append(marks);
     }
   }
+  svg.append(marksLayer);
   svg.append(el("text", { x: 0, y: 3, class: "hub-label" }, t("fl.hub_short")));
   const legend = h("p", { class: "help fl-map-legend" }, t("fl.map_legend"));
   // Zoomed (a narrow screen; CSS): the map drawn where a hex is TAP_HEX px wide.
@@ -534,12 +542,14 @@ function drawBuilding(wrap, body) {
   const count = building.moves.length;
   const [q, r] = cellQR(body.view.catalog || {}, building.cell);
   const [x, y] = hexCentre(q, r);
+  // Above the hexes, not inside the hex (a button: see the marks' layer in ocean()).
   const preview = svgEl("g", {
-    class: "fl-preview", "data-rot": move.rot, "data-side": sky ? "sky" : "sink", "aria-hidden": "true",
+    class: "fl-preview", "data-preview-cell": building.cell, "data-rot": move.rot,
+    "data-side": sky ? "sky" : "sink", "aria-hidden": "true",
   });
   preview.append(svgEl("polygon", { points: hexCorners(x, y, HEX - 0.6), class: `hex tile p${body.seat}-fill` }),
     ...(sky ? skyTile : sinkTile)(x, y, tile, move.rot));
-  g.append(preview);
+  g.ownerSVGElement.append(preview);
   g.classList.add("building");
   const bar = h("div", {
     class: "fl-place-bar", id: "fl-place-bar", role: "group", "aria-label": t(sky ? "fl.build_bar" : "fl.place_bar"),
