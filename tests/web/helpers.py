@@ -72,3 +72,39 @@ def play_to_the_end(page: Any, seed: int, max_clicks: int = 600) -> int:
         click_move(page, rng)
         clicks += 1
     raise AssertionError(f"no result after {max_clicks} clicks")
+
+
+# Toggle buttons (issue 30): every element with aria-pressed is a button and says true or
+# false; on the board, a place that picks its one move carries it exactly while confirmation
+# is on, a place a move's steps start at always, and a place that lists its moves never.
+ARIA_PRESSED_PROBLEMS = """(confirm) => {
+    const problems = [];
+    const what = (el) => `${el.tagName} ${el.id || el.className?.baseVal || el.className} `
+        + `${el.getAttribute('aria-label') || el.textContent.trim().slice(0, 30)}`;
+    for (const el of document.querySelectorAll('[aria-pressed]')) {
+        const role = el.getAttribute('role') || (el.tagName === 'BUTTON' ? 'button' : '');
+        if (role !== 'button') problems.push(`not a button: ${what(el)}`);
+        if (!['true', 'false'].includes(el.getAttribute('aria-pressed'))) {
+            problems.push(`aria-pressed="${el.getAttribute('aria-pressed')}": ${what(el)}`);
+        }
+    }
+    for (const el of document.querySelectorAll('#board .choosable[role=button]')) {
+        const has = el.hasAttribute('aria-pressed');
+        // Darwin's Journey's workers at home: the places a move's steps start at.
+        const start = el.matches('[data-home-worker]');
+        const picks = el.matches('[data-picks]');
+        const toggle = start || (picks && confirm);
+        if (toggle && !has) problems.push(`a toggle without it: ${what(el)}`);
+        if (!toggle && has) problems.push(`not a toggle: ${what(el)}`);
+    }
+    for (const el of document.querySelectorAll('button.move')) {
+        if (el.hasAttribute('aria-pressed') !== confirm) problems.push(`move button: ${what(el)}`);
+    }
+    return problems;
+}"""
+
+
+def aria_pressed_problems(page: Any) -> list[str]:
+    """What breaks the page's rule for aria-pressed now (see ARIA_PRESSED_PROBLEMS)."""
+    confirm = page.is_checked("#confirm-setting")
+    return list(page.evaluate(ARIA_PRESSED_PROBLEMS, confirm))

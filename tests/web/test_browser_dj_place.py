@@ -6,7 +6,8 @@ confirmation; Cancel goes back a step, the bar's Cancel puts the board back as i
 Confirm posts exactly that legal move, which the game's log then shows. Several placements
 of a seeded solo game (against Alfred) are played that way; every other decision from the
 move list. The tracks sit in zoomed boxes that scroll sideways inside the screen.
-Screenshots in test-artifacts/web/.
+Every toggle on the way says whether it is pressed (aria-pressed): the workers at home, and
+the locations while a confirmation waits. Screenshots in test-artifacts/web/.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 
 from tests.e2e.conftest import Stack
 from tests.web.conftest import Shots
-from tests.web.helpers import READY, click_move
+from tests.web.helpers import READY, aria_pressed_problems, click_move
 from tests.web.test_browser import watch_errors
 from tests.web.test_browser_board_play import PHONE
 from tests.web.test_browser_tap_size import TAP, check_the_tracks_scroll_in_their_boxes
@@ -34,7 +35,8 @@ def _boxes(page: Any, selector: str) -> list[dict[str, Any]]:
     return list(page.evaluate("""(selector) =>
       [...document.querySelectorAll(selector)].map((el) => {
         const box = el.getBoundingClientRect();
-        return {data: {...el.dataset}, width: box.width, height: box.height};
+        return {data: {...el.dataset}, width: box.width, height: box.height,
+                pressed: el.getAttribute('aria-pressed')};
     })""", f"#board {selector}"))
 
 
@@ -58,12 +60,20 @@ def _place_on_the_board(page: Any, stack: Stack, game_id: str, token: str, rng: 
     worker = rng.choice(sorted({m["worker"] for m in places}))
     mine = {m["location"]: m for m in places if m["worker"] == worker}
     before = page.inner_html("#board")
+    # Toggles (a worker at home; with confirmation on, a place of one move) say so, unpressed.
+    assert aria_pressed_problems(page) == []
+    assert {d["data"]["homeWorker"]: d["pressed"] for d in legal} == {
+        str(m["worker"]): "false" for m in places}
 
     piece = page.locator(f"#board [data-home-worker='{worker}']")
     piece.tap()
     page.wait_for_selector("#dj-place-bar")
     assert piece.get_attribute("aria-pressed") == "true"
+    assert [d["pressed"] for d in _boxes(page, "[data-home-worker].choosable")].count("true") == 1
+    assert aria_pressed_problems(page) == []
     targets = _boxes(page, ".dj-target")
+    # Each location picks its move (the confirmation then waits): a toggle, unpressed.
+    assert {d["pressed"] for d in targets} == {"false"}
     assert {d["data"]["location"] for d in targets} == set(mine)  # exactly this worker's
     assert all(d["width"] >= TAP and d["height"] >= TAP for d in targets), targets
     assert page.locator("#board .dj-ghost").count() == 0
@@ -80,6 +90,9 @@ def _place_on_the_board(page: Any, stack: Stack, game_id: str, token: str, rng: 
         page.tap("#confirm-cancel")
         assert page.is_hidden("#confirm-bar")
         assert page.locator("#board .dj-ghost").count() == 0
+        assert {d["pressed"] for d in _boxes(page, ".dj-target")} == {"false"}
+        assert piece.get_attribute("aria-pressed") == "true"
+        assert aria_pressed_problems(page) == []
         assert {d["data"]["location"] for d in _boxes(page, ".dj-target")} == set(mine)
         # The bar's Cancel: the board exactly as it was.
         page.tap("#dj-place-cancel")
@@ -95,6 +108,9 @@ def _place_on_the_board(page: Any, stack: Stack, game_id: str, token: str, rng: 
     target.tap()
     page.wait_for_selector("#confirm-bar:not([hidden])")
     assert "chosen" in str(target.get_attribute("class"))
+    assert target.get_attribute("aria-pressed") == "true"
+    assert [d["pressed"] for d in _boxes(page, ".dj-target")].count("true") == 1
+    assert aria_pressed_problems(page) == []
     assert page.locator(f"#board [data-location='{location}'] .dj-ghost").count() == 1
     shots(page, f"{n}-previewed-{location}", full_page=False)
     with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/moves")) as sent:

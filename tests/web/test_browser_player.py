@@ -14,7 +14,7 @@ import pytest
 
 from tests.e2e.conftest import DOCS_URL, REPO, Stack
 from tests.web.conftest import Shots
-from tests.web.helpers import READY, click_move, create_in_lobby, version
+from tests.web.helpers import READY, aria_pressed_problems, click_move, create_in_lobby, version
 from tests.web.test_browser import DESKTOP, watch_errors
 from tests.web.test_browser_games import too_wide
 
@@ -325,11 +325,17 @@ def test_a_chosen_move_waits_for_its_confirmation(context: Any, stack: Stack,
     assert page.inner_text("#confirm-what") == f"Play: {label}"
     assert page.get_attribute("button.move.chosen", "aria-pressed") == "true"
     assert "chosen" in str(page.locator(f"#board {place}").first.get_attribute("class"))
+    assert aria_pressed_problems(page) == []  # every toggle says whether it is pressed
     shots(page, "chosen", full_page=False)
     page.wait_for_timeout(400)
     assert version(page) == before  # one tap never plays
     page.click("#confirm-cancel")
     assert page.is_hidden("#confirm-bar") and not page.query_selector(".chosen")
+    page.uncheck("#confirm-setting")  # off: only the workers at home stay toggles; on again
+    assert aria_pressed_problems(page) == []
+    assert page.locator("button.move[aria-pressed]").count() == 0
+    page.check("#confirm-setting")
+    assert aria_pressed_problems(page) == []
     button = page.locator("button.move:not([disabled])").first
     button.click()
     assert page.evaluate("document.activeElement.id") == "confirm-play"

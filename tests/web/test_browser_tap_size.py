@@ -19,7 +19,7 @@ import pytest
 
 from tests.e2e.conftest import Stack
 from tests.web.conftest import Shots
-from tests.web.helpers import READY, click_move
+from tests.web.helpers import READY, aria_pressed_problems, click_move
 from tests.web.test_browser import watch_errors
 
 pytestmark = pytest.mark.e2e
@@ -58,13 +58,15 @@ GAMES = [
 
 def _check_decision(page: Any, game: str) -> list[dict[str, Any]]:
     """The places of this decision, each asserted big enough; nothing wider than the
-    screen outside a scroll box, and the page itself never scrolls sideways."""
+    screen outside a scroll box, and the page itself never scrolls sideways; the toggles
+    among them (confirmation is on with touch) say whether they are pressed."""
     places = page.evaluate(PLACES)
     small = [p for p in places if p["width"] < TAP or p["height"] < TAP]
     assert not small, f"{game}: places smaller than {TAP}×{TAP} px: {small[:6]}"
     assert page.evaluate(OVERFLOWING) == []
     assert page.evaluate("document.documentElement.scrollWidth"
                          " <= document.documentElement.clientWidth + 1")
+    assert aria_pressed_problems(page) == [], game
     return list(places)
 
 

@@ -50,9 +50,12 @@ def flotilla_layout() -> dict[str, Any]:
                       for a in D.ARTIFACTS],
         "objectives": [{side[:-4]: {k: o[side][k] for k in ("count", "vp_each", "max_vp")}
                         for side in ("sinkside", "skyside")} for o in D.OBJECTIVES],
-        # Each Ocean Tile's Sinkside as the map draws it (a placed tile and the preview of
-        # one being placed): its Depth, its Resource and its corner wedges [vertex, colour].
-        "tiles": [{k: t["sinkside"][k] for k in ("depth", "resource", "wedges")}
+        # Each Ocean Tile as the map draws it (a placed or built tile, and the preview of
+        # one being placed or built): Sinkside, its Depth, its Resource and its corner wedges
+        # [vertex, colour]; Skyside (`sky`), its Districts, the edges its Watercraft reaches
+        # and the corner of its Sonar piece (or null).
+        "tiles": [{**{k: t["sinkside"][k] for k in ("depth", "resource", "wedges")},
+                   "sky": {k: t["skyside"][k] for k in ("districts", "watercraft_edges", "sonar")}}
                   for t in D.TILES],
     }
 

@@ -316,20 +316,21 @@ class GamePage {
     for (const [place, count] of places) {
       const where = this.boardPlace(place);
       if (!where) continue;
+      const here = body.legal_moves.filter((m) => this.tapPlace(m) === place);
       const open = () => {
         if (this.busy) return;
         // A move built step by step on the board (Flotilla: a tile's hex, then its turn,
         // previewed; Darwin's Journey: a worker, then its location): the renderer draws the
         // steps and plays the move confirmed there, or hands it to `pick` (the page's
         // confirmation, whose Cancel also calls `undo`: one step back on the board).
-        const here = body.legal_moves.filter((m) => this.tapPlace(m) === place);
         const hands = {
           play: (move) => this.play(move),
           pick: (move, undo = null) => { this.pick(move); if (this.chosen) this.chosenUndo = undo; },
           cancel: () => { if (this.chosen) this.cancelChoice(); },
         };
         if (this.renderer.buildMove?.(here, body, hands)) {
-          if (this.chosen) { this.chosen = null; this.drawChoice(); }
+          this.chosen = null;
+          this.drawChoice(); // the renderer's new places that pick a move: not pressed yet
           return;
         }
         // With confirmation on, a place of one move chooses it (a second tap plays it).
@@ -357,6 +358,16 @@ class GamePage {
       } else {
         where.setAttribute("aria-label", named ? `${named} · ${choice}` : choice);
       }
+      // Toggles carry aria-pressed (true or false), other places none: a place a move's
+      // steps start at (a worker, marked until tapped again or cancelled) always; a place
+      // that picks its one move (a second tap plays it, as its button) with confirmation
+      // on (drawChoice keeps it); never a place whose moves the renderer builds or lists.
+      if (here.some((m) => this.placeOf(m) !== place)) {
+        if (!where.hasAttribute("aria-pressed")) where.setAttribute("aria-pressed", "false"); // a redraw may press it
+      } else if (count === 1 && !this.renderer.builds?.(here, body)) {
+        where.dataset.picks = "";
+        if (this.confirm) where.setAttribute("aria-pressed", "false");
+      }
       where.addEventListener("click", open);
       where.addEventListener("keydown", (event) => {
         if (event.key === "Enter" || event.key === " ") { event.preventDefault(); open(); }
@@ -383,23 +394,33 @@ class GamePage {
     const was = this.chosen;
     const undo = this.chosenUndo;
     this.chosen = null;
+    this.chosenUndo = null;
+    // A move built on the board: one step back there (before the board's places are drawn
+    // unpressed: the step back redraws them).
+    if (undo) { undo(); this.drawChoice(); return; }
     this.drawChoice();
-    if (undo) { undo(); return; } // a move built on the board: one step back there
     const key = was ? JSON.stringify(canonical(was)) : null;
     const button = [...this.movesPanel.querySelectorAll("button.move")].find((b) => b.dataset.move === key);
     (button || this.movesPanel.querySelector("button.move"))?.focus({ preventScroll: true });
   }
 
-  /** The chosen move: its button pressed, its board place marked, the confirm bar. */
+  /** The chosen move: its button pressed, its board place marked, the confirm bar. With
+   * confirmation on, every button and board place that picks a move is a toggle (aria-pressed
+   * true on the chosen one, false on the others); with it off they play at once (none). */
   drawChoice() {
     const key = this.chosen ? JSON.stringify(canonical(this.chosen)) : null;
+    const pressed = (el, on) => {
+      if (this.confirm) el.setAttribute("aria-pressed", String(on));
+      else el.removeAttribute("aria-pressed");
+    };
     for (const button of this.movesPanel.querySelectorAll("button.move")) {
       const on = button.dataset.move === key;
       button.classList.toggle("chosen", on);
-      if (this.confirm) button.setAttribute("aria-pressed", String(on));
-      else button.removeAttribute("aria-pressed");
+      pressed(button, on);
     }
     for (const where of this.board.querySelectorAll(".chosen")) where.classList.remove("chosen");
+    const place = this.chosen ? this.boardPlace(this.placeOf(this.chosen)) : null;
+    for (const where of this.board.querySelectorAll("[data-picks]")) pressed(where, where === place);
     if (!this.chosen) {
       this.chosenUndo = null;
       this.confirmBar.hidden = true;
@@ -407,7 +428,7 @@ class GamePage {
       document.body.classList.remove("confirming");
       return;
     }
-    this.boardPlace(this.placeOf(this.chosen))?.classList.add("chosen");
+    place?.classList.add("chosen");
     const focused = this.confirmBar.contains(document.activeElement) ? document.activeElement.id : null;
     replace(this.confirmBar,
       h("span", { class: "confirm-what", id: "confirm-what" }, t("game.confirm_play", { move: moveLabel(this.chosen) })),

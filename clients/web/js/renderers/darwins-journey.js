@@ -492,6 +492,14 @@ export function startOf(move) {
     ? `[data-home-worker="${move.worker}"]` : null;
 }
 
+/** Whether `moves` (a board place's legal moves) are one worker's placements, which
+ * buildMove builds on the board. */
+export function builds(moves) {
+  const worker = moves[0]?.worker;
+  return moves.length > 0 && moves.every((m) => m.type === "place" && m.worker === worker
+    && typeof m.location === "string");
+}
+
 /** A worker at home was tapped and `moves` are its legal placements: the locations they name
  * are highlighted, a tap on one previews the worker there and hands the move to the page's
  * confirmation (`page.pick`, whose Cancel comes back to the locations); the worker tapped
@@ -499,10 +507,8 @@ export function startOf(move) {
  * moves). */
 export function buildMove(moves, body, page) {
   const worker = moves[0]?.worker;
-  const placements = moves.length > 0 && moves.every((m) => m.type === "place" && m.worker === worker
-    && typeof m.location === "string");
   const root = document.querySelector("#board .dj");
-  if (!placements || !root) return false;
+  if (!builds(moves) || !root) return false;
   if (placing?.worker === worker && placing.version === body.version) {
     stopPlacing(root);
     return true;
@@ -525,8 +531,9 @@ function drawPlacing(root) {
   const piece = root.querySelector(`[data-home-worker="${worker}"]`);
   if (piece) {
     piece.classList.add("selected");
+    // A toggle (the page drew it unpressed): pressed while its placement is being built.
     piece.setAttribute("aria-pressed", "true");
-    mark(piece, () => { piece.classList.remove("selected"); piece.removeAttribute("aria-pressed"); });
+    mark(piece, () => { piece.classList.remove("selected"); piece.setAttribute("aria-pressed", "false"); });
   }
   const events = new AbortController();
   placingMarks.push(() => events.abort());
@@ -538,6 +545,7 @@ function drawPlacing(root) {
     if (here) where.classList.add("building");
     where.setAttribute("tabindex", "0");
     where.setAttribute("role", "button");
+    where.dataset.picks = ""; // it picks its move: the page marks it pressed while chosen
     const note = h("span", { class: "sr-only" }, ` · ${t("dj.place_worker_here", { n: worker + 1 })}`);
     const ghost = here ? h("span", { class: `token p${seat} dj-ghost`, "aria-hidden": "true" }, String(seat + 1)) : null;
     where.append(note);
@@ -546,6 +554,8 @@ function drawPlacing(root) {
       where.classList.remove("choosable", "dj-target", "building");
       where.removeAttribute("tabindex");
       where.removeAttribute("role");
+      where.removeAttribute("data-picks");
+      where.removeAttribute("aria-pressed");
       note.remove();
       ghost?.remove();
     });

@@ -22,10 +22,10 @@ let data = null;
 // sideways in its box) or the whole ocean at the box's width. Kept across redraws.
 let wholeOcean = false;
 let mapScroll = null; // where the player scrolled the zoomed map to (a redraw keeps it)
-// A tile being placed on the map (issue 30: a hex, then a turn, with a live preview): the
-// hex tapped, its legal moves (one per turn of the tile), which of them the preview shows,
-// the view's version it was built on (a redraw of that version keeps it) and the page's
-// hands that play the confirmed move.
+// A tile being placed (Sinkside) or built (Skyside) on the map (issue 30: a hex, then a turn,
+// with a live preview): the hex tapped, its legal moves (one per turn of the tile), which of
+// them the preview shows, the view's version it was built on (a redraw of that version keeps
+// it) and the page's hands that play the confirmed move.
 let building = null;
 
 /** Load the board facts once. */
@@ -273,6 +273,11 @@ function ocean(ctx) {
   svg.setAttribute("class", "fl-map");
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", t("fl.map_label"));
+  // What is drawn on the hexes (tiles' marks, Outposts, Skiffs) lies in a layer above them,
+  // outside the hexes the page makes buttons: a button's drawn text (a Depth, Districts'
+  // letters) would be a visible label its name ("3 moves here") does not hold (axe's
+  // label-content-name-mismatch). The hex keeps its words (<title>); the marks let taps through.
+  const marksLayer = el("g", { class: "fl-marks", "aria-hidden": "true" });
   for (let q = -radius; q <= radius; q++) {
     for (let r = -radius; r <= radius; r++) {
       const dist = Math.max(Math.abs(q), Math.abs(r), Math.abs(q + r));
@@ -294,8 +299,6 @@ function ocean(ctx) {
           label = "★";
           title = t("fl.starter_tile_of", { seat: seatName(ctx.body, owner) });
         } else if (v.sky?.[owner]) {
-          const info = cat.tiles?.[String(tile)];
-          label = (info?.districts || []).map((c) => COLOUR_LETTER[c] || "?").join("");
           title = `${seatName(ctx.body, owner)}: ${tileSkyText(cat, tile)}`;
         } else {
           title = `${seatName(ctx.body, owner)}: ${tileText(cat, tile)}`;
@@ -315,21 +318,25 @@ function ocean(ctx) {
         title += ` · ${t("fl.possible_move")}`;
       }
       g.append(el("polygon", { points: corners(x, y, HEX - 0.6), class: cls }));
-      // A Sinkside tile: its wedges turned as placed, and its Depth (the preview's drawing).
-      if (entry && entry[0] >= 0 && !v.sky?.[entry[2]]) g.append(...sinkTile(x, y, entry[0], entry[1]));
+      const marks = el("g", { "data-marks": cell });
+      // A tile drawn as the preview draws it, turned as placed: Sinkside, its wedges and its
+      // Depth; Skyside, its Watercraft, its Sonar piece and its Districts.
+      if (entry && entry[0] >= 0) marks.append(...(v.sky?.[entry[2]] ? skyTile : sinkTile)(x, y, entry[0], entry[1]));
       if (title) g.append(el("title", {}, `${cellText(cat, cell)} ${title}`));
-      if (label) g.append(el("text", { x: x.toFixed(2), y: (y + 3.2).toFixed(2), class: "hex-label" }, label));
-      if (entry?.[4]) g.append(el("rect", { x: (x - 3).toFixed(2), y: (y - 8.5).toFixed(2), width: 6, height: 4.5, class: `outpost p${entry[2]}-fill` }));
+      if (label) marks.append(el("text", { x: x.toFixed(2), y: (y + 3.2).toFixed(2), class: "hex-label" }, label));
+      if (entry?.[4]) marks.append(el("rect", { x: (x - 3).toFixed(2), y: (y - 8.5).toFixed(2), width: 6, height: 4.5, class: `outpost p${entry[2]}-fill` }));
       const here = skiffsAt.get(cell) || [];
       here.forEach(([p], i) => {
-        g.append(el("circle", { cx: (x - 4 + i * 4).toFixed(2), cy: (y + 5.5).toFixed(2), r: 2.4, class: `skiff p${p}-fill` }));
+        marks.append(el("circle", { cx: (x - 4 + i * 4).toFixed(2), cy: (y + 5.5).toFixed(2), r: 2.4, class: `skiff p${p}-fill` }));
       });
       if (here.length) {
         g.append(el("title", {}, here.map(([p, i]) => t("fl.skiff_of", { seat: seatName(ctx.body, p), n: i + 1 })).join(", ")));
       }
       svg.append(g);
+      if (marks.childElementCount) marksLayer.append(marks);
     }
   }
+  svg.append(marksLayer);
   svg.append(el("text", { x: 0, y: 3, class: "hub-label" }, t("fl.hub_short")));
   const legend = h("p", { class: "help fl-map-legend" }, t("fl.map_legend"));
   // Zoomed (a narrow screen; CSS): the map drawn where a hex is TAP_HEX px wide.
@@ -442,22 +449,64 @@ function sinkTile(x, y, tile, rot) {
   return marks;
 }
 
-// ------------------------------------------------------------------ placing a tile on the map
-
-/** The Ocean Tile this seat is placing now (its Sinkside), from the pending decision. */
-function placingTile(v) {
-  const top = v?.stack?.[v.stack.length - 1];
-  return top?.[0] === "place_at" && Number.isInteger(top[1]) ? top[1] : null;
+/** A Skyside Ocean Tile's marks on its hex at (x, y), from the tile's own data, turned by
+ * `rot` sixths: a band of its Watercraft towards each edge it reaches (edge e
+ * towards -60e°), its Sonar piece on its corner (the engine's corner v: the map's corner
+ * (6 - v) mod 6, as for the wedges), and the letters of its Districts. */
+function skyTile(x, y, tile, rot) {
+  const info = data.tiles?.[tile]?.sky;
+  if (!info) return [];
+  const size = HEX - 0.6;
+  const reach = size * Math.cos(Math.PI / 6); // the centre to an edge's middle
+  const marks = info.watercraft_edges.map((edge) => {
+    const e = (edge + rot) % 6;
+    const a = -Math.PI / 3 * e;
+    // From near the centre (the Districts' letters stay readable) to the edge's middle.
+    const at = (k) => [(x + k * reach * Math.cos(a)).toFixed(2), (y + k * reach * Math.sin(a)).toFixed(2)];
+    const [[x1, y1], [x2, y2]] = [at(0.45), at(1)];
+    return svgEl("line", { x1, y1, x2, y2, class: "watercraft", "data-edge": e });
+  });
+  if (info.sonar !== null && info.sonar !== undefined) {
+    const vertex = (info.sonar + rot) % 6;
+    const [cx, cy] = cornerXY(x, y, size * 0.72, (6 - vertex) % 6);
+    marks.push(svgEl("circle", { cx: cx.toFixed(2), cy: cy.toFixed(2), r: 1.5, class: "sonar-piece", "data-vertex": vertex }));
+  }
+  const letters = (info.districts || []).map((c) => COLOUR_LETTER[c] || "?").join("");
+  if (letters) marks.push(svgEl("text", { x: x.toFixed(2), y: (y + 3.2).toFixed(2), class: "hex-label" }, letters));
+  return marks;
 }
 
-/** A hex of the map was tapped and `moves` are its legal moves: a tile's placements there (one
- * per turn of the tile) are built on the map (the tile drawn on the hex at its first legal
- * turn, with "Rotate", "Place here" and "Cancel" next to it); `page.play(move)` plays the
- * confirmed one. False for any other place (the page lists its moves). */
+// ------------------------------------------------------------------ placing a tile on the map
+
+// The pending decision that puts a tile on a hex, by the type of its moves: a Sinkside tile
+// placed (F16), a Skyside tile built (F18.1).
+const TILE_STEPS = { place: { frame: "place_at", sky: false }, build: { frame: "build_at", sky: true } };
+
+/** The Ocean Tile this seat puts on the map now with moves of `type` ("place" or "build"),
+ * from the pending decision; null when none. */
+function placingTile(v, type) {
+  const step = TILE_STEPS[type];
+  const top = v?.stack?.[v.stack.length - 1];
+  return step && top?.[0] === step.frame && Number.isInteger(top[1]) ? top[1] : null;
+}
+
+/** Whether `moves` (a hex's legal moves) are the placements or builds of the tile this seat
+ * puts on the map now, which buildMove builds there. */
+export function builds(moves, body) {
+  const cell = moves[0]?.cell;
+  const type = moves[0]?.type;
+  return moves.length > 0 && placingTile(body.view, type) !== null
+    && moves.every((m) => m.type === type && m.cell === cell && Number.isInteger(m.rot));
+}
+
+/** A hex of the map was tapped and `moves` are its legal moves: a tile's placements there, or
+ * a Skyside tile's builds (one per turn of the tile), are built on the map (the tile drawn on
+ * the hex at its first legal turn, with "Rotate", "Place here" or "Build here", and "Cancel"
+ * next to it); `page.play(move)` plays the confirmed one. False for any other place (the
+ * page lists its moves). */
 export function buildMove(moves, body, page) {
   const cell = moves[0]?.cell;
-  const placing = moves.length && moves.every((m) => m.type === "place" && m.cell === cell && Number.isInteger(m.rot));
-  if (!placing || placingTile(body.view) === null) return false;
+  if (!builds(moves, body)) return false;
   const wrap = document.getElementById("fl-map-wrap");
   if (!wrap) return false;
   if (building?.cell === cell && building.version === body.version) {
@@ -486,18 +535,25 @@ function stopBuilding(wrap) {
 function drawBuilding(wrap, body) {
   stopBuilding(wrap);
   const g = wrap.querySelector(`svg [data-cell="${building.cell}"]`);
-  const tile = placingTile(body.view);
-  if (!g || tile === null) { building = null; return; }
   const move = building.moves[building.shown];
+  const tile = placingTile(body.view, move.type);
+  if (!g || tile === null) { building = null; return; }
+  const sky = TILE_STEPS[move.type].sky;
   const count = building.moves.length;
   const [q, r] = cellQR(body.view.catalog || {}, building.cell);
   const [x, y] = hexCentre(q, r);
-  const preview = svgEl("g", { class: "fl-preview", "data-rot": move.rot, "aria-hidden": "true" });
+  // Above the hexes, not inside the hex (a button: see the marks' layer in ocean()).
+  const preview = svgEl("g", {
+    class: "fl-preview", "data-preview-cell": building.cell, "data-rot": move.rot,
+    "data-side": sky ? "sky" : "sink", "aria-hidden": "true",
+  });
   preview.append(svgEl("polygon", { points: hexCorners(x, y, HEX - 0.6), class: `hex tile p${body.seat}-fill` }),
-    ...sinkTile(x, y, tile, move.rot));
-  g.append(preview);
+    ...(sky ? skyTile : sinkTile)(x, y, tile, move.rot));
+  g.ownerSVGElement.append(preview);
   g.classList.add("building");
-  const bar = h("div", { class: "fl-place-bar", id: "fl-place-bar", role: "group", "aria-label": t("fl.place_bar") },
+  const bar = h("div", {
+    class: "fl-place-bar", id: "fl-place-bar", role: "group", "aria-label": t(sky ? "fl.build_bar" : "fl.place_bar"),
+  },
     h("p", { class: "fl-place-what", id: "fl-place-what", "aria-live": "polite" }, move.label || cellText(body.view.catalog || {}, move.cell),
       count > 1 ? h("span", { class: "help" }, ` · ${t("fl.place_turn_of", { n: building.shown + 1, count })}`) : null),
     h("span", { class: "fl-place-buttons" },
@@ -515,9 +571,9 @@ function drawBuilding(wrap, body) {
           stopBuilding(wrap);
           page.play(chosen);
         },
-      }, t("fl.place_confirm")),
+      }, t(sky ? "fl.build_confirm" : "fl.place_confirm")),
       h("button", {
-        type: "button", id: "fl-place-cancel", "aria-label": t("fl.place_cancel_label"),
+        type: "button", id: "fl-place-cancel", "aria-label": t(sky ? "fl.build_cancel_label" : "fl.place_cancel_label"),
         onclick: () => cancel(),
       }, t("game.cancel"))));
   const cancel = () => {

@@ -19,7 +19,8 @@ const GENERIC = {
  * of a tapped board place step by step on the board (a preview, then `page.play(move)`, or
  * `page.pick(move, undo)`: the page's confirmation, whose Cancel calls `undo`; `page.cancel()`
  * drops it) instead of the
- * page listing them; optionally startOf(move, body) -> the board place where such a move's
+ * page listing them, and builds(moves, body) -> whether buildMove would build them (no
+ * drawing: the page asks it to tell which places are toggles); optionally startOf(move, body) -> the board place where such a move's
  * steps start (a selector, e.g. the worker of a placement), when it is not the move's
  * placeOf. The log's events read in the server's words (their `text`). */
 export async function rendererFor(game) {
