@@ -18,6 +18,7 @@ from prometheus_client import REGISTRY
 import api.games
 from api import create_app
 from api.fastlane import FastLane
+from api.request_limits import RequestLimits
 from tests.api.conftest import NO_RATE_LIMITS, Created, create, problem
 
 
@@ -30,9 +31,17 @@ class Lane:
     handed_on: list[str]
 
 
+def _fast_lane(app: Flask) -> FastLane | None:
+    """The app's fast lane, under the request size limits that create_app puts outermost;
+    None when it has none."""
+    wsgi = app.wsgi_app
+    assert isinstance(wsgi, RequestLimits)
+    return wsgi.app if isinstance(wsgi.app, FastLane) else None
+
+
 def _lane(app: Flask) -> Lane:
-    lane = app.wsgi_app
-    assert isinstance(lane, FastLane)
+    lane = _fast_lane(app)
+    assert lane is not None
     handed_on: list[str] = []
     inner = lane.inner
 
@@ -58,7 +67,7 @@ def lane(redis_client: redis.Redis, redis_url: str) -> Lane:
 def plain(redis_client: redis.Redis, redis_url: str) -> Iterator[FlaskClient]:
     """A client of the same API without the lane: every request through Flask."""
     app = create_app(_config(redis_url, FAST_LANE=False))
-    assert not isinstance(app.wsgi_app, FastLane)
+    assert _fast_lane(app) is None
     yield app.test_client()
 
 
@@ -265,7 +274,7 @@ def test_the_lane_can_be_turned_off(redis_client: redis.Redis, redis_url: str,
                                     monkeypatch: Any) -> None:
     monkeypatch.setenv("BGB_FAST_LANE", "off")
     app = create_app(_config(redis_url))
-    assert not isinstance(app.wsgi_app, FastLane)
+    assert _fast_lane(app) is None
     created = create(app.test_client(), players=1)
     assert app.test_client().get(f"/v1/games/{created.id}").status_code == 200
 
