@@ -75,6 +75,8 @@ class Players:
         self.api_url = api_url
         self.acked: list[tuple[str, int, str]] = []  # game, seat, Idempotency-Key
         self.refused = 0  # 503s and broken connections, each retried
+        self.unavailable = 0  # of which 503s
+        self.without_retry_after = 0  # 503s without a Retry-After header
         self.refusals: list[tuple[float, float]] = []  # (first refused, answered) monotonic
         self.tables: list[Table] = []
         self.stop = threading.Event()
@@ -103,6 +105,9 @@ class Players:
                 return answer
             with self._lock:
                 self.refused += 1
+                if answer is not None:
+                    self.unavailable += 1
+                    self.without_retry_after += "Retry-After" not in answer.headers
             if first_refusal is None:
                 first_refusal = time.monotonic()
             time.sleep(0.2)
@@ -319,11 +324,15 @@ def _run(replicas: int, log_dir: Path) -> tuple[int, int, int]:
             overall = max((end - start for start, end in players.refusals), default=0.0)
             assert longest <= REFUSED_AT_MOST, (longest, players.refusals)
             assert gone == 0 or replicas == 0, gone  # an acknowledged creation is kept too
+            # Every 503 says when to come back (the API's and HAProxy's own).
+            assert players.without_retry_after == 0, players.without_retry_after
             print(f"\nanswers by node: {served}; events streamed: {watchers.events} "
                   f"({heard} before the kill); games {len(players.games)}: {ended} over "
                   f"and their records verified, {gone} lost; longest run of refusals "
                   f"{overall:.1f} s" + (f", {max(0.0, longest):.1f} s once the dead node "
-                                        "rejoined" if replicas else ""))
+                                        "rejoined" if replicas else "")
+                  + f"; {players.unavailable} of the refusals were 503 + Retry-After, "
+                  f"{players.refused - players.unavailable} no answer")
             client = redis.RedisCluster(host="127.0.0.1", port=cluster.alive()[0])
             lost = _lost(client, players.acked)
             client.close()
