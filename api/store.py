@@ -107,12 +107,28 @@ local function held(record, log_key)
 end
 """
 
-# KEYS: idempotency record, move log -> the record if the log still holds its move, else
+# A replay waited for by replicas (BGB_MIN_REPLICAS) writes its record again, unchanged, so
+# that the WAIT after it covers the move: WAIT counts the replicas that reached the offset of
+# the connection's own last write (Redis 7.0 also moves that offset on a read), and a
+# replay's connection (another API node's, say) may have written nothing since before the
+# move, whose first answer was a 503 because no replica had it. The record written again
+# comes after the move in the replication stream.
+_REWRITE = """
+local function rewrite(key, record, wanted)
+  if wanted == '1' then redis.call('SET', key, record, 'KEEPTTL') end
+end
+"""
+
+# KEYS: idempotency record, move log; ARGV: "1" if replicas must confirm it (then the record
+# is written again, see _REWRITE) -> the record if the log still holds its move, else
 # false (and a record whose move is gone is deleted: the key is free again).
-_RECORD = _HELD + """
+_RECORD = _HELD + _REWRITE + """
 local record = redis.call('GET', KEYS[1])
 if not record then return false end
-if held(record, KEYS[2]) then return record end
+if held(record, KEYS[2]) then
+  rewrite(KEYS[1], record, ARGV[1])
+  return record
+end
 redis.call('DEL', KEYS[1])
 return false
 """
@@ -130,17 +146,21 @@ return false
 #       with ("" for no check), the new clock state ("" for a game without a clock), the
 #       deadline of the seat to act (ms, "" for none), when to warn it ("" for never), "1"
 #       to announce the version with SPUBLISH (a cluster's sharded pub/sub) else PUBLISH,
+#       "1" if replicas must confirm a replay (its record is then written again: _REWRITE),
 #       then those n (field, value) pairs of the seats hash
 # -> {"ok"} | {"replay", record} | {"changed", the game as read_game reads it now}
 # The move is stored only if the game is exactly as the caller decided it on: same version,
 # same snapshot (epoch), same seats (tokens, resignations) and same metadata. Else nothing
 # is written and the game comes back as it is now, so that the caller decides again without
 # another read.
-_COMMIT = _EXPIRE + _READ_GAME + _HELD + _META_IS + """
+_COMMIT = _EXPIRE + _READ_GAME + _HELD + _META_IS + _REWRITE + """
 if ARGV[7] ~= '' then
   local record = redis.call('GET', KEYS[3])
   if record then
-    if held(record, KEYS[2]) then return {'replay', record} end
+    if held(record, KEYS[2]) then
+      rewrite(KEYS[3], record, ARGV[25])
+      return {'replay', record}
+    end
     redis.call('DEL', KEYS[3])  -- its move is no longer in the log: this is a new request
   end
 end
@@ -150,7 +170,7 @@ local fields = tonumber(ARGV[19])
 if same and redis.call('HLEN', KEYS[8]) ~= fields then same = false end
 local i = 0
 while same and i < fields do
-  if redis.call('HGET', KEYS[8], ARGV[25 + 2 * i]) ~= ARGV[26 + 2 * i] then same = false end
+  if redis.call('HGET', KEYS[8], ARGV[26 + 2 * i]) ~= ARGV[27 + 2 * i] then same = false end
   i = i + 1
 end
 if same and not meta_is(KEYS[7], ARGV[20]) then same = false end
@@ -535,9 +555,11 @@ class Store:
 
     def record(self, game_id: str, idempotency: tuple[int, str]) -> dict[str, Any] | None:
         """The first answer stored for an Idempotency-Key of a seat, if any and if the game's
-        log still holds the move it answered (see `_HELD`)."""
+        log still holds the move it answered (see `_HELD`); with BGB_MIN_REPLICAS, only once
+        that many replicas have the move (else ReplicasBehind: not acknowledged yet)."""
         raw = self._record(keys=[keys.idempotency(game_id, *idempotency),
-                                 keys.move_log(game_id)], args=[])
+                                 keys.move_log(game_id)],
+                           args=["1" if self.durability.replicas else ""], durable=True)
         return json.loads(raw) if raw else None
 
     def commit_move(self, game_id: str, expected: int, head: Head, snapshot: str | bytes,
@@ -585,7 +607,8 @@ class Store:
                   decided_epoch, bot_job or "", len(seats), meta_digest,
                   b"" if clock is None else json_text(clock),
                   "" if deadline is None else int(deadline), "" if warn is None else int(warn),
-                  "1" if self.sharded else "0", *(part for pair in seats for part in pair)],
+                  "1" if self.sharded else "0", "1" if self.durability.replicas else "",
+                  *(part for pair in seats for part in pair)],
             durable=True)
         kind = _text(outcome[0])
         if kind == "ok":
