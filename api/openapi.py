@@ -161,6 +161,8 @@ PROBLEM_SCHEMAS: dict[str, tuple[str, dict[str, Schema]]] = {
     "tournament-over": ("TournamentOverProblem", {}),
     "conflict": ("ConflictProblem", {}),
     "payload-too-large": ("PayloadTooLargeProblem", {}),
+    "uri-too-long": ("UriTooLongProblem", {}),
+    "request-header-fields-too-large": ("RequestHeaderFieldsTooLargeProblem", {}),
     "unsupported-media-type": ("UnsupportedMediaTypeProblem", {}),
     "validation-error": ("ValidationProblem", {"errors": {
         "type": "object", "additionalProperties": True,
