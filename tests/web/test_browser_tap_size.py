@@ -118,7 +118,8 @@ def _check_the_map_scrolls_in_its_box(page: Any) -> None:
                          " right: el.getBoundingClientRect().right})")
     assert sizes["right"] <= 360 + 1, sizes
     assert sizes["scroll"] > sizes["client"], f"the map is not zoomed: {sizes}"
-    moved = box.evaluate("(el) => { el.scrollLeft = 0; el.scrollLeft = 80; return el.scrollLeft; }")
+    moved = page.evaluate("""() => { const el = document.querySelector('#fl-ocean .scroll-x');
+      el.scrollLeft = 0; el.scrollLeft = 80; return el.scrollLeft; }""")  # one run: as above
     assert moved > 0, "the map does not scroll inside its box"
     assert page.evaluate("window.scrollX") == 0
 
@@ -139,8 +140,10 @@ def check_the_tracks_scroll_in_their_boxes(page: Any, width: int) -> None:
         assert box["scrollX"] and box["right"] <= width + 1, box
         assert box["scroll"] > box["client"], f"a track is not zoomed: {box}"
         assert box["space"] >= TAP, box
-    moved = page.locator("#board .dj-track-wrap").first.evaluate(
-        "(el) => { el.scrollLeft = 0; el.scrollLeft = 80; return el.scrollLeft; }")
+    # In one script run, so that a late redraw of the board cannot detach the box between
+    # finding it and scrolling it (a detached element does not scroll: scrollLeft stays 0).
+    moved = page.evaluate("""() => { const el = document.querySelector('#board .dj-track-wrap');
+      el.scrollLeft = 0; el.scrollLeft = 80; return el.scrollLeft; }""")
     assert moved > 0, "a track does not scroll inside its box"
     assert page.evaluate("window.scrollX") == 0
     assert page.evaluate("document.documentElement.scrollWidth"
