@@ -92,13 +92,20 @@ class Stack:
         self.workers = []
 
     def stop(self) -> None:
-        """Stop every process (whole process groups: nothing is left behind)."""
-        self._stop([*self.workers, *([self.api] if self.api else [])])
+        """Stop every process (whole process groups: nothing is left behind). The API
+        quickly (SIGQUIT): a graceful stop waits, a second at a time, for every keep-alive
+        connection to close, 3-7 s a test module here (tests/e2e/test_serve.py stops `bgb
+        serve` as a user does)."""
+        self._stop(self.workers)
+        self.workers = []
+        if self.api:
+            self._stop([self.api], signal.SIGQUIT)
 
-    def _stop(self, processes: list[subprocess.Popen[bytes]]) -> None:
+    def _stop(self, processes: list[subprocess.Popen[bytes]],
+              how: signal.Signals = signal.SIGTERM) -> None:
         for process in processes:
             if process.poll() is None:
-                os.killpg(process.pid, signal.SIGTERM)
+                os.killpg(process.pid, how)
         for process in processes:
             try:
                 process.wait(timeout=15)
