@@ -124,6 +124,7 @@ def test_every_game_goes_on_when_the_queue_redis_dies_mid_play(tmp_path: Path) -
             # The turns the lost queue held (or a worker was playing) must be played after
             # all.
             due = _bot_turns(stack.api_url, players.tables)
+            assert due  # the games with bots only, at least
             time.sleep(OUTAGE_SECONDS)
             during = len(players.acked)
             cluster.restart_queue()
@@ -134,7 +135,8 @@ def test_every_game_goes_on_when_the_queue_redis_dies_mid_play(tmp_path: Path) -
             later = _bot_turns(stack.api_url, players.tables)
             bots_only = [table.game_id for table in players.tables if not table.tokens]
             restarted += _wait_past(stack, {**later, **dict.fromkeys(bots_only)})
-            ended, gone = play.wind_up(stack.api_url, stack.served(), heard)
+            served = stack.served()
+            ended, gone = play.wind_up(stack.api_url, served, heard)
             assert (ended, gone) == (GAMES, 0), (ended, gone)
             client = redis.RedisCluster(host="127.0.0.1", port=cluster.alive()[0])
             missing = lost_moves(client, players.acked)
@@ -148,7 +150,8 @@ def test_every_game_goes_on_when_the_queue_redis_dies_mid_play(tmp_path: Path) -
                   f"players ({during} when the queue came back), 0 lost; {len(due)} bot "
                   f"turns due when it died and {len(later)} after the players stopped, "
                   f"each played; {ended} records verified; {restarted} workers started "
-                  f"again; {play.watchers.events} events streamed")
+                  f"again; {play.watchers.events} events streamed; answers by node: "
+                  f"{served}")
         finally:
             play.stop()
             stack.stop()
