@@ -3,7 +3,7 @@ with BGB_MIN_REPLICAS=1, every acknowledged move is still in its game's log.
 
 The topology of issue 29 on loopback: 3 masters + 3 replicas, a queue Redis, two API nodes
 (gunicorn, as `bgb serve` runs it) behind HAProxy (deploy/haproxy-cluster.cfg) and two bot
-workers reaching the API through it. Players create 200 games of
+workers reaching the API through it. Players (tests/cluster/playing.py) create 200 games of
 the three rulebooks (human seats against a `random` bot or each other) and play a move in
 each in turn, posting with an Idempotency-Key and retrying on 503 or a broken connection,
 as the SDK does; each 200 is an acknowledged move, looked for in
