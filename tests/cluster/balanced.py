@@ -13,7 +13,7 @@ from pathlib import Path
 
 import requests
 
-from clients.cli import gunicorn_command
+from clients.cli import gunicorn_command, worker_command
 from clients.localredis import free_port
 from tests.e2e.conftest import REPO, Stack
 
@@ -93,6 +93,17 @@ class BalancedStack(Stack):
             if row.get("pxname") == "api" and row.get("svname", "").startswith("api-"):
                 found[row["svname"]] = int(row.get("stot") or 0)
         return found
+
+    def restart_stopped_workers(self) -> int:
+        """Start again each bot worker whose process ended, as `bgb serve` and compose's
+        restart policy do (RQ's loop ends on a queue Redis lost while it starts or between
+        two jobs); how many."""
+        restarted = 0
+        for index, worker in enumerate(self.workers):
+            if worker.poll() is not None:
+                self.workers[index] = self._spawn(worker_command(), f"worker-{index}")
+                restarted += 1
+        return restarted
 
     def stop(self) -> None:
         """Stop the workers, the proxy and every node."""
