@@ -7,11 +7,14 @@ plans it weighs are played on copies whose random draws it does not look at.
 docs/encyclopedia-ai.md states the same procedure for players; RULES.md's E21.3 must
 follow it (this docstring and that page are the agreed design).
 
-AI0 Versions. A new game records the procedure version (solo.json's `procedure`, now 3) in
+AI0 Versions. A new game records the procedure version (solo.json's `procedure`, now 4) in
     its AI state and plays that version's behaviour and level cards; a game without one
     plays version 1 (the cards before 2026-12-05), so a stored game's moves still replay
     (the AI's choice is its only legal move). Version 2 changed levels 1-2 and the
-    Explorer's order; version 3 changed level 1 only (the publishing limits below).
+    Explorer's order; version 3 changed level 1 only (the publishing limits below);
+    version 4 balances the cards: level 1 looks no further than its score now (foresight
+    0), the Explorer's order puts University before Embassy, and the Rival at level 2
+    takes its own dice first like the other cards.
 AI1 Set-up (E4, G8, G9). The human is first player; the AI starts with the 2nd player's
     resources (3 coins, 1 token) and does not draft starting animals (animal display 4).
     Behaviour card and level card ("scoring" option): 1-3 or random (A4). One continent
@@ -35,8 +38,9 @@ AI3 Die and action (E21.3.5). On its turn the AI weighs every plan "take this di
     continent priority of the die's colour, its own die before the human's, the lower
     space. The level card sets: which dice it considers (level 1: the first die of its own
     board in space order, no choice; level 2: its own board while any die is there, except
-    the Rival, which always looks at both; level 3: both boards), how far it looks
-    (foresight: the share of what it can still score that counts), its coin limit, seals,
+    a card with `rival_dice_first` (the Rival until version 3), which looks at both; level
+    3: both boards), how far it looks (foresight: the share of what it can still score that
+    counts; 0 at level 1 since version 4: only its score now), its coin limit, seals,
     denial; and at levels 1-2 the search itself: it takes the first action of its card's
     order that a die makes worth at least the level's threshold (0 at both: it follows its
     card even where the action gains nothing, e.g. an Expedition with nothing to research

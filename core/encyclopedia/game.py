@@ -29,18 +29,20 @@ class Encyclopedia:
                           "description": "solo only: what the AI plays for: 1 Collector"
                                          " (animals from the Academy, published), 2 Explorer"
                                          " (expeditions: research and reputation, then"
-                                         " publishing), 3 Rival (publishing, and it takes the"
-                                         " dice you need); or random (hidden)"},
+                                         " publishing), 3 Rival (publishing and additional"
+                                         " actions; at level 3 it takes the dice you need);"
+                                         " or random (hidden)"},
             "scoring": {"type": "str|int", "choices": list(setup.CARD_CHOICES),
                         "default": "random",
                         "description": "solo only: the AI's level: 1 easy (a beginner: the"
                                        " first die of its own board, the first action of its"
-                                       " card's order that die can do, even one that gains"
-                                       " nothing; it publishes late, only animals with 2"
-                                       " research cubes until the last round, and files no"
-                                       " Continental extras; no modifiers), 2 medium (it chooses"
-                                       " the die of its board that can do the earliest action"
-                                       " of its card's order, and does that action; no"
+                                       " card's order that die can do and that loses no points"
+                                       " now, even one that gains nothing; it looks no further"
+                                       " than its score now; it publishes late, only animals"
+                                       " with 2 research cubes until the last round, and files"
+                                       " no Continental extras; no modifiers), 2 medium (it"
+                                       " chooses the die of its board that can do the earliest"
+                                       " action of its card's order, and does that action; no"
                                        " modifiers), 3 hard (weighs every die of both boards and"
                                        " every action, looks furthest ahead, up to 3 coins or"
                                        " a royal seal on a die, and denies you the dice you"

@@ -138,16 +138,20 @@ def test_ai3_plan_publishes_the_research_it_holds() -> None:
 
 
 def test_ai3_rival_behaviour_takes_the_human_dice_first() -> None:
-    """AI3: of two equal dice the Rival takes the human's (its rival bonus), the Explorer
-    its own."""
-    for behaviour, owner in ((3, 0), (2, AI_SEAT)):
-        s = play_first_until(_solo(6, behaviour=behaviour, scoring=2), "turns")
+    """AI3: of two equal dice the hard Rival takes the human's (its rival bonus), the
+    Explorer its own; at level 2 the Rival took the human's until procedure 3 and takes its
+    own since procedure 4 (its card's `rival_dice_first` is off)."""
+    for behaviour, level, procedure, owner in ((3, 3, 4, 0), (2, 3, 4, AI_SEAT),
+                                               (3, 2, 3, 0), (3, 2, 4, AI_SEAT),
+                                               (2, 2, 4, AI_SEAT)):
+        s = play_first_until(_solo(6, behaviour=behaviour, scoring=level), "turns")
+        s.ai["procedure"] = procedure
         clear_dice(s)
         s.turn = 1
         s.hand[AI_SEAT] = []
         put_die(s, AI_SEAT, 0, 1, 2)
         put_die(s, 0, 0, 1, 2)  # the "no reward" space: taking it pays the human nothing
-        assert GAME.legal_moves(s)[0]["owner"] == owner, behaviour
+        assert GAME.legal_moves(s)[0]["owner"] == owner, (behaviour, level, procedure)
 
 
 def _ai_moves(behaviour: int, level: int, seed: int) -> list[dict]:
@@ -426,12 +430,12 @@ def test_ai8_procedure_3_easy_level_files_no_continental_extras() -> None:
 
 
 def test_ai3_procedure_3_easy_level_in_a_whole_game() -> None:
-    """AI3 / AI4 (procedure 3, level 1), over whole games against a random human: it takes
-    its own dice while it has any, never modifies a die, and every Publish before the last
-    round has an animal of the die's colour with 2 research cubes behind it."""
-    for behaviour in (1, 2, 3):
+    """AI3 / AI4 (procedures 3 and 4, level 1), over whole games against a random human: it
+    takes its own dice while it has any, never modifies a die, and every Publish before the
+    last round has an animal of the die's colour with 2 research cubes behind it."""
+    for procedure, behaviour in ((p, b) for p in (3, 4) for b in (1, 2, 3)):
         s = _solo(40 + behaviour, behaviour=behaviour, scoring=1)
-        assert s.ai["procedure"] == 3
+        s.ai["procedure"] = procedure
         rnd = random.Random(behaviour)
         while to_act(s) is not None:
             moves = GAME.legal_moves(s)
@@ -445,4 +449,57 @@ def test_ai3_procedure_3_easy_level_in_a_whole_game() -> None:
                     assert any(bin(s.cubes[c]).count("1") >= 2 for c in s.hand[AI_SEAT]
                                if DATA.animals[c].colour == colour)
             GAME.apply(s, pick(rnd, moves))
-        assert s.published_n[AI_SEAT] >= 1, behaviour
+        assert s.published_n[AI_SEAT] >= 1, (procedure, behaviour)
+
+
+def test_ai0_games_of_procedure_3_replay_the_same_moves() -> None:
+    """AI0 / E21.4: a game set up under procedure 3 plays the moves it played before
+    procedure 4 existed (digests recorded at commit 6a5729b, procedure 3 the newest): the
+    three cards procedure 4 changed (level 1, the Explorer's order, the Rival at level 2)."""
+    assert _fingerprint(3, 1, 1, 35) == (116, "f57bd3d1971a1344")
+    assert _fingerprint(3, 2, 2, 40) == (113, "a02bc4113b67c18a")
+    assert _fingerprint(3, 3, 2, 37) == (115, "6796b7fc1a3d1d2a")
+    assert _fingerprint(3, 2, 3, 38) == (116, "41c5c32c97b6e018")
+
+
+def _rival_takes(procedure: int, seed: int) -> tuple[int, int]:
+    """The medium Rival's takes in a whole game against a random human: (takes, takes of
+    the human's die while a die of its own board was left)."""
+    s = _solo(seed, behaviour=3, scoring=2)
+    s.ai["procedure"] = procedure
+    rnd = random.Random(seed)
+    takes = theirs = 0
+    while to_act(s) is not None:
+        moves = GAME.legal_moves(s)
+        if to_act(s) == AI_SEAT and moves[0]["type"] == "take":
+            takes += 1
+            theirs += moves[0]["owner"] != AI_SEAT and any(s.spaces[AI_SEAT])
+        GAME.apply(s, pick(rnd, moves))
+    return takes, theirs
+
+
+def test_ai3_procedure_4_medium_rival_takes_its_own_dice_first() -> None:
+    """AI3 (procedure 4): at level 2 the Rival takes the dice of its own board while any is
+    left, as the other cards do (its card's `rival_dice_first` is off: in space order over
+    both boards it won 74 % against greedy); procedure 3's medium Rival took the human's."""
+    for seed in (51, 52):
+        assert _rival_takes(4, seed)[1] == 0, seed
+    assert sum(_rival_takes(3, seed)[1] for seed in (51, 52)) > 0
+
+
+def test_ai3_procedure_4_easy_level_counts_only_points_now() -> None:
+    """AI3 (procedure 4, level 1, foresight 0): it skips its card's next action only when
+    that action would lose points now, so from the same positions it never does an action
+    later in its card's order than procedure 3's level 1 (which also counted part of what
+    an action's research and animals may score later) and somewhere does an earlier one."""
+    earlier = 0
+    for s in _turn_states(23, 16):
+        order = ai.behaviour(s).priority
+        chosen = []
+        for procedure in (3, 4):
+            c = GAME.clone(s)
+            c.ai["procedure"], c.ai["scoring"] = procedure, 1
+            chosen.append(order.index(_action(c)))
+        assert chosen[1] <= chosen[0]
+        earlier += chosen[1] < chosen[0]
+    assert earlier > 0
