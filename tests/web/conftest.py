@@ -44,11 +44,17 @@ def browser() -> Iterator[Any]:
     if executable is None:
         pytest.skip("browser tests need Chromium: apt-get install -y chromium")
     with sync_playwright() as playwright:
-        # --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
-        launched = playwright.chromium.launch(executable_path=executable,
-                                              args=["--no-sandbox", "--disable-dev-shm-usage"])
+        launched = launch_chromium(playwright, executable)
         yield launched
         launched.close()
+
+
+def launch_chromium(playwright: Any, executable: str) -> Any:
+    """A headless Chromium of `playwright` (an instance of the calling thread: Playwright's
+    objects are used only by the thread that made them)."""
+    # --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
+    return playwright.chromium.launch(executable_path=executable,
+                                      args=["--no-sandbox", "--disable-dev-shm-usage"])
 
 
 class Shots:

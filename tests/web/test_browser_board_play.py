@@ -12,20 +12,23 @@ the board offered no place is played from the whole move list and counted by mov
 test fails if there is any, naming them.
 
 One language per screen size keeps each game to a few minutes on a small machine: a phone
-(390×844, touch) in English and a desktop (1280×800, mouse) in Portuguese.
+(390×844, touch) in English and a desktop (1280×800, mouse) in Portuguese, both at once (the
+desktop in a thread with its own Playwright and Chromium): a game waits on the page and the
+bots far more than it computes, and at one screen at a time it kept one core of two busy.
 """
 
 from __future__ import annotations
 
 import collections
 import random
+import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from tests.e2e.conftest import Stack
-from tests.web.conftest import Shots
+from tests.web.conftest import Shots, chromium_path, launch_chromium
 from tests.web.helpers import READY, version
 from tests.web.test_browser_games import too_wide
 
@@ -39,8 +42,7 @@ pytestmark = pytest.mark.e2e
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
          "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
-SCREENS = [pytest.param("phone", "en", id="phone-en"),
-           pytest.param("desktop", "pt-BR", id="desktop-pt")]
+PHONE_EN, DESKTOP_PT = ("phone", "en"), ("desktop", "pt-BR")
 NEWER = ("([v]) => Number(document.querySelector('#status').dataset.version) > v"
          " || !document.querySelector('#notice').hidden")
 MAX_STEPS = 800
@@ -140,53 +142,74 @@ def open_seat(browser: Any, stack: Stack, game: str, options: dict[str, Any], se
     return ctx, page, errors
 
 
-@pytest.mark.parametrize(("screen", "lang"), SCREENS)
+def on_both_screens(browser: Any, shots: Shots,
+                    play: Callable[[Any, Shots, str, str], None]) -> None:
+    """`play(browser, shots, screen, lang)` on the phone in English (here, on the session's
+    browser) and on the desktop in Portuguese (meanwhile, in a thread with its own Playwright
+    and Chromium); screenshots in a folder per screen. The first failure is raised."""
+    from playwright.sync_api import sync_playwright
+
+    failures: list[BaseException] = []
+
+    def on_the_desktop() -> None:
+        try:
+            with sync_playwright() as playwright:
+                own = launch_chromium(playwright, str(chromium_path()))
+                try:
+                    play(own, Shots(shots.directory / "desktop-pt"), *DESKTOP_PT)
+                finally:
+                    own.close()
+        except BaseException as error:  # raised in the test's thread below
+            failures.append(error)
+
+    (shots.directory / "desktop-pt").mkdir()
+    (shots.directory / "phone-en").mkdir()
+    desktop = threading.Thread(target=on_the_desktop, name="desktop-pt")
+    desktop.start()
+    try:
+        play(browser, Shots(shots.directory / "phone-en"), *PHONE_EN)
+    finally:
+        desktop.join()
+    if failures:
+        raise failures[0]
+
+
+def whole_game(stack: Stack, game: str, players: int,
+               seats: list[dict[str, Any]] | None = None) -> Callable[[Any, Shots, str, str],
+                                                                      None]:
+    """A seeded game of `game` played to its result on the board only, at a screen size in a
+    language, with the checks every such game passes."""
+    def play(browser: Any, shots: Shots, screen: str, lang: str) -> None:
+        ctx, page, errors = open_seat(browser, stack, game, {"players": players}, 30, screen,
+                                      lang, seats)
+        try:
+            assert page.is_checked("#confirm-setting") == (screen == "phone"), \
+                "a touch screen confirms"
+            taps, from_list = play_on_the_board(page, shots, 30)
+            print(f"{game} {screen} {lang}: {dict(taps)}, from the list: {dict(from_list)}")
+            assert page.is_visible("#winner")
+            assert from_list == {}, f"moves with no board place: {dict(from_list)}"
+            assert taps["board"] > 0
+            assert errors == []
+        finally:
+            ctx.close()
+
+    return play
+
+
 def test_a_solo_encyclopedia_game_played_on_the_board_only(browser: Any, stack: Stack,
-                                                           shots: Shots, screen: str,
-                                                           lang: str) -> None:
-    ctx, page, errors = open_seat(browser, stack, "encyclopedia", {"players": 1}, 30, screen, lang)
-    try:
-        assert page.is_checked("#confirm-setting") == (screen == "phone"), "a touch screen confirms"
-        taps, from_list = play_on_the_board(page, shots, 30)
-        print(f"encyclopedia {screen} {lang}: {dict(taps)}, from the list: {dict(from_list)}")
-        assert page.is_visible("#winner")
-        assert from_list == {}, f"moves with no board place: {dict(from_list)}"
-        assert taps["board"] > 0
-        assert errors == []
-    finally:
-        ctx.close()
+                                                           shots: Shots) -> None:
+    on_both_screens(browser, shots, whole_game(stack, "encyclopedia", 1))
 
 
-@pytest.mark.parametrize(("screen", "lang"), SCREENS)
 def test_a_solo_darwins_journey_game_played_on_the_board_only(browser: Any, stack: Stack,
-                                                              shots: Shots, screen: str,
-                                                              lang: str) -> None:
+                                                              shots: Shots) -> None:
     """Against Alfred: a worker then a location, the tracks, cards, seals, stamps."""
-    ctx, page, errors = open_seat(browser, stack, "darwins-journey", {"players": 1}, 30,
-                                  screen, lang)
-    try:
-        taps, from_list = play_on_the_board(page, shots, 30)
-        print(f"darwins-journey {screen} {lang}: {dict(taps)}, from the list: {dict(from_list)}")
-        assert page.is_visible("#winner")
-        assert from_list == {}, f"moves with no board place: {dict(from_list)}"
-        assert errors == []
-    finally:
-        ctx.close()
+    on_both_screens(browser, shots, whole_game(stack, "darwins-journey", 1))
 
 
-@pytest.mark.parametrize(("screen", "lang"), SCREENS)
 def test_a_three_seat_flotilla_game_played_on_the_board_only(browser: Any, stack: Stack,
-                                                             shots: Shots, screen: str,
-                                                             lang: str) -> None:
+                                                             shots: Shots) -> None:
     """This seat against two random bots: cards, hexes (a tile then a hex), guilds, market."""
-    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random", "params": {}}] * 2
-    ctx, page, errors = open_seat(browser, stack, "flotilla", {"players": 3}, 30, screen, lang,
-                                  seats)
-    try:
-        taps, from_list = play_on_the_board(page, shots, 30)
-        print(f"flotilla {screen} {lang}: {dict(taps)}, from the list: {dict(from_list)}")
-        assert page.is_visible("#winner")
-        assert from_list == {}, f"moves with no board place: {dict(from_list)}"
-        assert errors == []
-    finally:
-        ctx.close()
+    bots = [{"kind": "bot", "bot": "random", "params": {}}] * 2
+    on_both_screens(browser, shots, whole_game(stack, "flotilla", 3, [{"kind": "human"}, *bots]))
