@@ -88,6 +88,11 @@ def encyclopedia_layout() -> dict[str, Any]:
         "publish_vp": list(DATA.publish_vp),
         "behaviours": {str(b.id): {"name": b.name, "priority": list(b.priority)}
                        for b in DATA.behaviours.values()},
+        # a game keeps the AI procedure it was set up under (view's ai.procedure, absent: 1),
+        # and with it its behaviour card's order of actions
+        "behaviour_orders_by_procedure": {
+            str(version): {str(b.id): list(b.priority) for b in cards.values()}
+            for version, cards in sorted(DATA.behaviours_by_procedure.items())},
         # the "scoring" option is the AI's level card (ai.py AI10): its end VP count
         # published animals only
         "scorings": {str(x.id): {"name": x.name, "per_published": x.per_published,

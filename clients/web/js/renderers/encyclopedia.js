@@ -408,6 +408,9 @@ function aiBoard(ctx) {
   const seat = Number(Object.keys(v.automa_seats || {})[0] ?? 1);
   const ai = v.ai;
   const behaviour = ai.behaviour ? data.behaviours[String(ai.behaviour)] : null;
+  // The order of the procedure this game was set up under (absent: procedure 1).
+  const order = behaviour && (data.behaviour_orders_by_procedure[String(ai.procedure || 1)]
+    ?.[String(ai.behaviour)] || behaviour.priority);
   const scoring = ai.scoring ? data.scorings[String(ai.scoring)] : null;
   const published = v.published?.[seat] || [];
   return h("section", { class: "panel enc-player ai", id: "ai-board", dataset: { seat } },
@@ -417,7 +420,7 @@ function aiBoard(ctx) {
       stat("enc.seals", v.seals?.[seat]), stat("enc.reputation", v.rep?.[seat]), stat("enc.published_n", v.published_n?.[seat])),
     h("p", {}, h("span", { class: "label" }, t("enc.behaviour_card")), " ",
       behaviour ? [h("strong", {}, tOr(`enc.behaviour.${ai.behaviour}`, behaviour.name)), " — ",
-        t("enc.ai_priority", { actions: behaviour.priority.map((a) => t(`enc.action.${a}`)).join(" › ") })]
+        t("enc.ai_priority", { actions: order.map((a) => t(`enc.action.${a}`)).join(" › ") })]
         : h("em", {}, t("enc.hidden_card"))),
     h("p", {}, h("span", { class: "label" }, t("enc.scoring_card")), " ",
       scoring ? [h("strong", {}, tOr(`enc.scoring.${ai.scoring}`, scoring.name)), " — ", t("enc.ai_scoring", {
