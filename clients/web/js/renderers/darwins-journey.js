@@ -6,6 +6,7 @@
 
 import { h, tableWrap } from "../dom.js";
 import { has, t, tCount, tOr } from "../i18n.js";
+import { icon } from "../icons.js";
 import { seatName } from "../names.js";
 import { boardControls, controlPlace } from "./controls.js";
 
@@ -21,6 +22,13 @@ const SCROLL_SIZE = 3;
 const CONTROLS = {
   act: (m) => `act-${m.index}`, choose: (m) => `choose-${m.option}`, convert: (m) => `convert-${m.into}`,
   skip: () => "skip", done: () => "done", end_turn: () => "end_turn", pass: () => "pass",
+};
+// Each kind of data action drawn as one of the project's icons (icons.js), its number beside it.
+const ACTION_ICONS = {
+  coins: "coin", vp: "point", tk: "knowledge-temporary", evo: "evolution", objective: "objective",
+  free_seal: "seal", correspond: "stamp", explore: "explore", navigate: "ship", academy: "academy",
+  unlock: "lens", deliver: "museum", research_museum: "research", turn_order: "turn-order",
+  campsite: "tent",
 };
 let board = null;
 // A worker's placement being built on the board (issue 30: a worker, then a location): the
@@ -94,6 +102,26 @@ function actionText(action) {
   if (action.a === "campsite") return t("dj.action.campsite", { id: action.area });
   const key = `dj.action.${action.a}`;
   return has(key) ? tCount(key, action.n, action) : action.a.replace(/_/g, " ");
+}
+
+/** One data action drawn as icons with numbers ("2 [point]"), named by its words. */
+function actionIcons(action) {
+  return h("span", { class: "gain", role: "img", "aria-label": actionText(action) }, actionPicture(action));
+}
+
+/** What an action looks like, without words: its number, then its icon; a choice's options
+ * side by side, "/" between them. */
+function actionPicture(action) {
+  if (action.a === "choice") {
+    return action.of.map((list, i) => [i ? h("span", { class: "gain-or" }, "/") : null, list.map(actionPicture)]);
+  }
+  const name = ACTION_ICONS[action.a];
+  if (!name) return h("span", { class: "gain-words" }, actionText(action)); // no icon drawn for it yet
+  const picture = [Number.isInteger(action.n) ? String(action.n) : null,
+    icon(name, { variant: action.a === "free_seal" ? "any" : null })];
+  if (action.a === "academy" && action.d) picture.push(h("span", { class: "gain-less" }, `−${action.d}`), icon("coin"));
+  if (action.a === "campsite") picture.push(String(action.area));
+  return picture;
 }
 
 // Sections fold (a phone's screen is short); the browser keeps them keyboard-usable.
@@ -288,40 +316,77 @@ function museum(ctx) {
     tableWrap(t("dj.museum"), h("table", { class: "museum" }, h("thead", {}, head), h("tbody", {}, rows))));
 }
 
-function spaceCell(ctx, space, here, extra) {
+/** A space of the ocean or an island track (`place`: its name, "Ocean space 3"): what it
+ * gives drawn as icons with numbers, its specimen, campsite, ribbon and the pieces on it
+ * (`seats`); the same in words as its accessible name and tooltip. */
+function spaceCell(ctx, place, space, seats, extra) {
   const { v } = ctx;
   const specimen = v.specimens?.[space.id];
   const camp = v.campsites?.[space.id];
-  const bits = space.actions.filter((a) => a.a !== "campsite").map(actionText);
-  const mine = here.some((token) => token.classList.contains(`p${v.seat}`));
-  return h("li", { class: `space${here.length ? " occupied" : ""}${mine ? " mine" : ""}`, dataset: { space: space.id } },
-    h("span", { class: "space-id" }, space.id.replace(/^(O|I[ABC])/, "")),
-    extra,
-    specimen !== undefined ? h("span", { class: "chip specimen" }, specimenName(specimen)) : null,
-    camp ? h("span", { class: "chip camp" }, t("dj.campsite"), " ",
-      camp.map((owner) => (owner >= 0 ? seatToken(ctx, owner) : "○"))) : null,
-    space.ribbon ? h("span", { class: "chip" }, t("dj.ribbon")) : null,
-    space.band ? h("span", { class: "chip" }, t("dj.band", { island: space.band })) : null,
-    bits.length ? h("span", { class: "space-actions" }, bits.join(", ")) : null,
-    here.length ? h("span", { class: "here" }, here) : null);
+  const actions = space.actions.filter((a) => a.a !== "campsite");
+  const mine = seats.includes(v.seat);
+  const words = spaceWords(ctx, place, space, seats, Boolean(extra));
+  return h("li", {
+    class: `space${seats.length ? " occupied" : ""}${mine ? " mine" : ""}`, dataset: { space: space.id },
+    title: words, "aria-label": words,
+  },
+  h("span", { class: "space-id" }, space.id.replace(/^(O|I[ABC])/, "")),
+  extra,
+  specimen !== undefined ? h("span", { class: "chip specimen" }, specimenIcon(specimen)) : null,
+  camp ? h("span", { class: "chip camp" }, icon("tent", { label: t("dj.campsite") }),
+    camp.map((owner) => (owner >= 0 ? seatToken(ctx, owner) : h("span", { "aria-hidden": "true" }, "○")))) : null,
+  space.ribbon ? h("span", { class: "chip ribbon" }, icon("ribbon", { label: t("dj.ribbon") })) : null,
+  space.band ? h("span", { class: "chip band", role: "img", "aria-label": t("dj.band", { island: space.band }) },
+    icon("island"), space.band) : null,
+  actions.length ? h("span", { class: "space-actions" }, actions.map(actionIcons)) : null,
+  seats.length ? h("span", { class: "here" }, seatList(ctx, seats)) : null);
+}
+
+/** A specimen drawn as its kind in its colour, named ("green reptile"). */
+function specimenIcon(k) {
+  return icon(SPECIMEN_KINDS[k % 4], { variant: SPECIMEN_COLOURS[Math.floor(k / 4)], label: specimenName(k) });
+}
+
+/** A track space in words: its name, then what it gives and holds ("Ocean space 3: 2 points,
+ * 1 temporary knowledge; green reptile; here: You"). */
+function spaceWords(ctx, place, space, seats, beagle) {
+  const { v } = ctx;
+  const parts = [];
+  const actions = space.actions.filter((a) => a.a !== "campsite").map(actionText);
+  if (actions.length) parts.push(actions.join(", "));
+  const specimen = v.specimens?.[space.id];
+  if (specimen !== undefined) parts.push(specimenName(specimen));
+  const camp = v.campsites?.[space.id];
+  if (camp) {
+    const owners = camp.filter((owner) => owner >= 0).map((owner) => seatName(ctx.body, owner));
+    parts.push(owners.length ? `${t("dj.campsite")} (${owners.join(", ")})` : t("dj.campsite"));
+  }
+  if (space.ribbon) parts.push(t("dj.ribbon"));
+  if (space.band) parts.push(t("dj.band", { island: space.band }));
+  if (beagle) parts.push("HMS Beagle");
+  if (seats.length) parts.push(t("dj.here", { who: seats.map((s) => seatName(ctx.body, s)).join(", ") }));
+  return parts.length ? `${place}: ${parts.join("; ")}` : place;
 }
 
 function tracks(ctx) {
   const { v } = ctx;
   const n = v.seat_count;
   const beagleSpace = board.beagle_spaces[v.beagle];
+  const number = (space) => space.id.replace(/^(O|I[ABC])/, "");
   const ocean = board.ocean.map((space, i) => {
     const ships = [];
-    for (let s = 0; s < n; s++) if (v.ship?.[s] === i) ships.push(seatToken(ctx, s));
-    const extra = i === beagleSpace ? h("span", { class: "chip beagle", dataset: { beagle: "" } }, "HMS Beagle") : null;
-    return spaceCell(ctx, space, ships, extra);
+    for (let s = 0; s < n; s++) if (v.ship?.[s] === i) ships.push(s);
+    const extra = i === beagleSpace
+      ? h("span", { class: "chip beagle", dataset: { beagle: "" }, role: "img", "aria-label": "HMS Beagle",
+        title: "HMS Beagle" }, icon("ship")) : null;
+    return spaceCell(ctx, t("dj.ocean_space", { n: number(space) }), space, ships, extra);
   });
   const islands = Object.entries(board.islands).map(([name, spaces], island) => h("div", { class: "island" },
     h("h3", {}, h("span", { dataset: { island: name } }, t("dj.island", { island: name }))),
     trackWrap(t("dj.island", { island: name }), h("ol", { class: "track" }, spaces.map((space, i) => {
       const explorers = [];
-      for (let s = 0; s < n; s++) if (v.explorers?.[s]?.[island] === i) explorers.push(seatToken(ctx, s));
-      return spaceCell(ctx, space, explorers, null);
+      for (let s = 0; s < n; s++) if (v.explorers?.[s]?.[island] === i) explorers.push(s);
+      return spaceCell(ctx, t("dj.island_space", { island: name, n: number(space) }), space, explorers, null);
     })))));
   const zoom = h("button", {
     type: "button", class: "dj-zoom", id: "dj-zoom",
