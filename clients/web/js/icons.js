@@ -80,6 +80,11 @@ const SHAPES = {
     ["path", { d: "M14.5 14.5L21 21", class: "handle" }],
     ["circle", { cx: 10, cy: 10, r: 6.5, class: "glass ink" }],
   ],
+  padlock: [
+    ["path", { d: "M8 11V7.5a4 4 0 0 1 8 0V11", class: "shackle" }],
+    ["rect", { x: 4.5, y: 10.5, width: 15, height: 11, rx: 2, class: "gold ink" }],
+    ["path", { d: "M12 14.5V17.5", class: "keyhole" }],
+  ],
   museum: [
     ["path", { d: "M2.5 9L12 3.5L21.5 9Z", class: "stone ink" }],
     ...[5, 10.75, 16.5].map((x) => ["rect", { x, y: 10.5, width: 2.5, height: 7, class: "stone ink" }]),

@@ -77,9 +77,11 @@ function seatToken(ctx, seat) {
     String(seat + 1));
 }
 
+/** A wax seal of `colour` drawn as the project's icon and named; `empty`: a space for one. */
 function seal(colour, empty = false) {
   const name = t(`dj.colour.${colour}`);
-  return h("span", { class: `seal seal-${colour}${empty ? " empty" : ""}`, role: "img", "aria-label": name, title: name });
+  if (!empty) return icon("seal", { variant: colour, label: name });
+  return h("span", { class: `seal seal-${colour} empty`, role: "img", "aria-label": name, title: name });
 }
 
 function seals(needs) {
@@ -239,28 +241,56 @@ function workerTray(ctx) {
     pieces.length ? h("ul", { class: "dj-workers" }, pieces) : h("p", { class: "help" }, t("dj.none")));
 }
 
+/** A location of the main board: its name, the wax seals it needs, whether its lens is
+ * unlocked, what it gives drawn as icons with numbers (a special tile's own words), and the
+ * workers on it; the same in words as its accessible name and tooltip. */
 function location(ctx, loc, special) {
   const { v } = ctx;
   const owner = v.loc_owner?.[loc.id];
   const workers = v.loc_workers?.[loc.id] || [];
-  let actions = loc.actions.map(actionText).join(", ");
+  let actions = loc.actions.map(actionIcons);
+  let words = loc.actions.map(actionText).join(", ");
   let needs = loc.seals;
   if (loc.id.startsWith("special.")) {
     const tile = special.get(Number(loc.id.split(".")[1]));
     if (!tile) return null; // no tile on this space (solo games leave two empty)
     actions = tile.text;
+    words = tile.text;
     needs = tile.seals;
   }
   let state;
-  if (owner === -1) state = h("span", { class: "locked" }, tCount("dj.locked", loc.unlock ?? 4, { coins: loc.unlock ?? 4 }));
-  else if (owner >= 0) state = h("span", { class: "unlocked" }, t("dj.unlocked_by"), " ", seatToken(ctx, owner));
+  if (owner === -1) {
+    const locked = tCount("dj.locked", loc.unlock ?? 4, { coins: loc.unlock ?? 4 });
+    state = h("span", { class: "locked", role: "img", "aria-label": locked, title: locked },
+      icon("padlock"), String(loc.unlock ?? 4), icon("coin"));
+  } else if (owner >= 0) {
+    state = h("span", { class: "unlocked" }, t("dj.unlocked_by"), " ", seatToken(ctx, owner));
+  }
   const here = workers.length
     ? h("span", { class: "workers" }, t("dj.workers"), " ", seatList(ctx, workers))
     : h("span", { class: "empty" }, t("dj.free"));
-  return h("li", { class: `location${owner === -1 ? " is-locked" : ""}`, dataset: { location: loc.id } },
-    h("div", { class: "loc-head" }, h("strong", {}, locationName(loc)), " ", seals(needs), " ", state),
-    h("div", { class: "loc-actions" }, actions),
-    h("div", { class: "loc-here" }, here));
+  const named = locationWords(ctx, loc, words, needs, owner, workers);
+  return h("li", {
+    class: `location${owner === -1 ? " is-locked" : ""}`, dataset: { location: loc.id },
+    title: named, "aria-label": named,
+  },
+  h("div", { class: "loc-head" }, h("strong", {}, locationName(loc)), " ", seals(needs), " ", state),
+  h("div", { class: "loc-actions" }, actions),
+  h("div", { class: "loc-here" }, here));
+}
+
+/** A location in words: its name, what it gives, the seals it needs, its lens, who is on it
+ * ("Explore 1: Explore 2; needs 1 × green seal; free"). */
+function locationWords(ctx, loc, words, needs, owner, workers) {
+  const parts = [words];
+  const sealWords = Object.entries(needs || {}).filter(([, n]) => n > 0)
+    .map(([colour, n]) => `${n} × ${t(`dj.colour.${colour}`)}`);
+  if (sealWords.length) parts.push(`${t("dj.needs")} ${sealWords.join(", ")}`);
+  if (owner === -1) parts.push(tCount("dj.locked", loc.unlock ?? 4, { coins: loc.unlock ?? 4 }));
+  else if (owner >= 0) parts.push(`${t("dj.unlocked_by")} ${seatName(ctx.body, owner)}`);
+  const names = workers.map((s) => seatName(ctx.body, s));
+  parts.push(names.length ? `${t("dj.workers")} ${names.join(", ")}` : t("dj.free"));
+  return `${locationName(loc)}: ${parts.join("; ")}`;
 }
 
 function beagle(ctx) {
@@ -614,6 +644,9 @@ function drawPlacing(root) {
     const note = h("span", { class: "sr-only" }, ` · ${t("dj.place_worker_here", { n: worker + 1 })}`);
     const ghost = here ? h("span", { class: `token p${seat} dj-ghost`, "aria-hidden": "true" }, String(seat + 1)) : null;
     where.append(note);
+    // A place named by its aria-label (its words, not what it shows) says it there too.
+    const named = where.getAttribute("aria-label");
+    if (named !== null) where.setAttribute("aria-label", `${named}${note.textContent}`);
     if (ghost) (where.querySelector(".loc-here") || where).append(ghost);
     mark(where, () => {
       where.classList.remove("choosable", "dj-target", "building");
@@ -623,6 +656,8 @@ function drawPlacing(root) {
       where.removeAttribute("aria-pressed");
       note.remove();
       ghost?.remove();
+      const now = where.getAttribute("aria-label");
+      if (named !== null && now !== null) where.setAttribute("aria-label", now.replace(note.textContent, ""));
     });
     const choose = () => previewPlacement(move);
     where.addEventListener("click", choose, { signal: events.signal });
