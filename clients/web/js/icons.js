@@ -143,6 +143,151 @@ const SHAPES = {
     ["circle", { cx: 13, cy: 12, r: 9, class: "kind" }],
     ["path", { d: "M12 12a1 1 0 0 1 2 0a2 2 0 0 1-4 0a3 3 0 0 1 6 0a4 4 0 0 1-8 0a5 5 0 0 1 10 0", class: "limb" }],
   ],
+  // Encyclopedia
+  // A five-pointed star: reputation.
+  reputation: [
+    ["path", { d: `M${Array.from({ length: 10 }, (_, k) => {
+      const r = k % 2 ? 4.3 : 10, a = Math.PI * (k / 5 - 0.5);
+      return `${(12 + r * Math.cos(a)).toFixed(2)} ${(13 + r * Math.sin(a)).toFixed(2)}`;
+    }).join("L")}Z`, class: "rep ink" }],
+  ],
+  // A die showing three: a die's value (a cost or a bonus counted in it).
+  die: [
+    ["rect", { x: 3.5, y: 3.5, width: 17, height: 17, rx: 3.5, class: "paper ink" }],
+    ...[[8, 8], [12, 12], [16, 16]].map(([cx, cy]) => ["circle", { cx, cy, r: 1.8, class: "solid" }]),
+  ],
+  // A wooden token with a compass star: an expedition token.
+  "expedition-token": [
+    ["circle", { cx: 12, cy: 12, r: 9.5, class: "token ink" }],
+    ["path", { d: "M12 4.5L13.8 10.2L19.5 12L13.8 13.8L12 19.5L10.2 13.8L4.5 12L10.2 10.2Z", class: "solid" }],
+  ],
+  // A red wax seal with a crown: a royal seal.
+  "royal-seal": [
+    ["path", { d: "M12 2.5l2.4 1.6 2.9-.2 1.2 2.6 2.6 1.2-.2 2.9 1.6 2.4-1.6 2.4.2 2.9-2.6 1.2-1.2 2.6-2.9-.2L12 21.5l-2.4-1.6-2.9.2-1.2-2.6-2.6-1.2.2-2.9L1.5 12l1.6-2.4-.2-2.9 2.6-1.2 1.2-2.6 2.9.2Z", class: "wax" }],
+    ["path", { d: "M7.5 15.5L6.8 9.2L9.7 11.6L12 7.5L14.3 11.6L17.2 9.2L16.5 15.5Z", class: "gold" }],
+  ],
+  // A wooden cube seen from above a corner: a research cube.
+  cube: [
+    ["path", { d: "M12 3L20.5 7.5L12 12L3.5 7.5Z", class: "cube-top ink" }],
+    ["path", { d: "M3.5 7.5L12 12V21.5L3.5 17Z", class: "cube-left ink" }],
+    ["path", { d: "M20.5 7.5L12 12V21.5L20.5 17Z", class: "cube-right ink" }],
+  ],
+  // Cards: an animal's (a paw) and an expert's (a person).
+  "animal-card": [
+    ["rect", { x: 4.5, y: 2.5, width: 15, height: 19, rx: 2, class: "paper ink" }],
+    ["ellipse", { cx: 12, cy: 15.2, rx: 3.2, ry: 2.6, class: "solid" }],
+    ...[[8.3, 10.8], [10.6, 8.2], [13.4, 8.2], [15.7, 10.8]].map(([cx, cy]) => ["circle", { cx, cy, r: 1.3, class: "solid" }]),
+  ],
+  "expert-card": [
+    ["rect", { x: 4.5, y: 2.5, width: 15, height: 19, rx: 2, class: "paper ink" }],
+    ["circle", { cx: 12, cy: 9, r: 2.8, class: "solid" }],
+    ["path", { d: "M7.5 18Q7.5 12.8 12 12.8Q16.5 12.8 16.5 18Z", class: "solid" }],
+  ],
+  // The first-player marker: a token numbered one.
+  "first-player": [
+    ["circle", { cx: 12, cy: 12, r: 9.5, class: "gold ink" }],
+    ["path", { d: "M9.8 9L12.8 6.8V17.2M9.8 17.2H15.8", class: "figure" }],
+  ],
+  // The main board's action areas: the Bank (a stack of coins), the Embassy (a flag), the
+  // University (a domed hall), the Expedition (a map with a route) and Publish (a quill on a
+  // page); the Academy is the mortarboard above.
+  bank: [
+    ...[17.5, 13, 8.5].map((cy) => ["ellipse", { cx: 12, cy, rx: 8, ry: 3.2, class: "gold ink" }]),
+    ["path", { d: "M4 8.5V17.5M20 8.5V17.5", class: "thin" }],
+  ],
+  embassy: [
+    ["path", { d: "M6 21.5V2.5M3 21.5H10", class: "branch" }],
+    ["path", { d: "M6.5 3.5Q10 1.5 13.5 4T20.5 4V12Q17 14 13.5 11.5T6.5 11.5Z", class: "red ink" }],
+  ],
+  university: [
+    ["path", { d: "M5.5 10a6.5 6 0 0 1 13 0Z", class: "stone ink" }],
+    ...[6, 10.75, 15.5].map((x) => ["rect", { x, y: 10.5, width: 2.5, height: 7, class: "stone ink" }]),
+    ["rect", { x: 3.5, y: 18, width: 17, height: 3, class: "stone ink" }],
+    ["path", { d: "M12 4V1.5", class: "thin" }],
+  ],
+  expedition: [
+    ["path", { d: "M2.5 5.5L8.5 3.5L15.5 6L21.5 4V18.5L15.5 20.5L8.5 18L2.5 20Z", class: "sand ink" }],
+    ["path", { d: "M8.5 3.5V18M15.5 6V20.5", class: "thin" }],
+    ["path", { d: "M5 16.5Q7.5 10.5 11.5 13T17.5 8.5", class: "thin dashed" }],
+    ["path", { d: "M16.3 6.3L19.7 9.7M19.7 6.3L16.3 9.7", class: "cross" }],
+  ],
+  publish: [
+    ["rect", { x: 3.5, y: 3.5, width: 13, height: 18, rx: 1, class: "paper ink" }],
+    ["path", { d: "M6.5 8.5H13.5M6.5 11.5H13.5M6.5 14.5H10.5", class: "thin" }],
+    ["path", { d: "M21.5 2Q13.5 5.5 11.5 18L13 16.5Q18.5 10.5 21.5 2Z", class: "feather ink" }],
+  ],
+  // The animals' categories. Habitats: forest, grassland, desert, water.
+  forest: [
+    ["path", { d: "M16 20.5V22.5M8 19V22.5", class: "stem" }],
+    ["path", { d: "M16 5L12.5 12H14.5L11.5 18H20.5L17.5 12H19.5Z", class: "green ink" }],
+    ["path", { d: "M8 2.5L4 10H6.5L3 17H13L9.5 10H12Z", class: "green ink" }],
+  ],
+  grassland: [
+    ["path", { d: "M2 21.5H22", class: "stem" }],
+    ["path", { d: "M4.5 21Q5.5 15 2.5 10M8 21Q8 13 10.5 7M12 21Q11.5 12 12.5 4M15.5 21Q16 14 19.5 9M19 21Q19.5 17 22 14", class: "grass" }],
+  ],
+  desert: [
+    ["path", { d: "M1.5 21.5V19Q7.5 14.5 13 17.5T22.5 16.5V21.5Z", class: "sand ink" }],
+    ["path", { d: "M12 16.5V4.5M12 12.5H8.5V8.5M12 10.5H15.5V7", class: "cactus" }],
+  ],
+  water: [
+    ["path", { d: "M12 2.5Q19 10.5 19 15a7 7 0 0 1-14 0Q5 10.5 12 2.5Z", class: "water ink" }],
+    ["path", { d: "M8.5 15.5a3.5 3.5 0 0 0 3 3", class: "shine" }],
+  ],
+  // Climates: polar, temperate, tropical, arid.
+  polar: [
+    ["path", { d: "M12 2.5V21.5M3.8 7.25L20.2 16.75M3.8 16.75L20.2 7.25M9.5 3.8L12 6.3L14.5 3.8M9.5 20.2L12 17.7L14.5 20.2M4.2 11.2L7.6 12.1L6.7 15.5M19.8 12.8L16.4 11.9L17.3 8.5M6.7 8.5L7.6 11.9L4.2 12.8M17.3 15.5L16.4 12.1L19.8 11.2", class: "ice" }],
+  ],
+  temperate: [
+    ["circle", { cx: 9, cy: 9, r: 5, class: "gold ink" }],
+    ["path", { d: "M7 20H18a3.5 3.5 0 0 0 0-7a5 5 0 0 0-9.5-1A4 4 0 0 0 7 20Z", class: "paper ink" }],
+  ],
+  tropical: [
+    ["path", { d: "M11 22Q11.5 14 14 7.5", class: "trunk" }],
+    ["path", { d: "M14 7.5Q9.5 4.5 4.5 8.5M14 7.5Q18.5 4.5 21.5 9M14 7.5Q13 3 8.5 2.5M14 7.5Q16.5 3 20 2.8", class: "frond" }],
+    ["circle", { cx: 13, cy: 9.8, r: 1.5, class: "wood" }],
+  ],
+  arid: [
+    ...Array.from({ length: 8 }, (_, k) => {
+      const a = Math.PI * k / 4, c = Math.cos(a), s = Math.sin(a);
+      return ["path", { d: `M${(12 + 7.2 * c).toFixed(2)} ${(12 + 7.2 * s).toFixed(2)}L${(12 + 10.3 * c).toFixed(2)} ${(12 + 10.3 * s).toFixed(2)}`, class: "ray" }];
+    }),
+    ["circle", { cx: 12, cy: 12, r: 5, class: "sun ink" }],
+  ],
+  // Diets: herbivore (a leaf), carnivore (a drumstick), omnivore (a fork and a leaf),
+  // insectivore (a beetle).
+  herbivore: [
+    ["path", { d: "M4 20.5Q3.5 5 20.5 3.5Q20.5 19.5 4 20.5Z", class: "green ink" }],
+    ["path", { d: "M4 20.5L15 9", class: "thin" }],
+  ],
+  carnivore: [
+    ["path", { d: "M13.5 13.5L18.5 18.5", class: "bone" }],
+    ...[[20, 17.3], [17.3, 20]].map(([cx, cy]) => ["circle", { cx, cy, r: 1.9, class: "bone-end" }]),
+    ["ellipse", { cx: 9.5, cy: 9.5, rx: 7, ry: 5.5, transform: "rotate(45 9.5 9.5)", class: "meat ink" }],
+  ],
+  omnivore: [
+    ["path", { d: "M5 2.5V8M7.8 2.5V8M10.6 2.5V8M5 8Q5 11.5 7.8 11.5Q10.6 11.5 10.6 8M7.8 11.5V21.5", class: "cutlery" }],
+    ["path", { d: "M13 21Q12.5 9 21.5 6.5Q22 19 13 21Z", class: "green ink" }],
+  ],
+  insectivore: [
+    ["path", { d: "M7.5 10.5L3.5 8.5M7 14H2.5M7.5 17.5L4 20M16.5 10.5L20.5 8.5M17 14H21.5M16.5 17.5L20 20M11 4.5L9 2M13 4.5L15 2", class: "thin" }],
+    ["ellipse", { cx: 12, cy: 14, rx: 5.2, ry: 6.8, class: "bug ink" }],
+    ["circle", { cx: 12, cy: 6, r: 2.6, class: "solid" }],
+    ["path", { d: "M12 8V20.5", class: "thin" }],
+  ],
+  // Classes: mammal (a paw print) and amphibian (a frog); bird and reptile are above.
+  mammal: [
+    ["ellipse", { cx: 12, cy: 16, rx: 4.8, ry: 4, class: "kind" }],
+    ...[[5.5, 10.5, 2.1], [9.3, 6.2, 2.2], [14.7, 6.2, 2.2], [18.5, 10.5, 2.1]]
+      .map(([cx, cy, r]) => ["circle", { cx, cy, r, class: "kind" }]),
+  ],
+  amphibian: [
+    ["path", { d: "M6 17.5L2.5 21H6.5M18 17.5L21.5 21H17.5", class: "limb" }],
+    ["ellipse", { cx: 12, cy: 15, rx: 8, ry: 5.5, class: "kind" }],
+    ...[8, 16].map((cx) => ["circle", { cx, cy: 8.5, r: 3, class: "kind" }]),
+    ...[8, 16].map((cx) => ["circle", { cx, cy: 8.3, r: 1.1, class: "solid" }]),
+    ["path", { d: "M9 15Q12 17.2 15 15", class: "limb" }],
+  ],
 };
 
 /** The names of every icon drawn here. */

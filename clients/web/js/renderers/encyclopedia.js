@@ -7,6 +7,7 @@
 
 import { h, tableWrap } from "../dom.js";
 import { t, tCount, tOr } from "../i18n.js";
+import { icon } from "../icons.js";
 import { seatName } from "../names.js";
 import { boardControls, controlPlace } from "./controls.js";
 
@@ -16,6 +17,11 @@ const TYPES = ["I", "II", "III", "IV"];
 const CONTROLS = ["stop", "next", "finish", "decline"];
 // Which of the seat's supplies a move that modifies the die (or pays) spends.
 const SUPPLY_OF = { coin: "coins", boost: "tokens", recolour: "tokens", seal_die: "seals", seal_coins: "seals" };
+// The icon of each thing a space gives or costs (js/icons.js), by the data's resource names.
+const RES_ICON = { coins: "coin", rep: "reputation", vp: "point", tokens: "expedition-token", seals: "royal-seal",
+  animal: "animal-card", expert: "expert-card" };
+// The animals' classes drawn as creatures, each in a colour of its own.
+const CLASS_COLOUR = { Mammal: "brown", Bird: "blue", Reptile: "yellow", Amphibian: "green" };
 let data = null;
 
 /** Load the board facts once. */
@@ -92,6 +98,65 @@ function categoryName(name) {
   return tOr(`enc.category.${name}`, name);
 }
 
+/** A category's icon (its data name lower-cased: "forest", "mammal"...), named in words when
+ * `named`. */
+function categoryIcon(name, named = false) {
+  return icon(name.toLowerCase(), { label: named ? categoryName(name) : null, variant: CLASS_COLOUR[name] || null });
+}
+
+/** The data name of a card's category of `type`, from the catalog's (which is in the page's
+ * language: "Água" -> "Water"); null if none matches. */
+function categoryKey(type, name) {
+  return data.categories[type]?.find((c) => c === name || categoryName(c) === name) ?? null;
+}
+
+/** A number and an icon ("2 [coin]"), drawn for the eye: the element holding it is named in words. */
+function gain(n, name, variant = null) {
+  return h("span", { class: "gain" }, n === null || n === undefined ? null : String(n), icon(name, { variant }));
+}
+
+/** Icons with numbers standing for `words`: one image, the words its accessible name and tooltip. */
+function pictured(words, cls, ...children) {
+  return h("span", { class: `gains${cls ? ` ${cls}` : ""}`, role: "img", "aria-label": words, title: words }, ...children);
+}
+
+function sep(text) {
+  return h("span", { class: "sep" }, text);
+}
+
+/** What a reward gives as icons with numbers ("2 [coin] 1 [royal seal]"); a dash for nothing. */
+function rewardGains(reward) {
+  const parts = Object.entries(reward || {}).map(([kind, n]) => gain(n, RES_ICON[kind] || "point"));
+  return parts.length ? parts : [sep("—")];
+}
+
+/** What a die's value gives, by value ("[die] 1–2: 1 [token] · 3–4: 2 [token]..."), pairs that agree joined. */
+function byValue(values, name) {
+  const parts = [icon("die")];
+  for (let i = 0; i < values.length; i += 2) {
+    const pairs = values[i] === values[i + 1] ? [[`${i + 1}–${i + 2}`, values[i]]] : [[i + 1, values[i]], [i + 2, values[i + 1]]];
+    for (const [range, n] of pairs) parts.push(h("span", { class: "gain" }, h("span", { class: "dim" }, `${range}:`), String(n), icon(name)));
+  }
+  return parts;
+}
+
+/** An action area's effect as icons (its words, `actionHelp`, are their name and tooltip). */
+function actionGains(action) {
+  const words = actionHelp(action);
+  if (action === "bank") return pictured(words, null, gain(data.bank_coins, "coin"), sep("·"), gain(null, "first-player"));
+  if (action === "embassy") return pictured(words, null, ...byValue(data.embassy_tokens, "expedition-token"));
+  if (action === "academy") return pictured(words, null, gain(null, "animal-card"), sep("+"), ...byValue(data.academy_rep, "reputation"));
+  if (action === "university") return pictured(words, null, gain(null, "expert-card"), sep("+"), gain(1, "expedition-token"));
+  if (action === "publish") {
+    return pictured(words, null, gain(null, "animal-card"), sep("→"), gain(null, "cube"), sep("→"), gain(null, "point"));
+  }
+  if (action === "expedition") {
+    return pictured(words, null, ...data.research_cost.map((cost, i) => h("span", { class: "gain" },
+      h("span", { class: "dim" }, TYPES[i]), String(cost), icon("die"))));
+  }
+  return null;
+}
+
 function dieColour(d) {
   return Math.floor(d / 4);
 }
@@ -142,7 +207,9 @@ function dieFace(value) {
 }
 
 function dice(ctx, list) {
-  return list?.length ? h("span", { class: "dice" }, list.map((d) => die(ctx, d))) : h("span", { class: "help" }, t("enc.no_dice"));
+  // No die: an empty space drawn dashed, its words its name.
+  return list?.length ? h("span", { class: "dice" }, list.map((d) => die(ctx, d)))
+    : h("span", { class: "die-slot", role: "img", "aria-label": t("enc.no_dice"), title: t("enc.no_dice") });
 }
 
 function seatToken(ctx, seat) {
@@ -192,8 +259,13 @@ function section(id, title, ...children) {
   return details;
 }
 
-function stat(key, value, params = {}) {
-  return h("li", {}, h("span", { class: "label" }, t(key, params)), " ", h("strong", {}, value ?? "—"));
+/** A player's supplies and scores: an icon named in words, and its number. */
+function stats(v, s) {
+  const item = (name, key, value) => h("li", { title: t(key) }, icon(name, { label: t(key) }), h("strong", {}, String(value ?? "—")));
+  return h("ul", { class: "stats icons" },
+    item("point", "enc.vp", v.vp?.[s]), item("coin", "enc.coins", v.coins?.[s]), item("expedition-token", "enc.tokens", v.tokens?.[s]),
+    item("royal-seal", "enc.seals", v.seals?.[s]), item("reputation", "enc.reputation", v.rep?.[s]),
+    item("publish", "enc.published_n", v.published_n?.[s]));
 }
 
 // ------------------------------------------------------------------ sections
@@ -231,7 +303,7 @@ function supply(ctx) {
   const s = body.seat;
   const item = (kind, key) => {
     return h("span", { class: "supply chip", dataset: { supply: kind } },
-      t(key), " ", h("strong", {}, String(v[kind]?.[s] ?? 0)));
+      icon(RES_ICON[kind]), " ", t(key), " ", h("strong", {}, String(v[kind]?.[s] ?? 0)));
   };
   return h("p", { class: "enc-supply", id: "enc-supply" }, h("span", { class: "label" }, t("enc.your_supply")), " ",
     item("coins", "enc.coins"), " ", item("tokens", "enc.tokens"), " ", item("seals", "enc.seals"));
@@ -253,14 +325,14 @@ function actionAreas(ctx) {
   const { v } = ctx;
   const areas = data.areas.map((area, i) => h("li", { class: "area", dataset: { area } },
     h("div", { class: "area-head", dataset: { action: area } },
-      h("strong", {}, t(`enc.action.${area}`)),
+      icon(area), h("strong", {}, t(`enc.action.${area}`)),
       area === "bank" && v.bank_used ? h("span", { class: "chip" }, t("enc.bank_used")) : null),
-    h("div", { class: "help" }, actionHelp(area)),
+    h("div", { class: "area-gives" }, actionGains(area)),
     h("div", {}, dice(ctx, v.areas?.[i]))));
   const publish = h("li", { class: "area", dataset: { area: "publish" } },
     h("div", { class: "area-head", dataset: { action: "publish" } },
-      h("strong", {}, t("enc.action.publish"))),
-    h("div", { class: "help" }, actionHelp("publish")),
+      icon("publish"), h("strong", {}, t("enc.action.publish"))),
+    h("div", { class: "area-gives" }, actionGains("publish")),
     h("div", {}, dice(ctx, v.on_cards)));
   return section("enc-main-board", t("enc.main_board"), h("ul", { class: "areas" }, areas, publish));
 }
@@ -272,13 +344,15 @@ function continents(ctx) {
     h("ol", { class: "exp-spaces" }, slots.map((d, i) => {
       const space = data.continent_spaces[i];
       return h("li", { class: d >= 0 ? "taken" : "free" },
-        h("div", { class: "help" }, t("enc.space_reward", { rep: space.rep, bonus: space.bonus })),
-        h("div", {}, d >= 0 ? die(ctx, d) : h("em", { class: "help" }, t("enc.free"))));
+        h("div", {}, pictured(t("enc.space_reward", { rep: space.rep, bonus: space.bonus }), null,
+          gain(space.rep, "reputation"), gain(`+${space.bonus}`, "die"))),
+        h("div", {}, d >= 0 ? die(ctx, d)
+          : h("span", { class: "die-slot", role: "img", "aria-label": t("enc.free"), title: t("enc.free") })));
     }))));
   return section("enc-continents", t("enc.expedition"),
     h("div", { class: "area-head", dataset: { action: "expedition" } },
-      h("strong", {}, t("enc.action.expedition"))),
-    h("p", { class: "help" }, actionHelp("expedition")),
+      icon("expedition"), h("strong", {}, t("enc.action.expedition"))),
+    h("p", { class: "area-gives" }, actionGains("expedition")),
     h("ul", { class: "continents" }, rows));
 }
 
@@ -298,11 +372,14 @@ function animalCard(ctx, card, owner = null) {
   const slots = (a?.categories || []).map((c, i) => {
     const has = cubes >> i & 1;
     // The slot's words in a span: the place of researching it (a place may not be an <li>).
+    // Its words (type, category, researched or its cost) are its name and tooltip; the eye
+    // gets the category's icon, and a cube or the cost in die points.
+    const state = owner === null ? null : has ? t("enc.researched") : t("enc.research_cost", { n: data.research_cost[i] });
+    const words = `${TYPES[i]} ${categoryName(c)}${state ? ` · ${state}` : ""}`;
     return h("li", { class: has ? "cube" : null }, h("span", {
-      dataset: owner === null ? {} : { slot: i } },
-      h("span", { class: "type" }, TYPES[i]), " ", categoryName(c), " ",
-      owner === null ? null : has ? h("strong", {}, t("enc.researched"))
-        : h("span", { class: "help" }, t("enc.research_cost", { n: data.research_cost[i] }))));
+      class: "cat", role: "img", "aria-label": words, title: words, dataset: owner === null ? {} : { slot: i } },
+      h("span", { class: "type" }, TYPES[i]), " ", categoryKey(i, c) ? categoryIcon(categoryKey(i, c)) : null, " ", h("span", { class: "cat-name" }, categoryName(c)), " ",
+      owner === null ? null : has ? gain(null, "cube") : gain(data.research_cost[i], "die")));
   });
   return h("li", { class: "card-slot" }, h("div", { class: `card-box animal c${a?.colour ?? 0}-edge`,
     dataset: { animal: card } },
@@ -330,8 +407,9 @@ function publications(ctx) {
   const seats = Array.from({ length: v.seat_count }, (_, s) => s);
   const rows = data.categories.map((names, type) => h("tr", {},
     h("th", { scope: "row" }, t("enc.type_n", { type: TYPES[type] }),
-      h("div", { class: "help nowrap" }, t("enc.vp_per_cube", { n: data.publish_vp[type] }))),
-    names.map((name, k) => h("td", {}, h("div", {}, categoryName(name)),
+      h("div", {}, pictured(t("enc.vp_per_cube", { n: data.publish_vp[type] }), null,
+        gain(data.publish_vp[type], "point"), sep("/"), gain(null, "cube")))),
+    names.map((name, k) => h("td", {}, h("div", { class: "pub-cell" }, categoryIcon(name, true)),
       seats.map((s) => (v.grid?.[s]?.[type * 4 + k] ? h("span", { class: "legend-item" }, seatToken(ctx, s), `×${v.grid[s][type * 4 + k]} `) : null))))));
   return section("enc-publications", t("enc.publications"),
     h("p", { class: "help" }, t("enc.publish_min", {
@@ -349,8 +427,8 @@ function players(ctx) {
 
 function dieSpaces(ctx, s) {
   return h("ul", { class: "die-spaces" }, data.die_spaces.map((space, i) => h("li", { dataset: { space: space.id } },
-    h("span", { class: "label" }, t("enc.die_space", { n: i + 1 })), " ",
-    h("span", { class: "help" }, t("enc.owner_gets", { reward: rewardText(space.reward) })), " ",
+    pictured(`${t("enc.die_space", { n: i + 1 })} ${t("enc.owner_gets", { reward: rewardText(space.reward) })}`, "die-space",
+      h("span", { class: "dim" }, `${i + 1}`), ...rewardGains(space.reward)), " ",
     dice(ctx, ctx.v.spaces?.[s]?.[i]))));
 }
 
@@ -361,7 +439,7 @@ function reputation(ctx, s) {
     const bonus = data.reputation.bonuses[String(i)];
     const text = bonus ? rewardText(bonus) : null;
     cells.push(h("li", { class: `${i === Math.min(rep, data.reputation.length) ? "here" : ""}${i < rep ? " passed" : ""}`, title: text || "" },
-      h("span", { class: "rep-n" }, String(i)), text ? h("span", { class: "rep-bonus" }, text) : null));
+      h("span", { class: "rep-n" }, String(i)), text ? pictured(text, "rep-bonus", ...rewardGains(bonus)) : null));
   }
   return [h("h3", {}, t("enc.reputation_track", { n: rep })),
     h("ol", { class: "rep-track", "aria-label": t("enc.reputation_track", { n: rep }) }, cells),
@@ -389,9 +467,7 @@ function playerBoard(ctx, s) {
   const published = v.published?.[s] || [];
   return h("section", { class: `panel enc-player${s === v.seat ? " mine" : ""}`, dataset: { seat: s } },
     h("h2", {}, seatToken(ctx, s), " ", seatName(body, s), s === v.first ? h("span", { class: "chip" }, t("enc.first_player")) : null),
-    h("ul", { class: "stats" },
-      stat("enc.vp", v.vp?.[s]), stat("enc.coins", v.coins?.[s]), stat("enc.tokens", v.tokens?.[s]),
-      stat("enc.seals", v.seals?.[s]), stat("enc.reputation", v.rep?.[s]), stat("enc.published_n", v.published_n?.[s])),
+    stats(v, s),
     h("h3", {}, t("enc.die_spaces")), dieSpaces(ctx, s),
     reputation(ctx, s),
     h("h3", {}, t("enc.experts")), expertSpaces(ctx, s),
@@ -415,12 +491,11 @@ function aiBoard(ctx) {
   const published = v.published?.[seat] || [];
   return h("section", { class: "panel enc-player ai", id: "ai-board", dataset: { seat } },
     h("h2", {}, seatToken(ctx, seat), " ", t("enc.ai_board", { name: seatName(body, seat) })),
-    h("ul", { class: "stats" },
-      stat("enc.vp", v.vp?.[seat]), stat("enc.coins", v.coins?.[seat]), stat("enc.tokens", v.tokens?.[seat]),
-      stat("enc.seals", v.seals?.[seat]), stat("enc.reputation", v.rep?.[seat]), stat("enc.published_n", v.published_n?.[seat])),
+    stats(v, seat),
     h("p", {}, h("span", { class: "label" }, t("enc.behaviour_card")), " ",
       behaviour ? [h("strong", {}, tOr(`enc.behaviour.${ai.behaviour}`, behaviour.name)), " — ",
-        t("enc.ai_priority", { actions: order.map((a) => t(`enc.action.${a}`)).join(" › ") })]
+        pictured(t("enc.ai_priority", { actions: order.map((a) => t(`enc.action.${a}`)).join(" › ") }), "ai-order",
+          order.map((a, i) => [i ? sep("›") : null, icon(a)]))]
         : h("em", {}, t("enc.hidden_card"))),
     h("p", {}, h("span", { class: "label" }, t("enc.scoring_card")), " ",
       scoring ? [h("strong", {}, tOr(`enc.scoring.${ai.scoring}`, scoring.name)), " — ", t("enc.ai_scoring", {
