@@ -134,6 +134,12 @@ def test_the_board_shows_icons_and_is_named_in_words(
         bonuses = [reward_words(messages, DATA["reputation"]["bonuses"][k])
                    for k in sorted(DATA["reputation"]["bonuses"], key=int)]
         assert_pictured(drawn(page, ".rep-track .rep-bonus"), bonuses)
+        types = ", ".join(f"{TYPES[i]} {n}+" for i, n in enumerate(DATA["publish_min"]))
+        assert_pictured(drawn(page, "#enc-publications .area-gives > .gains"), [say(
+            messages, "enc.publish_min", continental=DATA["publish_continental"], types=types)])
+        # Each expert space: an expert card and its number, named in words.
+        assert_pictured(drawn(page, ".enc-player .expert-space"),
+                        [say(messages, "enc.expert_space", n=i + 1) for i in range(4)] * 2)
         # The publication grid: a category is its icon, named.
         categories = page.evaluate("""() => [...document.querySelectorAll(
             '#enc-publications .pub-cell svg.icon')].map((svg) => [svg.getAttribute('role'),

@@ -216,6 +216,11 @@ const SHAPES = {
     ["path", { d: "M6.5 8.5H13.5M6.5 11.5H13.5M6.5 14.5H10.5", class: "thin" }],
     ["path", { d: "M21.5 2Q13.5 5.5 11.5 18L13 16.5Q18.5 10.5 21.5 2Z", class: "feather ink" }],
   ],
+  // A globe: a continent (publishing animals of one continent's colour).
+  continent: [
+    ["circle", { cx: 12, cy: 12, r: 9.5, class: "water ink" }],
+    ["path", { d: "M7 5.5Q10 6.5 9.5 9.5T12.5 13.5T10 19.5Q6 17.5 4.5 13Q4 8 7 5.5ZM14.5 3.5Q19 5 20.5 9Q18 10.5 16 8.5T14.5 3.5Z", class: "green" }],
+  ],
   // The animals' categories. Habitats: forest, grassland, desert, water.
   forest: [
     ["path", { d: "M16 20.5V22.5M8 19V22.5", class: "stem" }],

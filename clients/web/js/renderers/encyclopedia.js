@@ -412,9 +412,10 @@ function publications(ctx) {
     names.map((name, k) => h("td", {}, h("div", { class: "pub-cell" }, categoryIcon(name, true)),
       seats.map((s) => (v.grid?.[s]?.[type * 4 + k] ? h("span", { class: "legend-item" }, seatToken(ctx, s), `×${v.grid[s][type * 4 + k]} `) : null))))));
   return section("enc-publications", t("enc.publications"),
-    h("p", { class: "help" }, t("enc.publish_min", {
+    h("p", { class: "area-gives" }, pictured(t("enc.publish_min", {
       continental: data.publish_continental, types: data.publish_min.map((n, i) => `${TYPES[i]} ${n}+`).join(", "),
-    })),
+    }), null, icon("die"), gain(`${data.publish_continental}+`, "continent"),
+    data.publish_min.map((n, i) => h("span", { class: "gain" }, h("span", { class: "dim" }, TYPES[i]), `${n}+`)))),
     tableWrap(t("enc.publications"), h("table", { class: "enc-grid-table" }, h("tbody", {}, rows))));
 }
 
@@ -449,16 +450,18 @@ function reputation(ctx, s) {
 function expertSpaces(ctx, s) {
   const stacks = ctx.v.experts?.[s] || [];
   const mine = s === ctx.body.seat;
-  // The space's title is the place of an expert put on top of it or under it (this seat's).
+  // The space's title is the place of an expert put on top of it or under it (this seat's):
+  // an expert card and its number, its words its name and tooltip.
   const label = (i) => h("span", {
-    class: "label", dataset: mine ? { expertSpace: i } : {},
-  }, t("enc.expert_space", { n: i + 1 }));
+    class: "label expert-space", role: "img", "aria-label": t("enc.expert_space", { n: i + 1 }),
+    title: t("enc.expert_space", { n: i + 1 }), dataset: mine ? { expertSpace: i } : {},
+  }, icon("expert-card"), String(i + 1));
   return h("ol", { class: "expert-spaces" }, stacks.map((stack, i) => h("li", {},
     label(i), " ",
     stack.length ? h("ul", { class: "cards" }, expertCard(ctx, stack[stack.length - 1],
       stack.length > 1 ? h("div", { class: "help" }, t("enc.covered", {
         n: stack.length - 1, names: stack.slice(0, -1).map((c) => expertName(ctx.cat, c) || t("enc.expert_card")).join(", "),
-      })) : null)) : h("span", { class: "help" }, t("enc.empty")))));
+      })) : null)) : h("span", { class: "card-slot-empty", role: "img", "aria-label": t("enc.empty"), title: t("enc.empty") }))));
 }
 
 function playerBoard(ctx, s) {
