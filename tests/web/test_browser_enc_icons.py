@@ -31,7 +31,7 @@ DATA = json.loads((REPO / "clients" / "web" / "data" / "encyclopedia.json").read
 SEED = 30
 TYPES = ["I", "II", "III", "IV"]
 # What an icon drawing may show as text: numbers and signs, no words.
-FIGURES = re.compile(r"[\dIV\s–:+·→/—]*")
+FIGURES = re.compile(r"[\dIV\s–:+·→/—›]*")
 # Each drawn thing standing for words: its accessible name, tooltip, text and icons.
 PICTURED = """(selector) => [...document.querySelectorAll(selector)].map((el) => ({
     name: el.getAttribute('aria-label') || '', title: el.getAttribute('title') || '',
@@ -106,8 +106,9 @@ def assert_pictured(places: list[dict[str, Any]], words: list[str]) -> None:
                                               ("desktop", "en"), ("phone", "pt-BR")])
 def test_the_board_shows_icons_and_is_named_in_words(
         browser: Any, stack: Stack, shots: Shots, device: str, lang: str) -> None:
-    created = stack.client.create_game("encyclopedia", {"players": 1}, seed=SEED,
-                                       unranked=True)
+    # The AI's behaviour card chosen (shown), so its order of actions is drawn too.
+    created = stack.client.create_game("encyclopedia", {"players": 1, "behaviour": 2},
+                                       seed=SEED, unranked=True)
     token = created["seats"][0]["token"]
     screen = PHONE if device == "phone" else {"viewport": DESKTOP["viewport"]}
     ctx = browser.new_context(**screen, locale=lang)
@@ -140,6 +141,12 @@ def test_the_board_shows_icons_and_is_named_in_words(
         # Each expert space: an expert card and its number, named in words.
         assert_pictured(drawn(page, ".enc-player .expert-space"),
                         [say(messages, "enc.expert_space", n=i + 1) for i in range(4)] * 2)
+        # The AI's order of actions: the areas' icons, named by the sentence that lists them.
+        [order] = drawn(page, "#ai-board .ai-order")
+        assert order["role"] == "img" and order["icons"] == 6, order
+        assert FIGURES.fullmatch(order["shown"]) and order["title"] == order["name"], order
+        assert all(messages[f"enc.action.{a}"] in order["name"] for a in [*DATA["areas"], "publish",
+                                                                       "expedition"]), order
         # The publication grid: a category is its icon, named.
         categories = page.evaluate("""() => [...document.querySelectorAll(
             '#enc-publications .pub-cell svg.icon')].map((svg) => [svg.getAttribute('role'),
@@ -158,7 +165,8 @@ def test_the_board_shows_icons_and_is_named_in_words(
         slots = page.evaluate("""() => [...document.querySelectorAll('#enc-animals .slots .cat')]
             .map((el) => [el.querySelectorAll('svg.icon').length, el.getAttribute('aria-label')])""")
         assert slots and all(n == 1 and name for n, name in slots), slots
-        for part in ("#enc-main-board", "#enc-continents", "#enc-publications", ".enc-player.mine"):
+        for part in ("#enc-main-board", "#enc-continents", "#enc-publications", ".enc-player.mine",
+                     "#ai-board"):
             page.locator(part).first.scroll_into_view_if_needed()
             shots(page, f"{part.strip('#.')}-{device}-{lang}", full_page=False)
         if device == "phone":
