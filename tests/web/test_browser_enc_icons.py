@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
 import pytest
@@ -177,3 +178,34 @@ def test_the_board_shows_icons_and_is_named_in_words(
         assert errors == []
     finally:
         ctx.close()
+
+
+def test_a_board_in_play_fits_a_360_px_phone(browser: Any, stack: Stack, shots: Shots) -> None:
+    """After some moves (animals in hand with their research slots, dice on the board),
+    nothing of the board reaches past a 360 px screen, in either language."""
+    created = stack.client.create_game("encyclopedia", {"players": 1}, seed=SEED + 1,
+                                       unranked=True)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    played, deadline = 0, time.monotonic() + 60
+    while played < 10 and time.monotonic() < deadline:
+        body = stack.client.get_game(game_id, token)
+        if body.get("status") != "active" or body["to_act"] != 0 or not body["legal_moves"]:
+            time.sleep(0.2)  # the AI's turn: its worker plays it
+            continue
+        stack.client.move(game_id, token, body["legal_moves"][-1], body["version"])
+        played += 1
+    assert played == 10
+    for lang in ("en", "pt-BR"):
+        ctx = browser.new_context(**{**PHONE, "viewport": {"width": 360, "height": 800}},
+                                  locale=lang)
+        try:
+            page = ctx.new_page()
+            errors = watch_errors(page)
+            page.goto(f"{stack.api_url}/play/games/{game_id}?lang={lang}#token={token}")
+            page.wait_for_selector("#my-animals .slots .cat")
+            assert too_wide(page) == []
+            assert page.evaluate(EMPTY_ICONS) == []
+            shots(page, f"in-play-360-{lang}")
+            assert errors == []
+        finally:
+            ctx.close()
