@@ -46,7 +46,8 @@ UNNAMED_ICONS = """() => [...document.querySelectorAll('#board svg.icon')].filte
     && !svg.closest('[role=img][aria-label]')).length"""
 # Icons drawn empty (a name with no shapes in icons.js).
 EMPTY_ICONS = """() => [...document.querySelectorAll('#board svg.icon')]
-    .filter((svg) => !svg.querySelector(':scope > :not(title)')).map((svg) => svg.getAttribute('class'))"""
+    .filter((svg) => !svg.querySelector(':scope > :not(title)'))
+    .map((svg) => svg.getAttribute('class'))"""
 
 
 def say(messages: dict[str, str], key: str, n: int | None = None, **params: Any) -> str:
@@ -144,11 +145,12 @@ def test_the_board_shows_icons_and_is_named_in_words(
         assert_pictured(drawn(page, ".enc-player .expert-space"),
                         [say(messages, "enc.expert_space", n=i + 1) for i in range(4)] * 2)
         # The AI's order of actions: the areas' icons, named by the sentence that lists them.
-        [order] = drawn(page, "#ai-board .ai-order")
-        assert order["role"] == "img" and order["icons"] == 6, order
-        assert FIGURES.fullmatch(order["shown"]) and order["title"] == order["name"], order
-        assert all(messages[f"enc.action.{a}"] in order["name"] for a in [*DATA["areas"], "publish",
-                                                                       "expedition"]), order
+        [ai_order] = drawn(page, "#ai-board .ai-order")
+        assert ai_order["role"] == "img" and ai_order["icons"] == 6, ai_order
+        assert FIGURES.fullmatch(ai_order["shown"]), ai_order
+        assert ai_order["title"] == ai_order["name"], ai_order
+        actions = [*DATA["areas"], "publish", "expedition"]
+        assert all(messages[f"enc.action.{a}"] in ai_order["name"] for a in actions), ai_order
         # The publication grid: a category is its icon, named.
         categories = page.evaluate("""() => [...document.querySelectorAll(
             '#enc-publications .pub-cell svg.icon')].map((svg) => [svg.getAttribute('role'),
@@ -165,7 +167,8 @@ def test_the_board_shows_icons_and_is_named_in_words(
         assert page.evaluate(EMPTY_ICONS) == []
         # Each research slot of the animals on show: its category's icon, its words its name.
         slots = page.evaluate("""() => [...document.querySelectorAll('#enc-animals .slots .cat')]
-            .map((el) => [el.querySelectorAll('svg.icon').length, el.getAttribute('aria-label')])""")
+            .map((el) => [el.querySelectorAll('svg.icon').length,
+                          el.getAttribute('aria-label')])""")
         assert slots and all(n == 1 and name for n, name in slots), slots
         for part in ("#enc-main-board", "#enc-continents", "#enc-publications", ".enc-player.mine",
                      "#ai-board"):

@@ -4,6 +4,8 @@
 // track, experts, animals with their research cubes) and, in solo, the AI's board.
 // Board facts come from /play/data/encyclopedia.json (a copy of core's data), names and texts
 // of the cards from the view's own catalog, every other word from the page's messages.
+// What a space, an area or a slot gives or costs is drawn with the project's icons
+// (js/icons.js) and numbers; its words are that drawing's accessible name and tooltip.
 
 import { h, tableWrap } from "../dom.js";
 import { t, tCount, tOr } from "../i18n.js";
