@@ -34,6 +34,8 @@ SEED = 30
 TYPES = ["I", "II", "III", "IV"]
 # What an icon drawing may show as text: numbers and signs, no words.
 FIGURES = re.compile(r"[\dIV\s–:+·→/—›]*")
+# An expert's effect may say "always" (∞) and "at most" (≤) too.
+EFFECT_FIGURES = re.compile(r"[\d\s+/∞≤]*")
 # Each drawn thing standing for words: its accessible name, tooltip, text and icons.
 PICTURED = """(selector) => [...document.querySelectorAll(selector)].map((el) => ({
     name: el.getAttribute('aria-label') || '', title: el.getAttribute('title') || '',
@@ -144,6 +146,16 @@ def test_the_board_shows_icons_and_is_named_in_words(
         # Each expert space: an expert card and its number, named in words.
         assert_pictured(drawn(page, ".enc-player .expert-space"),
                         [say(messages, "enc.expert_space", n=i + 1) for i in range(4)] * 2)
+        # The expert display: each card's effect drawn as icons, named by the catalog's words.
+        effects = drawn(page, "#enc-experts .expert-effect")
+        assert len(effects) == 6, effects
+        catalog = stack.client.get_game(created["id"], token)["view"]["catalog"]["experts"]
+        english = {card["text"] for card in catalog.values()}
+        for effect in effects:
+            assert effect["role"] == "img" and effect["icons"] >= 1, effect
+            assert EFFECT_FIGURES.fullmatch(effect["shown"]), f"words drawn in {effect}"
+            assert effect["title"] == effect["name"] and re.search(r"\w{3}", effect["name"])
+            assert (effect["name"] in english) == (lang == "en"), effect
         # The AI's order of actions: the areas' icons, named by the sentence that lists them.
         [ai_order] = drawn(page, "#ai-board .ai-order")
         assert ai_order["role"] == "img" and ai_order["icons"] == 6, ai_order

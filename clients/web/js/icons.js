@@ -216,6 +216,12 @@ const SHAPES = {
     ["path", { d: "M6.5 8.5H13.5M6.5 11.5H13.5M6.5 14.5H10.5", class: "thin" }],
     ["path", { d: "M21.5 2Q13.5 5.5 11.5 18L13 16.5Q18.5 10.5 21.5 2Z", class: "feather ink" }],
   ],
+  // An hourglass: at the game's end (an expert card's final scoring).
+  hourglass: [
+    ["path", { d: "M6 2.5H18M6 21.5H18", class: "branch" }],
+    ["path", { d: "M7 3Q7 9 12 12Q7 15 7 21H17Q17 15 12 12Q17 9 17 3Z", class: "glass ink" }],
+    ["path", { d: "M9 20.5Q9.5 17 12 15.5Q14.5 17 15 20.5ZM9.5 6.5H14.5Q13.5 9.5 12 10.5Q10.5 9.5 9.5 6.5Z", class: "sand" }],
+  ],
   // A globe: a continent (publishing animals of one continent's colour).
   continent: [
     ["circle", { cx: 12, cy: 12, r: 9.5, class: "water ink" }],

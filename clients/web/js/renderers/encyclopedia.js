@@ -358,6 +358,22 @@ function continents(ctx) {
     h("ul", { class: "continents" }, rows));
 }
 
+/** An expert card's effect as icons ("+3 [coin]"; "∞ +1 [die] [academy]"; "[hourglass] 1
+ * [point] / 2 [expert]"), from the page's data; `words` (the catalog's text) are its name. */
+function expertEffect(card, words) {
+  const x = data.experts?.[card];
+  if (!x) return words;
+  let parts;
+  if (x.when === "immediate") parts = rewardGains(x.gain);
+  else if (x.hook === "value") parts = [sep("∞"), gain(`+${x.n}`, "die"), icon(x.action)];
+  else if (x.hook === "bank") parts = [sep("∞"), gain(`+${x.n}`, "coin"), icon("bank")];
+  else if (x.hook === "published_colour") parts = [icon("hourglass"), gain(x.n, "point"), sep("/"), gain(null, "publish")];
+  else if (x.hook === "experts") parts = [icon("hourglass"), gain(x.n, "point"), sep("/"), gain(x.per, "expert-card")];
+  else if (x.hook === "seals") parts = [icon("hourglass"), gain(x.n, "point"), sep("/"), gain(null, "royal-seal"), sep(`≤${x.max}`)];
+  else return words;
+  return pictured(words, "expert-effect", ...parts);
+}
+
 function expertCard(ctx, card, extra = null) {
   const x = ctx.cat.experts?.[String(card)];
   // The card is a box inside its list item: a place (role=button) may not be an <li>.
@@ -365,7 +381,7 @@ function expertCard(ctx, card, extra = null) {
     dataset: { expert: card } },
     h("strong", {}, x?.name ?? t("enc.expert_card")), " ",
     x ? h("span", { class: "help" }, `(${continentName(ctx.cat, x.colour)})`) : null,
-    x ? h("div", {}, x.text) : null, extra));
+    x ? h("div", {}, expertEffect(card, x.text)) : null, extra));
 }
 
 function animalCard(ctx, card, owner = null) {
