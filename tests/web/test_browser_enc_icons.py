@@ -187,14 +187,6 @@ def test_the_board_shows_icons_and_is_named_in_words(
             page.locator(part).first.scroll_into_view_if_needed()
             shots(page, f"{part.strip('#.')}-{device}-{lang}", full_page=False)
         if device == "phone":
-            # Tap to explain: a tap on a drawing shows its words (a phone has no tooltip).
-            space = page.locator("#enc-continents .exp-spaces .gains").first
-            space.scroll_into_view_if_needed()
-            space.tap()
-            assert page.inner_text(".enc-explain") == spaces[0]
-            shots(page, f"explained-{lang}", full_page=False)
-            page.locator("#enc-continents .continent strong").first.tap()
-            assert page.locator(".enc-explain").is_hidden()
             page.set_viewport_size({"width": 360, "height": 800})
             page.wait_for_timeout(200)
             assert too_wide(page) == []

@@ -38,32 +38,14 @@ export function render(body) {
   // Dice a legal move of this seat takes (from a player board, or for an additional action).
   const takeable = new Set(mine.filter((m) => ["take", "extra"].includes(m.type) && Number.isInteger(m.die)).map((m) => m.die));
   const ctx = { body, v, cat: v.catalog || {}, takeable };
-  return explainOnTap(h("div", { class: "enc" },
+  return h("div", { class: "enc" },
     overview(ctx),
     h("div", { class: "enc-grid" },
       h("div", { class: "enc-column" }, actionAreas(ctx), continents(ctx)),
       h("div", { class: "enc-column" }, expertDisplay(ctx), animalDisplay(ctx))),
     publications(ctx),
     players(ctx),
-    aiBoard(ctx),
-    h("p", { class: "enc-explain", role: "status", hidden: true })));
-}
-
-/** Tap to explain: a touch screen shows no tooltip, so a tap on a drawing that stands for
- * words (an icon with numbers, not a place to play) shows its words in a note at the foot of
- * the screen, until the next tap. A screen reader reads them as its name already. */
-function explainOnTap(root) {
-  const note = root.querySelector(".enc-explain");
-  root.addEventListener("click", (event) => {
-    const drawing = event.target.closest?.("[role=img][title], [role=img][aria-label]");
-    if (!drawing || drawing.closest(".choosable, [role=button], button, a") || !root.contains(drawing)) {
-      note.hidden = true;
-      return;
-    }
-    note.textContent = drawing.getAttribute("title") || drawing.getAttribute("aria-label");
-    note.hidden = false;
-  });
-  return root;
+    aiBoard(ctx));
 }
 
 /** The engine's "move" event repeats the move's own label: the log shows it once. */
