@@ -6,6 +6,7 @@
 
 import { h, tableWrap } from "../dom.js";
 import { has, t, tCount, tOr } from "../i18n.js";
+import { icon } from "../icons.js";
 import { seatName } from "../names.js";
 import { boardControls, controlPlace } from "./controls.js";
 
@@ -21,6 +22,18 @@ const SCROLL_SIZE = 3;
 const CONTROLS = {
   act: (m) => `act-${m.index}`, choose: (m) => `choose-${m.option}`, convert: (m) => `convert-${m.into}`,
   skip: () => "skip", done: () => "done", end_turn: () => "end_turn", pass: () => "pass",
+};
+// Each kind of data action drawn as one of the project's icons (icons.js), its number beside it.
+const ACTION_ICONS = {
+  coins: "coin", vp: "point", tk: "knowledge-temporary", evo: "evolution", objective: "objective",
+  free_seal: "seal", correspond: "stamp", explore: "explore", navigate: "ship", academy: "academy",
+  unlock: "lens", deliver: "museum", research_museum: "research", turn_order: "turn-order",
+  campsite: "tent",
+};
+// A personal board's counts, each drawn with its icon beside its name.
+const STAT_ICONS = {
+  "dj.coins": "coin", "dj.vp": "point", "dj.tk": "knowledge-temporary", "dj.evo": "evolution",
+  "dj.lenses": "lens", "dj.tents": "tent", "dj.stamps": "stamp", "dj.tray": "envelope",
 };
 let board = null;
 // A worker's placement being built on the board (issue 30: a worker, then a location): the
@@ -69,9 +82,11 @@ function seatToken(ctx, seat) {
     String(seat + 1));
 }
 
+/** A wax seal of `colour` drawn as the project's icon and named; `empty`: a space for one. */
 function seal(colour, empty = false) {
   const name = t(`dj.colour.${colour}`);
-  return h("span", { class: `seal seal-${colour}${empty ? " empty" : ""}`, role: "img", "aria-label": name, title: name });
+  if (!empty) return icon("seal", { variant: colour, label: name });
+  return h("span", { class: `seal seal-${colour} empty`, role: "img", "aria-label": name, title: name });
 }
 
 function seals(needs) {
@@ -94,6 +109,26 @@ function actionText(action) {
   if (action.a === "campsite") return t("dj.action.campsite", { id: action.area });
   const key = `dj.action.${action.a}`;
   return has(key) ? tCount(key, action.n, action) : action.a.replace(/_/g, " ");
+}
+
+/** One data action drawn as icons with numbers ("2 [point]"), named by its words. */
+function actionIcons(action) {
+  return h("span", { class: "gain", role: "img", "aria-label": actionText(action) }, actionPicture(action));
+}
+
+/** What an action looks like, without words: its number, then its icon; a choice's options
+ * side by side, "/" between them. */
+function actionPicture(action) {
+  if (action.a === "choice") {
+    return action.of.map((list, i) => [i ? h("span", { class: "gain-or" }, "/") : null, list.map(actionPicture)]);
+  }
+  const name = ACTION_ICONS[action.a];
+  if (!name) return h("span", { class: "gain-words" }, actionText(action)); // no icon drawn for it yet
+  const picture = [Number.isInteger(action.n) ? String(action.n) : null,
+    icon(name, { variant: action.a === "free_seal" ? "any" : null })];
+  if (action.a === "academy" && action.d) picture.push(h("span", { class: "gain-less" }, `−${action.d}`), icon("coin"));
+  if (action.a === "campsite") picture.push(String(action.area));
+  return picture;
 }
 
 // Sections fold (a phone's screen is short); the browser keeps them keyboard-usable.
@@ -211,28 +246,56 @@ function workerTray(ctx) {
     pieces.length ? h("ul", { class: "dj-workers" }, pieces) : h("p", { class: "help" }, t("dj.none")));
 }
 
+/** A location of the main board: its name, the wax seals it needs, whether its lens is
+ * unlocked, what it gives drawn as icons with numbers (a special tile's own words), and the
+ * workers on it; the same in words as its accessible name and tooltip. */
 function location(ctx, loc, special) {
   const { v } = ctx;
   const owner = v.loc_owner?.[loc.id];
   const workers = v.loc_workers?.[loc.id] || [];
-  let actions = loc.actions.map(actionText).join(", ");
+  let actions = loc.actions.map(actionIcons);
+  let words = loc.actions.map(actionText).join(", ");
   let needs = loc.seals;
   if (loc.id.startsWith("special.")) {
     const tile = special.get(Number(loc.id.split(".")[1]));
     if (!tile) return null; // no tile on this space (solo games leave two empty)
     actions = tile.text;
+    words = tile.text;
     needs = tile.seals;
   }
   let state;
-  if (owner === -1) state = h("span", { class: "locked" }, tCount("dj.locked", loc.unlock ?? 4, { coins: loc.unlock ?? 4 }));
-  else if (owner >= 0) state = h("span", { class: "unlocked" }, t("dj.unlocked_by"), " ", seatToken(ctx, owner));
+  if (owner === -1) {
+    const locked = tCount("dj.locked", loc.unlock ?? 4, { coins: loc.unlock ?? 4 });
+    state = h("span", { class: "locked", role: "img", "aria-label": locked, title: locked },
+      icon("padlock"), String(loc.unlock ?? 4), icon("coin"));
+  } else if (owner >= 0) {
+    state = h("span", { class: "unlocked" }, t("dj.unlocked_by"), " ", seatToken(ctx, owner));
+  }
   const here = workers.length
     ? h("span", { class: "workers" }, t("dj.workers"), " ", seatList(ctx, workers))
     : h("span", { class: "empty" }, t("dj.free"));
-  return h("li", { class: `location${owner === -1 ? " is-locked" : ""}`, dataset: { location: loc.id } },
-    h("div", { class: "loc-head" }, h("strong", {}, locationName(loc)), " ", seals(needs), " ", state),
-    h("div", { class: "loc-actions" }, actions),
-    h("div", { class: "loc-here" }, here));
+  const named = locationWords(ctx, loc, words, needs, owner, workers);
+  return h("li", {
+    class: `location${owner === -1 ? " is-locked" : ""}`, dataset: { location: loc.id },
+    title: named, "aria-label": named,
+  },
+  h("div", { class: "loc-head" }, h("strong", {}, locationName(loc)), " ", seals(needs), " ", state),
+  h("div", { class: "loc-actions" }, actions),
+  h("div", { class: "loc-here" }, here));
+}
+
+/** A location in words: its name, what it gives, the seals it needs, its lens, who is on it
+ * ("Explore 1: Explore 2; needs 1 × green seal; free"). */
+function locationWords(ctx, loc, words, needs, owner, workers) {
+  const parts = [words];
+  const sealWords = Object.entries(needs || {}).filter(([, n]) => n > 0)
+    .map(([colour, n]) => `${n} × ${t(`dj.colour.${colour}`)}`);
+  if (sealWords.length) parts.push(`${t("dj.needs")} ${sealWords.join(", ")}`);
+  if (owner === -1) parts.push(tCount("dj.locked", loc.unlock ?? 4, { coins: loc.unlock ?? 4 }));
+  else if (owner >= 0) parts.push(`${t("dj.unlocked_by")} ${seatName(ctx.body, owner)}`);
+  const names = workers.map((s) => seatName(ctx.body, s));
+  parts.push(names.length ? `${t("dj.workers")} ${names.join(", ")}` : t("dj.free"));
+  return `${locationName(loc)}: ${parts.join("; ")}`;
 }
 
 function beagle(ctx) {
@@ -274,7 +337,8 @@ function academy(ctx) {
 function museum(ctx) {
   const { v } = ctx;
   const delivered = v.museum || 0;
-  const head = h("tr", {}, h("td", {}), SPECIMEN_KINDS.map((k) => h("th", { scope: "col" }, t(`dj.specimen.kind.${k}`))));
+  const head = h("tr", {}, h("td", {}), SPECIMEN_KINDS.map((k) => h("th", { scope: "col" },
+    icon(k), t(`dj.specimen.kind.${k}`))));
   const rows = SPECIMEN_COLOURS.map((colour, row) => h("tr", {},
     h("th", { scope: "row" }, t(`dj.specimen.colour.${colour}`)),
     SPECIMEN_KINDS.map((_, col) => {
@@ -288,40 +352,77 @@ function museum(ctx) {
     tableWrap(t("dj.museum"), h("table", { class: "museum" }, h("thead", {}, head), h("tbody", {}, rows))));
 }
 
-function spaceCell(ctx, space, here, extra) {
+/** A space of the ocean or an island track (`place`: its name, "Ocean space 3"): what it
+ * gives drawn as icons with numbers, its specimen, campsite, ribbon and the pieces on it
+ * (`seats`); the same in words as its accessible name and tooltip. */
+function spaceCell(ctx, place, space, seats, extra) {
   const { v } = ctx;
   const specimen = v.specimens?.[space.id];
   const camp = v.campsites?.[space.id];
-  const bits = space.actions.filter((a) => a.a !== "campsite").map(actionText);
-  const mine = here.some((token) => token.classList.contains(`p${v.seat}`));
-  return h("li", { class: `space${here.length ? " occupied" : ""}${mine ? " mine" : ""}`, dataset: { space: space.id } },
-    h("span", { class: "space-id" }, space.id.replace(/^(O|I[ABC])/, "")),
-    extra,
-    specimen !== undefined ? h("span", { class: "chip specimen" }, specimenName(specimen)) : null,
-    camp ? h("span", { class: "chip camp" }, t("dj.campsite"), " ",
-      camp.map((owner) => (owner >= 0 ? seatToken(ctx, owner) : "○"))) : null,
-    space.ribbon ? h("span", { class: "chip" }, t("dj.ribbon")) : null,
-    space.band ? h("span", { class: "chip" }, t("dj.band", { island: space.band })) : null,
-    bits.length ? h("span", { class: "space-actions" }, bits.join(", ")) : null,
-    here.length ? h("span", { class: "here" }, here) : null);
+  const actions = space.actions.filter((a) => a.a !== "campsite");
+  const mine = seats.includes(v.seat);
+  const words = spaceWords(ctx, place, space, seats, Boolean(extra));
+  return h("li", {
+    class: `space${seats.length ? " occupied" : ""}${mine ? " mine" : ""}`, dataset: { space: space.id },
+    title: words, "aria-label": words,
+  },
+  h("span", { class: "space-id" }, space.id.replace(/^(O|I[ABC])/, "")),
+  extra,
+  specimen !== undefined ? h("span", { class: "chip specimen" }, specimenIcon(specimen)) : null,
+  camp ? h("span", { class: "chip camp" }, icon("tent", { label: t("dj.campsite") }),
+    camp.map((owner) => (owner >= 0 ? seatToken(ctx, owner) : h("span", { "aria-hidden": "true" }, "○")))) : null,
+  space.ribbon ? h("span", { class: "chip ribbon" }, icon("ribbon", { label: t("dj.ribbon") })) : null,
+  space.band ? h("span", { class: "chip band", role: "img", "aria-label": t("dj.band", { island: space.band }) },
+    icon("island"), space.band) : null,
+  actions.length ? h("span", { class: "space-actions" }, actions.map(actionIcons)) : null,
+  seats.length ? h("span", { class: "here" }, seatList(ctx, seats)) : null);
+}
+
+/** A specimen drawn as its kind in its colour, named ("green reptile"). */
+function specimenIcon(k) {
+  return icon(SPECIMEN_KINDS[k % 4], { variant: SPECIMEN_COLOURS[Math.floor(k / 4)], label: specimenName(k) });
+}
+
+/** A track space in words: its name, then what it gives and holds ("Ocean space 3: 2 points,
+ * 1 temporary knowledge; green reptile; here: You"). */
+function spaceWords(ctx, place, space, seats, beagle) {
+  const { v } = ctx;
+  const parts = [];
+  const actions = space.actions.filter((a) => a.a !== "campsite").map(actionText);
+  if (actions.length) parts.push(actions.join(", "));
+  const specimen = v.specimens?.[space.id];
+  if (specimen !== undefined) parts.push(specimenName(specimen));
+  const camp = v.campsites?.[space.id];
+  if (camp) {
+    const owners = camp.filter((owner) => owner >= 0).map((owner) => seatName(ctx.body, owner));
+    parts.push(owners.length ? `${t("dj.campsite")} (${owners.join(", ")})` : t("dj.campsite"));
+  }
+  if (space.ribbon) parts.push(t("dj.ribbon"));
+  if (space.band) parts.push(t("dj.band", { island: space.band }));
+  if (beagle) parts.push("HMS Beagle");
+  if (seats.length) parts.push(t("dj.here", { who: seats.map((s) => seatName(ctx.body, s)).join(", ") }));
+  return parts.length ? `${place}: ${parts.join("; ")}` : place;
 }
 
 function tracks(ctx) {
   const { v } = ctx;
   const n = v.seat_count;
   const beagleSpace = board.beagle_spaces[v.beagle];
+  const number = (space) => space.id.replace(/^(O|I[ABC])/, "");
   const ocean = board.ocean.map((space, i) => {
     const ships = [];
-    for (let s = 0; s < n; s++) if (v.ship?.[s] === i) ships.push(seatToken(ctx, s));
-    const extra = i === beagleSpace ? h("span", { class: "chip beagle", dataset: { beagle: "" } }, "HMS Beagle") : null;
-    return spaceCell(ctx, space, ships, extra);
+    for (let s = 0; s < n; s++) if (v.ship?.[s] === i) ships.push(s);
+    const extra = i === beagleSpace
+      ? h("span", { class: "chip beagle", dataset: { beagle: "" }, role: "img", "aria-label": "HMS Beagle",
+        title: "HMS Beagle" }, icon("ship")) : null;
+    return spaceCell(ctx, t("dj.ocean_space", { n: number(space) }), space, ships, extra);
   });
   const islands = Object.entries(board.islands).map(([name, spaces], island) => h("div", { class: "island" },
     h("h3", {}, h("span", { dataset: { island: name } }, t("dj.island", { island: name }))),
     trackWrap(t("dj.island", { island: name }), h("ol", { class: "track" }, spaces.map((space, i) => {
       const explorers = [];
-      for (let s = 0; s < n; s++) if (v.explorers?.[s]?.[island] === i) explorers.push(seatToken(ctx, s));
-      return spaceCell(ctx, space, explorers, null);
+      for (let s = 0; s < n; s++) if (v.explorers?.[s]?.[island] === i) explorers.push(s);
+      return spaceCell(ctx, t("dj.island_space", { island: name, n: number(space) }), space, explorers, null);
     })))));
   const zoom = h("button", {
     type: "button", class: "dj-zoom", id: "dj-zoom",
@@ -400,7 +501,6 @@ function personalBoard(ctx, s) {
   const { v, body } = ctx;
   if (v.automa_seats?.[String(s)]) return null; // Alfred has his own panel
   const crew = new Map((ctx.catalog.crew || []).map((c) => [c.card, c]));
-  const stat = (key, value) => h("li", {}, h("span", { class: "label" }, t(key)), " ", h("strong", {}, value));
   const researched = SPECIMEN_COLOURS.flatMap((_, row) => SPECIMEN_KINDS.map((__, col) => row * 4 + col))
     .filter((k) => (v.research?.[s] || 0) >> k & 1).map(specimenName);
   const rows = (v.seals?.[s] || []).map((row, w) => {
@@ -429,13 +529,19 @@ function personalBoard(ctx, s) {
   return h("section", { class: `panel dj-player${s === v.seat ? " mine" : ""}`, dataset: { seat: s } },
     h("h2", {}, seatToken(ctx, s), " ", seatName(body, s)),
     h("ul", { class: "stats" },
-      stat("dj.coins", v.coins?.[s]), stat("dj.vp", v.vp?.[s]), stat("dj.tk", v.tk?.[s]),
-      stat("dj.evo", v.evo?.[s]), stat("dj.lenses", v.lenses?.[s]), stat("dj.tents", v.tents?.[s]),
-      stat("dj.stamps", (v.stamps?.[s] || []).join(" / ")), stat("dj.tray", v.tray?.[s])),
+      statItem("dj.coins", v.coins?.[s]), statItem("dj.vp", v.vp?.[s]), statItem("dj.tk", v.tk?.[s]),
+      statItem("dj.evo", v.evo?.[s]), statItem("dj.lenses", v.lenses?.[s]), statItem("dj.tents", v.tents?.[s]),
+      statItem("dj.stamps", (v.stamps?.[s] || []).join(" / ")), statItem("dj.tray", v.tray?.[s])),
     h("h3", {}, t("dj.workers_title")), h("ul", { class: "rows" }, rows),
     crewCards.length ? [h("h3", {}, t("dj.crew")), h("ul", { class: "cards" }, crewCards)] : null,
     h("h3", {}, t("dj.researched")), h("p", {}, researched.length ? researched.join(", ") : t("dj.none")),
     slots.length || reserve.length ? [h("h3", {}, t("dj.objectives_taken")), h("ul", { class: "cards" }, slots, reserve)] : null);
+}
+
+/** One count of a personal board: its icon (if it has one), its name, its value. */
+function statItem(key, value) {
+  return h("li", {}, STAT_ICONS[key] ? [icon(STAT_ICONS[key]), " "] : null,
+    h("span", { class: "label" }, t(key)), " ", h("strong", {}, value ?? "—"));
 }
 
 function alfred(ctx) {
@@ -443,14 +549,13 @@ function alfred(ctx) {
   if (!v.alfred) return null;
   const seat = Number(Object.keys(v.automa_seats || {})[0] ?? 1);
   const a = v.alfred;
-  const stat = (key, value) => h("li", {}, h("span", { class: "label" }, t(key)), " ", h("strong", {}, value ?? "—"));
   return h("section", { class: "panel dj-player alfred", dataset: { seat } },
     h("h2", {}, seatToken(ctx, seat), " ", t("bot.alfred"), " ",
       h("span", { class: "help" }, t("dj.alfred_board", { colour: tOr(`option.${G}.alfred.${a.board}`, a.board) }))),
     h("ul", { class: "stats" },
-      stat("dj.coins", v.coins?.[seat]), stat("dj.vp", v.vp?.[seat]), stat("dj.evo", v.evo?.[seat]),
-      stat("dj.alfred_bonus", a.bonus), stat("dj.alfred_deck", a.deck_size),
-      stat("dj.alfred_beagle", a.beagle_value)));
+      statItem("dj.coins", v.coins?.[seat]), statItem("dj.vp", v.vp?.[seat]), statItem("dj.evo", v.evo?.[seat]),
+      statItem("dj.alfred_bonus", a.bonus), statItem("dj.alfred_deck", a.deck_size),
+      statItem("dj.alfred_beagle", a.beagle_value)));
 }
 
 /** Where a move is played on the board, from the move's own fields: the location a worker
@@ -549,6 +654,9 @@ function drawPlacing(root) {
     const note = h("span", { class: "sr-only" }, ` · ${t("dj.place_worker_here", { n: worker + 1 })}`);
     const ghost = here ? h("span", { class: `token p${seat} dj-ghost`, "aria-hidden": "true" }, String(seat + 1)) : null;
     where.append(note);
+    // A place named by its aria-label (its words, not what it shows) says it there too.
+    const named = where.getAttribute("aria-label");
+    if (named !== null) where.setAttribute("aria-label", `${named}${note.textContent}`);
     if (ghost) (where.querySelector(".loc-here") || where).append(ghost);
     mark(where, () => {
       where.classList.remove("choosable", "dj-target", "building");
@@ -558,6 +666,8 @@ function drawPlacing(root) {
       where.removeAttribute("aria-pressed");
       note.remove();
       ghost?.remove();
+      const now = where.getAttribute("aria-label");
+      if (named !== null && now !== null) where.setAttribute("aria-label", now.replace(note.textContent, ""));
     });
     const choose = () => previewPlacement(move);
     where.addEventListener("click", choose, { signal: events.signal });
