@@ -120,7 +120,7 @@ def test_a_tap_explains_a_space_and_a_long_press_a_place(browser: Any, stack: St
         # its number of moves, nothing chosen.
         body = _to_a_placement(page, stack, game_id, token)
         worker = min(m["worker"] for m in body["legal_moves"] if m["type"] == "place")
-        count = sum(1 for m in body["legal_moves"] if m["type"] == "place" and m["worker"] == worker)
+        count = sum(m["type"] == "place" and m["worker"] == worker for m in body["legal_moves"])
         piece = f"#board [data-home-worker='{worker}']"
         name = page.inner_text(f"{piece} strong")
         before = version(page)
@@ -194,6 +194,41 @@ def test_a_desktop_click_on_a_place_chooses_it_and_explains_nothing(browser: Any
         page.wait_for_selector(PANEL)
         assert page.evaluate(CHOSEN) == NOTHING_CHOSEN
         shots(page, "worker-explained-desktop", full_page=False)
+        page.keyboard.press("Escape")
+        assert page.locator(PANEL).count() == 0
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+# A Flotilla hex that chooses nothing and has words (an SVG <title>), away from the centre
+# (whose "Hub" label is drawn over it): its cell and its words as the panel says them.
+QUIET_HEX = """() => {
+    const hexes = [...document.querySelectorAll('#board .fl-map g[data-cell]')].filter((g) =>
+      !g.matches('.choosable') && g.querySelector(':scope > title'));
+    const g = hexes.at(-1);
+    return g && {cell: g.dataset.cell, words: [...g.querySelectorAll(':scope > title')]
+      .map((t) => t.textContent.trim()).join(' · ')};
+}"""
+
+
+def test_a_tap_on_a_flotilla_hex_says_its_words(browser: Any, stack: Stack, shots: Shots) -> None:
+    """The panel is every game's: a hex of Flotilla's map (an SVG <title>) explained too."""
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random", "params": {}}] * 2
+    ctx = browser.new_context(**PHONE, locale="pt-BR")
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(seat_link(stack, "flotilla", {"players": 3}, seats, lang="pt-BR", seed=5))
+        page.wait_for_selector(READY)
+        hexagon = page.evaluate(QUIET_HEX)
+        assert hexagon, "no hex with words"
+        before = version(page)
+        page.locator(f"#board .fl-map g[data-cell='{hexagon['cell']}']").tap()
+        page.wait_for_selector(PANEL)
+        assert page.inner_text("#explain-words") == hexagon["words"]
+        assert version(page) == before and page.is_hidden("#confirm-bar")
+        shots(page, "hex-explained", full_page=False)
         page.keyboard.press("Escape")
         assert page.locator(PANEL).count() == 0
         assert errors == []

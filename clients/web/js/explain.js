@@ -197,7 +197,9 @@ export class Explainer {
     const words = count === null ? tooltipOf(el) || imageName(el) : placeWords(el, count);
     if (!words) return;
     if (this.about === el && this.el.firstChild) return; // said already (a long-press's two signals)
+    this.about?.classList.remove("explained");
     this.about = el;
+    el.classList.add("explained"); // which thing the panel speaks of
     // "Ocean space 3: 2 points, …": the name before the colon stands out.
     const colon = words.indexOf(": ");
     const said = colon > 0 && colon < 60
@@ -222,6 +224,7 @@ export class Explainer {
 
   /** Take the panel away. */
   close() {
+    this.about?.classList.remove("explained");
     this.about = null;
     this.openedBy = null;
     replace(this.el);
