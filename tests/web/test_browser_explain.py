@@ -50,6 +50,18 @@ def _moves_here(lang: str, count: int) -> str:
     return f"{messages[key].replace('{count}', str(count))} {messages['explain.choose']}"
 
 
+def _settled(page: Any) -> None:
+    """Wait until the board stays drawn (a second read of a version may draw it again, which
+    closes the panel by design)."""
+    drawn = "document.querySelector('#board').firstElementChild"
+    for _ in range(30):
+        page.evaluate(f"() => {{ {drawn}.dataset.probe = '1'; }}")
+        page.wait_for_timeout(400)
+        if page.evaluate(f"() => {drawn}?.dataset.probe === '1'"):
+            return
+    raise AssertionError("the board kept being drawn again")
+
+
 def _to_a_placement(page: Any, stack: Stack, game_id: str, token: str) -> dict[str, Any]:
     """Moves from the list until this seat places a worker; the game then."""
     rng = random.Random(SEED)
@@ -61,6 +73,7 @@ def _to_a_placement(page: Any, stack: Stack, game_id: str, token: str) -> dict[s
                 "([v]) => Number(document.querySelector('#status').dataset.version) === v",
                 arg=[body["version"]], timeout=20000)
             page.wait_for_selector("#board [data-home-worker].choosable")
+            _settled(page)
             return body
         click_move(page, rng)
     raise AssertionError("no placement of a worker within 40 moves")
@@ -90,6 +103,7 @@ def test_a_tap_explains_a_space_and_a_long_press_a_place(browser: Any, stack: St
         game_id, token = game_and_token(page)
         assert page.get_attribute("#explain-live", "aria-live") == "polite"
         assert page.locator(PANEL).count() == 0
+        _settled(page)
 
         # A tap on a track space that chooses nothing: its words, nothing played.
         space = page.evaluate(QUIET_SPACE)
@@ -152,6 +166,20 @@ def test_a_tap_explains_a_space_and_a_long_press_a_place(browser: Any, stack: St
         page.wait_for_selector("#dj-place-bar")
         assert page.locator(PANEL).count() == 0
         assert page.get_attribute(piece, "aria-pressed") == "true"
+        # With a move waiting for its confirmation, the panel sits above the confirm bar, and
+        # Escape closes the panel only.
+        page.locator("#board .dj-target").first.tap()
+        page.wait_for_selector("#confirm-bar:not([hidden])")
+        page.locator(f"#board [data-space='{space['id']}']").tap()
+        page.wait_for_selector(PANEL)
+        panel, bar = page.locator(PANEL).bounding_box(), page.locator("#confirm-bar").bounding_box()
+        assert panel is not None and bar is not None
+        assert panel["y"] + panel["height"] <= bar["y"] + 1, (panel, bar)
+        shots(page, f"above-the-confirm-bar-{lang}", full_page=False)
+        page.keyboard.press("Escape")
+        assert page.locator(PANEL).count() == 0 and page.is_visible("#confirm-bar")
+        assert version(page) == before
+        page.locator("#confirm-cancel").tap()
         page.locator("#dj-place-cancel").tap()
         assert page.evaluate(CHOSEN) == NOTHING_CHOSEN
 
@@ -221,6 +249,7 @@ def test_a_tap_on_a_flotilla_hex_says_its_words(browser: Any, stack: Stack, shot
         errors = watch_errors(page)
         page.goto(seat_link(stack, "flotilla", {"players": 3}, seats, lang="pt-BR", seed=5))
         page.wait_for_selector(READY)
+        _settled(page)
         hexagon = page.evaluate(QUIET_HEX)
         assert hexagon, "no hex with words"
         before = version(page)
