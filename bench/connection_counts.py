@@ -34,8 +34,7 @@ import redis  # noqa: E402
 # This directory holds an api.py of its own: the project's package comes first.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from api.connections import SharedCounts  # noqa: E402
-from api.connections import COUNTS_CONNECTIONS  # noqa: E402
+from api.connections import COUNTS_CONNECTIONS, SharedCounts  # noqa: E402
 from clients.localredis import free_port  # noqa: E402
 
 CAP = 200

@@ -4,10 +4,11 @@ Each game keeps its Portuguese texts in `<game>/locales/pt_BR/LC_MESSAGES/<game>
 with Babel on first use and compiled in memory (no build step, no `.mo` file). Besides plain
 lookups, a catalog translates a text an engine composed in English ("sail Skiff 2 to (1,-3)")
 by the message id it was made from ("sail Skiff {skiff} to {cell}"): each id with `{name}`
-placeholders is a pattern, and the values it captures are translated in turn ("Lion (Africa)"
--> "Leão (África)"). A placeholder named `n` or ending in `_n` captures only a number, one
-named `colour` only a lower-case word (an id such as "red"). `plural(n, one, many)` picks
-the form of a text agreeing with its number ("1 coin", "2 coins"; singular for exactly 1).
+placeholders is a pattern, and the values it captures are translated in turn ("Aardvark
+(Africa)" -> "Porco-da-terra (África)"). A placeholder named `n` or ending in `_n` captures only
+a number, one named `colour` only a lower-case word (an id such as "red"). `plural(n, one,
+many)` picks the form of a text agreeing with its number ("1 coin", "2 coins"; singular for
+exactly 1).
 
 Pure: the only I/O is reading the game's own catalog file, once.
 """

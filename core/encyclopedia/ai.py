@@ -45,11 +45,13 @@ AI3 Die and action (E21.3.5). On its turn the AI weighs every plan "take this di
     order that a die makes worth at least the level's threshold (0 at both: it follows its
     card even where the action gains nothing, e.g. an Expedition with nothing to research
     once its reputation is at the track's end), with the first such die in space order
-    (level 1 has only its first die; no comparing worths) and no modifiers, else the best
-    plan. Level 1 since version 3 plays a beginner that publishes late: before the last
-    round it publishes only an animal of the die's colour holding 2 research cubes (the
-    level card's cubes per round; not a bare card for its seal), so Publish is not among
-    its actions otherwise; in the last round it publishes whatever it holds.
+    (level 1 has only its first die; no comparing worths; on one space of both boards,
+    which only the Rival until version 3 ever sees, the human's die first) and no
+    modifiers, else the best plan. Level 1 since version 3 plays a beginner that publishes
+    late: before the last round it publishes only an animal of the die's colour holding 2
+    research cubes (the level card's cubes per round; not a bare card for its seal), so
+    Publish is not among its actions otherwise; in the last round it publishes whatever it
+    holds.
 AI4 Modifiers. Only as part of the plan of AI3: coins up to the level's limit; at level 3 a
     royal seal for +5 and a colour (worth it only when the plan gains more than the 4 VP the
     seal scores at the end). It never converts a seal to coins.

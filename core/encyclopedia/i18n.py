@@ -7,7 +7,7 @@ expert, a continent). An event is written from its fields as a gettext message. 
 the Portuguese rulebook's (Ficha de Expedição, Selo Real, Especialista, Embaixada, Publicação...).
 
     label(move, "pt_BR")                -> "Pegar o seu dado Ásia 5 (do seu espaço 2 moedas)"
-    describe(event, "pt_BR")            -> "Jogador 1: pesquisou o tipo II de Leão"
+    describe(event, "pt_BR")            -> "Jogador 1: pesquisou o tipo II de Porco-da-terra"
     catalog(view["catalog"], "pt_BR")   -> the view's catalog with its texts in Portuguese
 """
 

@@ -48,7 +48,7 @@ def die_text(colour: int, value: int) -> str:
 
 
 def animal_text(card: int) -> str:
-    """'Lion (Africa)'."""
+    """'Aardvark (Africa)'."""
     a = ANIMALS[card]
     return f"{a.name} ({COLOURS[a.colour]})"
 

@@ -38,7 +38,7 @@ SPACE = integer("a space (0-based)", 0)
 MOVES = moves(
     move("draft", "take animal cards in the draft",
          {"type": "draft", "cards": [21, 25],
-          "label": "Take Grizzly Bear (Americas) and Beaver (Americas)"},
+          "label": "Take Tree Swallow (Americas) and Giant Otter (Americas)"},
          cards=array(CARD)),
     move("animal", "take an animal card", card=CARD),
     move("expert", "take an expert card", card=CARD),

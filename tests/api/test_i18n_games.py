@@ -53,7 +53,7 @@ ENGLISH = {
         r"with|Embassy|expedition|tokens|University|Academy|animals|coin|make|Research|cost|"
         r"VP|Player|reputation|bonus|at|took|deck|Round|round|tile|drew|rolled|End|first|"
         r"player|Game|over|taken|matches|colour|token|researched|of|filed|now|always|end|"
-        r"per|up|to|Africa|Americas|Asia|Europe|Forest|Water|Bird|Lion|Tiger|Wolf|Each|"
+        r"per|up|to|Africa|Americas|Asia|Europe|Forest|Water|Bird|Ostrich|Moose|Frog|Each|"
         r"Quartermaster|Guide|Herald|Editor of|reward)\b"),
 }
 PLAYERS = {"flotilla": (3, 4, 5), "encyclopedia": (1, 2, 3, 4)}

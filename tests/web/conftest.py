@@ -64,12 +64,17 @@ class Shots:
         self.directory = directory
         self.count = 0
 
-    def __call__(self, page: Any, step: str, full_page: bool = True) -> Path:
+    def __call__(self, page: Any, step: str, full_page: bool = True, jpeg: bool = False) -> Path:
         """Save `page` as `NN-step.png` (one pixel a CSS px: a phone's screen at its device
-        scale would be two to three times as big on disk); the path."""
+        scale would be two to three times as big on disk); the path. A `jpeg` is taken in
+        half the time of a PNG: for the hundreds of steps of a whole game."""
         self.count += 1
-        path = self.directory / f"{self.count:02d}-{step}.png"
-        page.screenshot(path=str(path), full_page=full_page, scale="css")
+        path = self.directory / f"{self.count:02d}-{step}.{'jpeg' if jpeg else 'png'}"
+        if jpeg:
+            page.screenshot(path=str(path), full_page=full_page, scale="css", type="jpeg",
+                            quality=80)
+        else:
+            page.screenshot(path=str(path), full_page=full_page, scale="css")
         return path
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import collections
 import random
+import re
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -30,7 +31,7 @@ import pytest
 from tests.e2e.conftest import Stack
 from tests.web.conftest import Shots, chromium_path, launch_chromium
 from tests.web.helpers import READY, version
-from tests.web.test_browser_games import too_wide
+from tests.web.test_browser_games import readable, too_wide
 
 try:
     from playwright.sync_api import Error as PlaywrightError
@@ -46,6 +47,14 @@ PHONE_EN, DESKTOP_PT = ("phone", "en"), ("desktop", "pt-BR")
 NEWER = ("([v]) => Number(document.querySelector('#status').dataset.version) > v"
          " || !document.querySelector('#notice').hidden")
 MAX_STEPS = 800
+# Which of the bars a press on the board may open are shown (visible as Playwright means it:
+# a box that is not empty, not visibility:hidden): one round trip, not three.
+SHOWN = """() => Object.fromEntries(['fl-place-bar', 'dj-place-bar', 'confirm-bar'].map((id) => {
+    const bar = document.getElementById(id);
+    const box = bar?.getBoundingClientRect();
+    return [id, Boolean(bar && box.width > 0 && box.height > 0
+                        && getComputedStyle(bar).visibility !== 'hidden')];
+  }))"""
 
 
 def _press(page: Any, target: Any, touch: bool) -> None:
@@ -63,11 +72,11 @@ def _step(page: Any, rng: random.Random, touch: bool, from_list: collections.Cou
     in view, marked). What was pressed: "board" or "list"."""
     before = version(page)
     places = page.locator("#board .choosable")
-    if places.count():
-        place = places.nth(rng.randrange(places.count()))
-        place.scroll_into_view_if_needed()
-        _press(page, place, touch)
-        if page.is_visible("#fl-place-bar"):
+    count = places.count()
+    if count:
+        _press(page, places.nth(rng.randrange(count)), touch)  # scrolled into view first
+        shown = page.evaluate(SHOWN)
+        if shown["fl-place-bar"]:
             # A Flotilla tile built on its hex: turned a few times on the map, then placed.
             for _ in range(rng.randrange(3)):
                 if page.is_enabled("#fl-place-rotate"):
@@ -76,15 +85,15 @@ def _step(page: Any, rng: random.Random, touch: bool, from_list: collections.Cou
             _press(page, page.locator("#fl-place-confirm"), touch)
             page.wait_for_function(NEWER, arg=[before], timeout=20000)
             return "board"
-        if page.is_visible("#dj-place-bar"):
+        if shown["dj-place-bar"]:
             # A Darwin's Journey worker tapped: then one of the locations it may go to.
             targets = page.locator("#board .dj-target")
             _press(page, targets.nth(rng.randrange(targets.count())), touch)
-        elif not page.is_visible("#confirm-bar"):
+        elif not shown["confirm-bar"]:
             # A place of several moves (or of one, without confirmation): its moves only.
             page.wait_for_selector("#all-moves", timeout=3000)
-            shown = page.locator("button.move:not([disabled])")
-            _press(page, shown.nth(rng.randrange(shown.count())), touch)
+            listed = page.locator("button.move:not([disabled])")
+            _press(page, listed.nth(rng.randrange(listed.count())), touch)
         where = "board"
     else:
         buttons = page.locator("button.move:not([disabled])")
@@ -113,13 +122,16 @@ def play_on_the_board(page: Any, shots: Shots, seed: int) -> tuple[collections.C
             break
         try:
             where = _step(page, rng, touch, from_list,
-                          lambda where, n=step: shots(page, f"{n:03d}-{where}", full_page=False))
+                          lambda where, n=step: shots(page, f"{n:03d}-{where}", full_page=False,
+                                                      jpeg=True))
         except PlaywrightError:
             # Redrawn under the finger (a bot moved meanwhile): look again.
             page.wait_for_timeout(300)
             continue
         taps[where] += 1
         assert not too_wide(page), too_wide(page)
+        if step % 10 == 0:
+            readable(page)
     else:
         raise AssertionError(f"no result after {MAX_STEPS} steps")
     shots(page, "result")
@@ -174,11 +186,12 @@ def on_both_screens(browser: Any, shots: Shots,
         raise failures[0]
 
 
-def whole_game(stack: Stack, game: str, players: int,
-               seats: list[dict[str, Any]] | None = None) -> Callable[[Any, Shots, str, str],
-                                                                      None]:
+def whole_game(stack: Stack, game: str, players: int, seats: list[dict[str, Any]] | None = None,
+               result_words: tuple[str, ...] = (),
+               end_words: tuple[str, ...] = ()) -> Callable[[Any, Shots, str, str], None]:
     """A seeded game of `game` played to its result on the board only, at a screen size in a
-    language, with the checks every such game passes."""
+    language, with the checks every such game passes; in English, the result names the
+    `result_words` (the game's own scoring categories) and the page the `end_words`."""
     def play(browser: Any, shots: Shots, screen: str, lang: str) -> None:
         ctx, page, errors = open_seat(browser, stack, game, {"players": players}, 30, screen,
                                       lang, seats)
@@ -188,6 +201,18 @@ def whole_game(stack: Stack, game: str, players: int,
             taps, from_list = play_on_the_board(page, shots, 30)
             print(f"{game} {screen} {lang}: {dict(taps)}, from the list: {dict(from_list)}")
             assert page.is_visible("#winner")
+            if lang == "en":
+                result = page.inner_text("#result")
+                for words in ("Winner", "Total", *result_words):
+                    assert words in result, words
+                assert "Game over" in page.inner_text("#status")
+                text = readable(page)
+                for words in end_words:
+                    assert words in text, words
+                # A round announced as the last is the round shown (Flotilla's end trigger).
+                assert "last round" not in text or re.search(
+                    r"Round (\d+) · last round: \1\b", text)
+                assert page.query_selector_all("#log > li"), "the move log lists the game"
             assert from_list == {}, f"moves with no board place: {dict(from_list)}"
             assert taps["board"] > 0
             assert errors == []
@@ -199,7 +224,9 @@ def whole_game(stack: Stack, game: str, players: int,
 
 def test_a_solo_encyclopedia_game_played_on_the_board_only(browser: Any, stack: Stack,
                                                            shots: Shots) -> None:
-    on_both_screens(browser, shots, whole_game(stack, "encyclopedia", 1))
+    on_both_screens(browser, shots, whole_game(stack, "encyclopedia", 1,
+                                               result_words=("Continent collections",),
+                                               end_words=("Round 6 of 6",)))
 
 
 def test_a_solo_darwins_journey_game_played_on_the_board_only(browser: Any, stack: Stack,
@@ -212,4 +239,5 @@ def test_a_three_seat_flotilla_game_played_on_the_board_only(browser: Any, stack
                                                              shots: Shots) -> None:
     """This seat against two random bots: cards, hexes (a tile then a hex), guilds, market."""
     bots = [{"kind": "bot", "bot": "random", "params": {}}] * 2
-    on_both_screens(browser, shots, whole_game(stack, "flotilla", 3, [{"kind": "human"}, *bots]))
+    on_both_screens(browser, shots, whole_game(stack, "flotilla", 3, [{"kind": "human"}, *bots],
+                                               result_words=("Guild Seal majorities",)))

@@ -233,6 +233,16 @@ def _placing_a_tile(stack: Stack, game_id: str, token: str) -> bool:
     return any(m["type"] == "place" for m in stack.client.get_game(game_id, token)["legal_moves"])
 
 
+def _listed_hex(stack: Stack, game_id: str, token: str) -> int | None:
+    """A hex whose moves a tap lists, if the seat has one: not a hex where a tile is placed or
+    built (every move there turns a tile: the tap shows the tile on the hex instead, see
+    tests/web/test_browser_flotilla_place.py)."""
+    moves = stack.client.get_game(game_id, token)["legal_moves"]
+    cells = sorted({m["cell"] for m in moves if isinstance(m.get("cell"), int)})
+    return next((cell for cell in cells if not all(
+        isinstance(m.get("rot"), int) for m in moves if m.get("cell") == cell)), None)
+
+
 def test_a_flotilla_hex_lists_the_moves_played_on_it(context: Any, stack: Stack,
                                                      shots: Shots) -> None:
     page = context.new_page()
@@ -240,18 +250,15 @@ def test_a_flotilla_hex_lists_the_moves_played_on_it(context: Any, stack: Stack,
     page.goto(seat_link(stack, "flotilla", GAMES[2][1], GAMES[2][2]))
     game_id, token = game_and_token(page)
     rng = random.Random(5)
-    # Until a move of this seat has a hex (a Skiff to sail, a tile to build), but not while a
-    # tile is placed: a tap on a hex then shows the tile there instead of listing its moves
-    # (tests/web/test_browser_flotilla_place.py).
+    # Until a move of this seat has a hex whose moves a tap lists (a Skiff to sail, ...).
     for _ in range(60):
         page.wait_for_selector(READY)
-        if page.query_selector(".fl-map g.choosable") and not _placing_a_tile(
-                stack, game_id, token):
+        cell = _listed_hex(stack, game_id, token)
+        if cell is not None and page.query_selector(f'.fl-map g.choosable[data-cell="{cell}"]'):
             break
         click_move(page, rng)
     else:
         raise AssertionError("no move of this seat ever had a hex")
-    cell = int(str(page.locator(".fl-map g.choosable").first.get_attribute("data-cell")))
     shots(page, "choosable-hexes")
     # A locator, not an element handle: the map may be redrawn (a stream notice) meanwhile.
     page.locator(f'.fl-map g.choosable[data-cell="{cell}"]').click()

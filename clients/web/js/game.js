@@ -8,6 +8,7 @@ import { humanize, seatName } from "./names.js";
 import { rendererFor } from "./renderers/index.js";
 import { describeEvent } from "./events.js";
 import { AnalysisPanel } from "./analysis.js";
+import { Explainer } from "./explain.js";
 
 const FILTER_FROM = 10; // moves listed before a filter box is offered
 const LOG_PAGE = 200;
@@ -105,6 +106,8 @@ class GamePage {
         }
       },
     });
+    // A tap on the board's icons says their words; a long-press, a place's (explain.js).
+    this.explainer = new Explainer(this.board, this.confirmBar);
     // Jumps are buttons, not #anchors: the fragment holds the seat's token.
     const jump = (key, target) => h("button", {
       type: "button", class: "jump-to", onclick: () => { target().scrollIntoView(); target().focus?.(); },
@@ -127,7 +130,7 @@ class GamePage {
         h("div", { class: "main-column" }, this.movesPanel, this.board),
         h("aside", { class: "panel side" },
           this.logHeading, this.logKeys, this.logList)),
-      this.actions, this.rulesPanel, this.confirmBar);
+      this.actions, this.rulesPanel, this.confirmBar, this.explainer.el);
     this.renderer = null;
     const games = await api("/v1/games-catalog").then((catalog) => catalog.games, () => []);
     this.titles = Object.fromEntries(games.map((g) => [g.name, g.title]));
@@ -346,6 +349,7 @@ class GamePage {
       const image = where.closest("svg[role=img]");
       if (image) image.setAttribute("role", "group");
       where.classList.add("choosable");
+      where.dataset.moves = String(count); // what a long-press on it says (explain.js)
       where.setAttribute("tabindex", "0");
       where.setAttribute("role", "button");
       const named = where.getAttribute("aria-label");

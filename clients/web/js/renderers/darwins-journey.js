@@ -30,6 +30,11 @@ const ACTION_ICONS = {
   unlock: "lens", deliver: "museum", research_museum: "research", turn_order: "turn-order",
   campsite: "tent",
 };
+// A personal board's counts, each drawn with its icon beside its name.
+const STAT_ICONS = {
+  "dj.coins": "coin", "dj.vp": "point", "dj.tk": "knowledge-temporary", "dj.evo": "evolution",
+  "dj.lenses": "lens", "dj.tents": "tent", "dj.stamps": "stamp", "dj.tray": "envelope",
+};
 let board = null;
 // A worker's placement being built on the board (issue 30: a worker, then a location): the
 // worker tapped, its legal placements, the one previewed (waiting for the page's
@@ -332,7 +337,8 @@ function academy(ctx) {
 function museum(ctx) {
   const { v } = ctx;
   const delivered = v.museum || 0;
-  const head = h("tr", {}, h("td", {}), SPECIMEN_KINDS.map((k) => h("th", { scope: "col" }, t(`dj.specimen.kind.${k}`))));
+  const head = h("tr", {}, h("td", {}), SPECIMEN_KINDS.map((k) => h("th", { scope: "col" },
+    icon(k), t(`dj.specimen.kind.${k}`))));
   const rows = SPECIMEN_COLOURS.map((colour, row) => h("tr", {},
     h("th", { scope: "row" }, t(`dj.specimen.colour.${colour}`)),
     SPECIMEN_KINDS.map((_, col) => {
@@ -495,7 +501,6 @@ function personalBoard(ctx, s) {
   const { v, body } = ctx;
   if (v.automa_seats?.[String(s)]) return null; // Alfred has his own panel
   const crew = new Map((ctx.catalog.crew || []).map((c) => [c.card, c]));
-  const stat = (key, value) => h("li", {}, h("span", { class: "label" }, t(key)), " ", h("strong", {}, value));
   const researched = SPECIMEN_COLOURS.flatMap((_, row) => SPECIMEN_KINDS.map((__, col) => row * 4 + col))
     .filter((k) => (v.research?.[s] || 0) >> k & 1).map(specimenName);
   const rows = (v.seals?.[s] || []).map((row, w) => {
@@ -524,13 +529,19 @@ function personalBoard(ctx, s) {
   return h("section", { class: `panel dj-player${s === v.seat ? " mine" : ""}`, dataset: { seat: s } },
     h("h2", {}, seatToken(ctx, s), " ", seatName(body, s)),
     h("ul", { class: "stats" },
-      stat("dj.coins", v.coins?.[s]), stat("dj.vp", v.vp?.[s]), stat("dj.tk", v.tk?.[s]),
-      stat("dj.evo", v.evo?.[s]), stat("dj.lenses", v.lenses?.[s]), stat("dj.tents", v.tents?.[s]),
-      stat("dj.stamps", (v.stamps?.[s] || []).join(" / ")), stat("dj.tray", v.tray?.[s])),
+      statItem("dj.coins", v.coins?.[s]), statItem("dj.vp", v.vp?.[s]), statItem("dj.tk", v.tk?.[s]),
+      statItem("dj.evo", v.evo?.[s]), statItem("dj.lenses", v.lenses?.[s]), statItem("dj.tents", v.tents?.[s]),
+      statItem("dj.stamps", (v.stamps?.[s] || []).join(" / ")), statItem("dj.tray", v.tray?.[s])),
     h("h3", {}, t("dj.workers_title")), h("ul", { class: "rows" }, rows),
     crewCards.length ? [h("h3", {}, t("dj.crew")), h("ul", { class: "cards" }, crewCards)] : null,
     h("h3", {}, t("dj.researched")), h("p", {}, researched.length ? researched.join(", ") : t("dj.none")),
     slots.length || reserve.length ? [h("h3", {}, t("dj.objectives_taken")), h("ul", { class: "cards" }, slots, reserve)] : null);
+}
+
+/** One count of a personal board: its icon (if it has one), its name, its value. */
+function statItem(key, value) {
+  return h("li", {}, STAT_ICONS[key] ? [icon(STAT_ICONS[key]), " "] : null,
+    h("span", { class: "label" }, t(key)), " ", h("strong", {}, value ?? "—"));
 }
 
 function alfred(ctx) {
@@ -538,14 +549,13 @@ function alfred(ctx) {
   if (!v.alfred) return null;
   const seat = Number(Object.keys(v.automa_seats || {})[0] ?? 1);
   const a = v.alfred;
-  const stat = (key, value) => h("li", {}, h("span", { class: "label" }, t(key)), " ", h("strong", {}, value ?? "—"));
   return h("section", { class: "panel dj-player alfred", dataset: { seat } },
     h("h2", {}, seatToken(ctx, seat), " ", t("bot.alfred"), " ",
       h("span", { class: "help" }, t("dj.alfred_board", { colour: tOr(`option.${G}.alfred.${a.board}`, a.board) }))),
     h("ul", { class: "stats" },
-      stat("dj.coins", v.coins?.[seat]), stat("dj.vp", v.vp?.[seat]), stat("dj.evo", v.evo?.[seat]),
-      stat("dj.alfred_bonus", a.bonus), stat("dj.alfred_deck", a.deck_size),
-      stat("dj.alfred_beagle", a.beagle_value)));
+      statItem("dj.coins", v.coins?.[seat]), statItem("dj.vp", v.vp?.[seat]), statItem("dj.evo", v.evo?.[seat]),
+      statItem("dj.alfred_bonus", a.bonus), statItem("dj.alfred_deck", a.deck_size),
+      statItem("dj.alfred_beagle", a.beagle_value)));
 }
 
 /** Where a move is played on the board, from the move's own fields: the location a worker
