@@ -187,6 +187,14 @@ def test_the_board_shows_icons_and_is_named_in_words(
             page.locator(part).first.scroll_into_view_if_needed()
             shots(page, f"{part.strip('#.')}-{device}-{lang}", full_page=False)
         if device == "phone":
+            # A phone shows no tooltip: a tap on a drawing says its words (js/explain.js).
+            space = page.locator("#enc-continents .exp-spaces .gains").first
+            space.scroll_into_view_if_needed()
+            space.tap()
+            page.wait_for_selector("#explain-words")
+            assert page.inner_text("#explain-words") == spaces[0]
+            shots(page, f"explained-{lang}", full_page=False)
+            page.locator("#explain-close").tap()
             page.set_viewport_size({"width": 360, "height": 800})
             page.wait_for_timeout(200)
             assert too_wide(page) == []
