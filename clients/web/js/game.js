@@ -115,16 +115,23 @@ class GamePage {
     this.logHeading = h("h2", { tabindex: "-1" }, t("game.log"));
     // A finished game is stepped through from its end with ← (the replay bar then says →).
     this.logKeys = h("p", { class: "help", id: "log-keys", hidden: true }, t("replay.keys_finished"));
+    // The status and the jumps stay at the top of the screen (a phone's page is long).
+    const sticky = h("div", { class: "game-sticky" },
+      h("div", { class: "game-head" }, this.heading, this.status, this.connection),
+      h("nav", { class: "jumps", "aria-label": t("game.jump") },
+        jump("game.moves", () => this.movesPanel), jump("game.board", () => this.board),
+        jump("game.jump_log", () => this.logHeading)),
+      // In the bar: a phone shows the note there, over nothing (CSS); a wider screen at
+      // the bottom right.
+      this.toasts);
+    // What a jump scrolls to stops below the bar as tall as it is now: a note of the others'
+    // moves in it (a phone) makes it taller for a while (--sticky-height in app.css).
+    if (typeof ResizeObserver !== "undefined") {
+      new ResizeObserver(() => document.documentElement.style.setProperty(
+        "--sticky-height", `${sticky.offsetHeight}px`)).observe(sticky);
+    }
     replace(this.root,
-      // The status and the jumps stay at the top of the screen (a phone's page is long).
-      h("div", { class: "game-sticky" },
-        h("div", { class: "game-head" }, this.heading, this.status, this.connection),
-        h("nav", { class: "jumps", "aria-label": t("game.jump") },
-          jump("game.moves", () => this.movesPanel), jump("game.board", () => this.board),
-          jump("game.jump_log", () => this.logHeading)),
-        // In the bar: a phone shows the note there, over nothing (CSS); a wider screen at
-        // the bottom right.
-        this.toasts),
+      sticky,
       this.notice, this.replayBar, this.resultPanel, this.analysis.el,
       h("div", { class: "game-layout" },
         h("div", { class: "main-column" }, this.movesPanel, this.board),
