@@ -4,7 +4,8 @@ Idempotency-Key answered as the first would have been. The test Redis has no rep
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
+from typing import TypeVar
 
 import redis
 from flask import Flask
@@ -12,10 +13,26 @@ from flask import Flask
 from api import create_app, keys
 from tests.api.conftest import NO_RATE_LIMITS, create, move, problem
 
+T = TypeVar("T")
+
 
 def _app(redis_url: str, replicas: int) -> Flask:
     return create_app({"REDIS_URL": redis_url, "TESTING": True, "MIN_REPLICAS": replicas,
                        "REPLICA_TIMEOUT_MS": 50, **NO_RATE_LIMITS})
+
+
+def _monitored(redis_url: str, action: Callable[[], T]) -> tuple[T, list[str]]:
+    """`action`'s result and the commands Redis received meanwhile (MONITOR)."""
+    with redis.Redis.from_url(redis_url).monitor() as monitor:
+        result = action()
+        with redis.Redis.from_url(redis_url) as other:
+            other.echo("monitored")  # the end of what `action` sent
+        commands: list[str] = []
+        for seen in monitor.listen():
+            if seen["command"] == "ECHO monitored":
+                return result, commands
+            commands.append(seen["command"])
+    raise AssertionError("unreachable")
 
 
 def test_a_move_no_replica_confirmed_is_503_and_kept(redis_client: redis.Redis,
@@ -23,12 +40,13 @@ def test_a_move_no_replica_confirmed_is_503_and_kept(redis_client: redis.Redis,
     plain = _app(redis_url, 0).test_client()
     created = create(plain)
     waiting = _app(redis_url, 1).test_client()
-    started = time.monotonic()
-    refused = move(waiting, created, 0, 0, **{"Idempotency-Key": "once"})
+    refused, commands = _monitored(
+        redis_url, lambda: move(waiting, created, 0, 0, **{"Idempotency-Key": "once"}))
     body = problem(refused, 503, "service-unavailable")
     assert refused.headers["Retry-After"].isdigit(), body
     assert "replicas" in body["detail"]
-    assert time.monotonic() - started < 2  # waited BGB_REPLICA_TIMEOUT_MS, not for ever
+    # It waited BGB_REPLICA_TIMEOUT_MS (50), not for ever: Redis received `WAIT 1 50`.
+    assert "WAIT 1 50" in commands
     # Stored all the same: the retry finds it (here without the replica requirement).
     assert redis_client.llen(keys.move_log(created.id)) == 1
     retried = move(plain, created, 0, 0, **{"Idempotency-Key": "once"})

@@ -47,15 +47,13 @@ def test_long_poll_answers_when_a_move_lands(app: Flask, client: FlaskClient) ->
     created = create(client)
     mover = app.test_client()
     thread = _later(0.3, lambda: move(mover, created, 0, 0))
-    started = time.monotonic()
     response = client.get(f"/v1/games/{created.id}?wait_version=0&timeout=20",
                           headers=created.auth(1))
-    waited = time.monotonic() - started
     thread.join()
     assert response.status_code == 200
     body = response.get_json()
+    # Woken by the move: after the timeout it would answer version 0.
     assert body["version"] == 1 and body["to_act"] == 1 and body["legal_moves"]
-    assert waited < 15  # woken by the move, not by the timeout
 
 
 def test_long_poll_times_out_with_the_same_version(client: FlaskClient) -> None:
@@ -299,11 +297,13 @@ def test_waiters_woken_together_share_one_read(app: Flask, client: FlaskClient,
 
 
 def test_every_waiter_is_woken_when_the_listener_resubscribes(
-        app: Flask, client: FlaskClient, redis_client: redis.Redis) -> None:
+        app: Flask, client: FlaskClient, redis_client: redis.Redis,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     # A message lost while the listener was disconnected costs only latency: on
     # resubscribing it wakes every waiter, which reads the head again.
     created = create(client)
     watcher = app.extensions["bgb"].watcher
+    monkeypatch.setattr(watcher, "sweep", lambda: None)  # only the resubscription can wake it
     found: list[Any] = []
     waiter = threading.Thread(target=lambda: found.append(watcher.wait(created.id, 0, 20)))
     waiter.start()
@@ -311,10 +311,10 @@ def test_every_waiter_is_woken_when_the_listener_resubscribes(
     time.sleep(0.2)  # the waiter is asleep: its first read saw version 0
     redis_client.hset(keys.game_state(created.id), "version", 3)  # never announced
     redis_client.client_kill_filter(_type="pubsub")
-    started = time.monotonic()
     waiter.join(timeout=15)
+    # Version 3 was never announced and the sweep is off: only the resubscription (backoff
+    # <= 5 s) woke the waiter, which would otherwise return version 0 after 20 s.
     assert found and found[0] is not None and found[0].version == 3
-    assert time.monotonic() - started < 10  # woken by the resubscription (backoff <= 5 s)
 
 
 def _pubsub_clients(redis_client: redis.Redis) -> bool:
@@ -371,8 +371,7 @@ def test_a_waiter_whose_client_went_ends_within_a_check(app: Flask, client: Flas
     server, far = socket.socketpair()
     with server:
         threading.Timer(0.2, far.close).start()
-        started = time.monotonic()
+        # ClientGone, not a return after the 10 s timeout: a check saw the client gone.
         with pytest.raises(ClientGone):
             app.extensions["bgb"].watcher.wait(created.id, 0, 10, ClientSocket(server))
-        assert time.monotonic() - started < 2
     assert app.extensions["bgb"].watcher.waiting() == 0

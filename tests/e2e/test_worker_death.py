@@ -28,7 +28,9 @@ def _wait_started(connection: redis.Redis, jid: str, timeout: float = 20.0) -> J
             job = Job.fetch(jid, connection=connection)
         except Exception:
             job = None
-        if job is not None and job.get_status() == JobStatus.STARTED:
+        # The status as of the fetch (refresh=False): re-reading it alone could see a start
+        # that the fetched fields (worker_name, written with it) do not show yet.
+        if job is not None and job.get_status(refresh=False) == JobStatus.STARTED:
             return job
         time.sleep(0.05)
     raise TimeoutError(f"job {jid} never started")
