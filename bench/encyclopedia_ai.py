@@ -11,12 +11,21 @@ configurations meet the same deals.
     nice -n 10 python3 bench/encyclopedia_ai.py --deals 50
     nice -n 10 python3 bench/encyclopedia_ai.py --deals 10 --behaviours 1 --levels 3 \
         --opponents greedy
+
+A long run (`--opponents mcts`) plays several games at once with `--jobs N` and keeps each
+game in `--jsonl FILE` as it ends: run again, it plays only the games not yet in the file
+(so a run stopped in one session goes on in the next), and `--report FILE` prints the
+pooled tables without playing:
+
+    nice -n 19 python3 bench/encyclopedia_ai.py --opponents mcts --jobs 2 \
+        --jsonl bench/results/encyclopedia-ai-mcts-procedure4.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
 import time
 from collections import Counter
@@ -28,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 import core  # noqa: E402
 from ai_worker.bots import get_bot  # noqa: E402
+from core.encyclopedia.data import DATA  # noqa: E402
 from core.encyclopedia.rules import AI_SEAT  # noqa: E402
 
 OPPONENT_PARAMS: dict[str, dict[str, Any]] = {
@@ -36,6 +46,7 @@ OPPONENT_PARAMS: dict[str, dict[str, Any]] = {
 
 def play(behaviour: int, level: int, opponent: str, seed: int) -> dict[str, Any]:
     """One solo game; the AI's and the human's totals, published count and action mix."""
+    start = time.perf_counter()
     game = core.get_game("encyclopedia")
     state = game.new_game({"players": 1, "behaviour": behaviour, "scoring": level}, seed)
     bot = get_bot(opponent)
@@ -57,7 +68,8 @@ def play(behaviour: int, level: int, opponent: str, seed: int) -> dict[str, Any]
         step += 1
     result = game.result(state)
     ai, human = result["scores"][AI_SEAT], result["scores"][0]
-    return {"ai": ai, "human": human, "ai_wins": result["winners"] == [AI_SEAT],
+    return {"procedure": state.ai["procedure"], "seconds": round(time.perf_counter() - start, 2),
+            "ai": ai, "human": human, "ai_wins": result["winners"] == [AI_SEAT],
             "published": result["published"][AI_SEAT], "actions": actions,
             "theirs": theirs, "their_beyond": state.rep[0]}
 
@@ -79,6 +91,57 @@ def _append(path: Path, behaviour: int, level: int, opponent: str, seed: int,
         out.write(json.dumps(line, sort_keys=True) + "\n")
 
 
+def _row(behaviour: int, level: int, opponent: str, games: list[dict[str, Any]]) -> str:
+    """One configuration's line of the Markdown table."""
+    n = len(games)
+    wins = sum(g["ai_wins"] for g in games)
+    margin = sum(g["ai"] - g["human"] for g in games) / n
+    return (f"| {behaviour} | {level} | {opponent} | {n} | {100 * wins / n:.0f}% | "
+            f"{margin:+.1f} | {sum(g['ai'] for g in games) / n:.1f} | "
+            f"{sum(g['human'] for g in games) / n:.1f} | "
+            f"{sum(g['published'] for g in games) / n:.1f} | {_shares(games, 'actions')} | "
+            f"{_shares(games, 'theirs')} |")
+
+
+HEADER = ("| behaviour | level | vs | deals | AI wins | mean margin | AI mean | human mean | "
+          "published/game | AI actions (share) | human actions (share) |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def _per_level(per_level: dict[tuple[int, str], list[dict[str, Any]]]) -> None:
+    """Each level's rate over every behaviour card asked (the issue's targets are per level)."""
+    print("\n| level | vs | games | AI wins | mean margin | published/game |")
+    print("|---|---|---|---|---|---|")
+    for (level, opponent), games in sorted(per_level.items()):
+        n = len(games)
+        print(f"| {level} | {opponent} | {n} | {100 * sum(g['ai_wins'] for g in games) / n:.0f}% | "
+              f"{sum(g['ai'] - g['human'] for g in games) / n:+.1f} | "
+              f"{sum(g['published'] for g in games) / n:.1f} |")
+
+
+def report(path: Path) -> None:
+    """The tables of the games recorded in a JSON Lines file at the newest AI procedure
+    version in it (older versions' games are counted, not pooled); a seed counts once per
+    configuration, so runs split over processes or sessions pool without double counting."""
+    games = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    newest = max(game["procedure"] for game in games)
+    configs: dict[tuple[int, int, str], dict[int, dict[str, Any]]] = {}
+    for game in games:
+        if game["procedure"] == newest:
+            key = (game["behaviour"], game["level"], game["opponent"])
+            configs.setdefault(key, {})[game["seed"]] = game
+    print(f"AI procedure {newest}; {sum(g['procedure'] != newest for g in games)} games of "
+          "older procedures left out\n")
+    per_level: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    print(HEADER)
+    for (behaviour, level, opponent), by_seed in sorted(configs.items()):
+        seeds = sorted(by_seed)
+        played = [by_seed[seed] for seed in seeds]
+        print(_row(behaviour, level, opponent, played) + f" <!-- seeds {seeds[0]}-{seeds[-1]} -->")
+        per_level.setdefault((level, opponent), []).extend(played)
+    _per_level(per_level)
+
+
 def main() -> None:
     """Run the plan and print one line per configuration (Markdown table rows)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -91,41 +154,48 @@ def main() -> None:
     parser.add_argument("--jsonl", type=Path, default=None,
                         help="also append each game's figures to this file as it ends (runs "
                              "split over processes or sessions are pooled from it)")
+    parser.add_argument("--report", type=Path, default=None,
+                        help="play nothing: print the tables of the games in this JSON Lines "
+                             "file")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="games played at once, each in its own process")
     args = parser.parse_args()
+    if args.report:
+        report(args.report)
+        return
+    # Deal by deal over every configuration, so a run stopped early has met each of them;
+    # a game already in --jsonl (this procedure) is not played again: a run resumes.
+    done = set()
+    if args.jsonl and args.jsonl.exists():
+        for line in args.jsonl.read_text(encoding="utf-8").splitlines():
+            g = json.loads(line)
+            if g.get("procedure") == DATA.procedure:
+                done.add((g["behaviour"], g["level"], g["opponent"], g["seed"]))
+    plan = [(behaviour, level, opponent, k)
+            for k in range(args.first_deal, args.first_deal + args.deals)
+            for behaviour in args.behaviours for level in args.levels
+            for opponent in args.opponents if (behaviour, level, opponent, k) not in done]
+    print(f"<!-- {len(plan)} games to play, {args.jobs} at a time -->", file=sys.stderr)
+    played: dict[tuple[int, int, str], list[dict[str, Any]]] = {}
+    with multiprocessing.Pool(args.jobs) as pool:
+        for task, game in pool.imap_unordered(_play_task, plan):
+            played.setdefault(task[:3], []).append(game)
+            if args.jsonl:
+                _append(args.jsonl, *task, game)
+    if args.jsonl:
+        report(args.jsonl)
+        return
     per_level: dict[tuple[int, str], list[dict[str, Any]]] = {}
-    print("| behaviour | level | vs | deals | AI wins | mean margin | AI mean | "
-          "human mean | published/game | AI actions (share) | human actions (share) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for behaviour in args.behaviours:
-        for level in args.levels:
-            for opponent in args.opponents:
-                start = time.perf_counter()
-                games = []
-                for k in range(args.first_deal, args.first_deal + args.deals):
-                    games.append(play(behaviour, level, opponent, k))
-                    if args.jsonl:
-                        _append(args.jsonl, behaviour, level, opponent, k, games[-1])
-                per_level.setdefault((level, opponent), []).extend(games)
-                n = len(games)
-                wins = sum(g["ai_wins"] for g in games)
-                margin = sum(g["ai"] - g["human"] for g in games) / n
-                shares = _shares(games, "actions")
-                human = _shares(games, "theirs")
-                print(f"| {behaviour} | {level} | {opponent} | {n} | {100 * wins / n:.0f}% | "
-                      f"{margin:+.1f} | {sum(g['ai'] for g in games) / n:.1f} | "
-                      f"{sum(g['human'] for g in games) / n:.1f} | "
-                      f"{sum(g['published'] for g in games) / n:.1f} | {shares} | {human} |",
-                      flush=True)
-                print(f"<!-- {time.perf_counter() - start:.1f} s -->", file=sys.stderr)
+    print(HEADER)
+    for (behaviour, level, opponent), games in sorted(played.items()):
+        per_level.setdefault((level, opponent), []).extend(games)
+        print(_row(behaviour, level, opponent, games))
+    _per_level(per_level)
 
-    # the level's rate over every behaviour card asked (the issue's targets are per level)
-    print("\n| level | vs | games | AI wins | mean margin | published/game |")
-    print("|---|---|---|---|---|---|")
-    for (level, opponent), games in sorted(per_level.items()):
-        n = len(games)
-        print(f"| {level} | {opponent} | {n} | {100 * sum(g['ai_wins'] for g in games) / n:.0f}% | "
-              f"{sum(g['ai'] - g['human'] for g in games) / n:+.1f} | "
-              f"{sum(g['published'] for g in games) / n:.1f} |")
+
+def _play_task(task: tuple[int, int, str, int]) -> tuple[tuple[int, int, str, int],
+                                                         dict[str, Any]]:
+    return task, play(*task)
 
 
 if __name__ == "__main__":

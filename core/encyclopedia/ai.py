@@ -82,7 +82,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from core.encyclopedia import rules
+from core.encyclopedia import rng, rules
 from core.encyclopedia.data import DATA, Behaviour, Level
 from core.encyclopedia.rules import (
     AI_SEAT,
@@ -92,6 +92,7 @@ from core.encyclopedia.rules import (
     all_moves,
     research_moves,
 )
+from core.encyclopedia.scoring import score_before_ai_card
 from core.encyclopedia.state import FIELDS, State, clone
 
 Move = dict[str, Any]
@@ -120,10 +121,7 @@ def rank(s: State, colour: int) -> int:
 
 def worth(s: State, seat: int, card: Behaviour, foresight: float) -> float:
     """What `seat` has scored (the final scoring as of now) plus what it can still score."""
-    from core.encyclopedia.scoring import breakdown
-
-    parts = breakdown(s, seat)
-    now = parts["total"] - parts["ai_card"]
+    now = score_before_ai_card(s, seat)
     left = DATA.rounds - s.round  # rounds after this one
     future = min(1.0, (left + 0.5) / 2.5) * foresight  # the last round's cards are nearly lost
     potential = 0.0
@@ -131,13 +129,18 @@ def worth(s: State, seat: int, card: Behaviour, foresight: float) -> float:
         mask = s.cubes[c]
         if mask:
             # a cube still has to be published: worth part of its publish VP (CUBE_SHARE)
-            potential += card.cube * sum(CUBE_SHARE * DATA.publish_vp[t] + CUBE_BASE
-                                         for t in range(4) if mask >> t & 1)
+            potential += card.cube * _CUBES_WORTH[mask]
         else:
             potential += card.animal
     potential += card.rep * min(s.rep[seat], DATA.track_length) / DATA.track_length * 6
     potential += 0.3 * s.coins[seat] + 0.8 * s.tokens[seat]
     return now + future * potential
+
+
+# a card's research cubes by their mask (bit t: a type-t cube): each worth CUBE_SHARE of its
+# publish VP plus CUBE_BASE, summed in type order as `worth` always summed them
+_CUBES_WORTH = tuple(sum(CUBE_SHARE * DATA.publish_vp[t] + CUBE_BASE
+                         for t in range(4) if mask >> t & 1) for mask in range(16))
 
 
 # ---------------------------------------------------------------- sub-decisions (AI5-AI8)
@@ -254,10 +257,13 @@ def _play_plan(s: State, seat: int, prefix: list[Move], mods: list[Move], action
     c = clone(s)
     for m in prefix:
         _run(c, seat, m)
+    # `_mod_plans` made the modifiers and the action from the legal moves' rules (`can_act`
+    # at the die's value after the coins, the seal's colours), so each is legal here as it
+    # stands: played without looking it up in `all_moves` (a "mod" move is read by its type,
+    # action and colour only; the label is for players)
     for m in mods:
-        found = next(x for x in all_moves(c) if all(x.get(k) == v for k, v in m.items()))
-        _run(c, seat, found)
-    _run(c, seat, next(x for x in all_moves(c) if x["type"] == "act" and x["action"] == action))
+        _run(c, seat, m)
+    _run(c, seat, {"type": "act", "action": action})
     _finish_turn(c, seat)
     return c
 
@@ -386,13 +392,19 @@ def _act_in_card_order(s: State, moves: list[Move], card: Behaviour, lv: Level) 
     return max(acts, key=lambda m: (gains[m["action"]], -order.get(m["action"], 9)))
 
 
-# The last choices made, by the exact state they were made in. The choice is a function of
-# the state alone (see above), and it is asked for again and again at the same state: twice
-# a turn by the rules (`legal_moves`, then `apply` checking the move against them), and in
+# The last choices made, by the state they were made in. The choice is a function of the
+# state alone (see above), and it is asked for again and again at the same state: twice a
+# turn by the rules (`legal_moves`, then `apply` checking the move against them), and in
 # every iteration of a search that replays the AI (mcts spent 97% of a game against the
-# hard level in this planning). The key is the state's pickle: equal bytes, equal state.
-_CHOICES: OrderedDict[bytes, Move] = OrderedDict()
-CHOICES_KEPT = 1024
+# hard level in this planning). The key is the pickle of the state without its `rng` (equal
+# bytes, equal state but for the PRNG) and, only when a plan's copy drew from the PRNG while
+# the choice was worked out (an empty display's bonus card, a round's end), the `rng` too:
+# the PRNG is read by nothing but a draw (rng.randbelow, which counts them), so a choice
+# made without one is the same at any `rng`, and a search's samples of one position (equal
+# states but for the `rng`) share it.
+_CHOICES: OrderedDict[tuple[bytes, int | None], Move] = OrderedDict()
+CHOICES_KEPT = 4096
+_KEYED = tuple(name for name in FIELDS if name != "rng")
 
 
 def choose(s: State, moves: list[Move]) -> Move:
@@ -400,15 +412,28 @@ def choose(s: State, moves: list[Move]) -> Move:
     `all_moves(s)`)."""
     if CHOICES_KEPT <= 0:
         return _choose(s, moves)
-    key = pickle.dumps(tuple(getattr(s, name) for name in FIELDS), protocol=5)
+    state = pickle.dumps(tuple(getattr(s, name) for name in _KEYED), protocol=5)
+    key: tuple[bytes, int | None] = (state, None)
     known = _CHOICES.get(key)
     if known is None:
-        known = _CHOICES[key] = _choose(s, moves)
+        key = (state, s.rng)
+        known = _CHOICES.get(key)
+    if known is None:
+        known, drew = _choose_noting_draws(s, moves)
+        key = (state, s.rng if drew else None)
+        _CHOICES[key] = known
         while len(_CHOICES) > CHOICES_KEPT:
             _CHOICES.popitem(last=False)
     else:
         _CHOICES.move_to_end(key)
     return copy.deepcopy(known)  # the caller may change its move; the cache's stays
+
+
+def _choose_noting_draws(s: State, moves: list[Move]) -> tuple[Move, bool]:
+    """`_choose`, and whether any draw from a PRNG was made while it was worked out."""
+    before = rng.draws()
+    move = _choose(s, moves)
+    return move, rng.draws() != before
 
 
 def _choose(s: State, moves: list[Move]) -> Move:

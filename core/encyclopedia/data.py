@@ -145,6 +145,8 @@ class Data:
         self.space_rewards: tuple[tuple[tuple[str, int], ...], ...] = tuple(
             tuple(sorted(s["reward"].items())) for s in c["die_spaces"])
         self.tiles: tuple[str, ...] = tuple(t["effect"] for t in c["round_tiles"])
+        # how much the tile gives each player (tokens, coins, picks, dice; 0: no effect)
+        self.tile_amounts: tuple[int, ...] = tuple(t.get("n", 0) for t in c["round_tiles"])
         self.tile_texts: tuple[str, ...] = tuple(t["text"] for t in c["round_tiles"])
         self.actions: tuple[str, ...] = tuple(c["actions"])
         self.bank_coins: int = c["bank_coins"]

@@ -47,16 +47,20 @@ def die_text(colour: int, value: int) -> str:
     return text if text is not None else f"{COLOURS[colour]} {value}"
 
 
+# the cards' texts, made once: every legal move list of a pick labels each card (the solo AI
+# lists them for every plan it weighs)
+_ANIMAL_TEXT = tuple(f"{a.name} ({COLOURS[a.colour]})" for a in ANIMALS)
+_EXPERT_TEXT = tuple(f"{x.name} ({COLOURS[x.colour]}; {x.text()})" for x in EXPERTS)
+
+
 def animal_text(card: int) -> str:
     """'Aardvark (Africa)'."""
-    a = ANIMALS[card]
-    return f"{a.name} ({COLOURS[a.colour]})"
+    return _ANIMAL_TEXT[card]
 
 
 def expert_text(card: int) -> str:
     """'Guide of Asia (Asia; now: +1 tokens)'."""
-    x = EXPERTS[card]
-    return f"{x.name} ({COLOURS[x.colour]}; {x.text()})"
+    return _EXPERT_TEXT[card]
 
 
 def player_name(s: State, seat: int) -> str:
@@ -249,10 +253,10 @@ def flip_tile(s: State, ev: Events) -> None:
                "experts": list(s.xdisplay), "animals": list(s.adisplay)})
     if effect == "token":  # E7.1 (T1)
         for p in range(s.n):
-            s.tokens[p] += 1
+            s.tokens[p] += DATA.tile_amounts[tile]
     elif effect == "coins":  # E7.2 (T2)
         for p in range(s.n):
-            s.coins[p] += 3
+            s.coins[p] += DATA.tile_amounts[tile]
     if effect in ("expert", "animal"):  # E7.3 / E7.4: picks in turn order, refill after
         s.phase, s.turn = "tile_pick", 0
         return

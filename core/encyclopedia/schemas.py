@@ -109,6 +109,8 @@ VIEW = obj({
     "hand": NESTED_INTS, "cubes": INTS, "published": NESTED_INTS, "grid": NESTED_INTS,
     "tiles": INTS, "xdeck": integer(), "adeck": integer(), "bag": INTS,
     "tiles_left": integer(),
+    "continent_vp": array(integer(), "per seat: the VP its published animals and experts "
+                          "would score by continent if the game ended now (E20.2(b))"),
     "ai": nullable(obj({"behaviour": nullable(integer()), "scoring": nullable(integer()),
                         "cards": INTS, "priority": INTS},
                        {"procedure": integer()},
@@ -117,8 +119,14 @@ VIEW = obj({
     "catalog": obj({
         "colours": STRINGS, "types": STRINGS, "spaces": STRINGS,
         "tile": nullable(string("the text of this round's tile (null before the first)")),
-        "animals": mapping(obj({"name": string(), "colour": COLOUR,
-                                "categories": STRINGS}), "animal card -> what it is"),
+        "animals": mapping(obj({
+            "name": string(), "colour": COLOUR,
+            "categories": array(string(), "its category of each type I-IV, in words",
+                                min_items=4, max_items=4),
+            "category_ids": array(integer(minimum=0), "its category of each type I-IV as an"
+                                  " index into that type's categories (a stable key)",
+                                  min_items=4, max_items=4)}),
+            "animal card -> what it is"),
         "experts": mapping(obj({"name": string(), "colour": COLOUR,
                                 "text": string("its text, in the answer's language")}),
                            "expert card -> what it is"),

@@ -57,6 +57,13 @@ def ai_card(s: State, seat: int) -> int:
     return level(s).per_published * len(s.published[seat])
 
 
+def score_before_ai_card(s: State, seat: int) -> int:
+    """`breakdown`'s total without its "ai_card" part (the solo AI weighs its plans by it)."""
+    return (s.vp[seat] + categories(s, seat) + continents(s, seat)
+            + DATA.seal_end_vp * s.seals[seat] + s.coins[seat] // DATA.coins_per_vp
+            + DATA.token_end_vp * s.tokens[seat] + expert_end(s, seat))
+
+
 def breakdown(s: State, seat: int) -> dict[str, int]:
     """The final score of one seat, part by part ("total" is their sum)."""
     parts = {

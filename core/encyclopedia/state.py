@@ -72,6 +72,9 @@ class State:
     ai: dict[str, Any]
 
 
+_SEQUENCES = (list, tuple)
+
+
 def _copy(value: Any, depth: int) -> Any:
     if depth == 0:
         return value
@@ -81,17 +84,59 @@ def _copy(value: Any, depth: int) -> Any:
         return [list(v) for v in value]
     if depth == 3:
         return [[list(x) for x in v] for v in value]
-    return {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in value.items()}
+    return {k: (list(v) if isinstance(v, _SEQUENCES) else v) for k, v in value.items()}
 
 
 _ITEMS = tuple(_FIELDS.items())
 
 
 def clone(state: State) -> State:
-    """An independent copy."""
+    """An independent copy: each field copied as deep as `_FIELDS` says, written out field by
+    field (half the time of a loop over `_FIELDS`; the solo AI copies the state for every
+    plan it weighs, tests/core/test_encyclopedia_contract.py checks the two agree)."""
     new = State.__new__(State)
-    for name, depth in _ITEMS:
-        setattr(new, name, _copy(getattr(state, name), depth))
+    new.n = state.n
+    new.solo = state.solo
+    new.options = {k: (list(v) if isinstance(v, _SEQUENCES) else v)
+                   for k, v in state.options.items()}
+    new.rng = state.rng
+    new.round = state.round
+    new.phase = state.phase
+    new.first = state.first
+    new.next_first = state.next_first
+    new.bank_used = state.bank_used
+    new.turn = state.turn
+    new.busy = state.busy
+    new.stack = list(state.stack)
+    new.pending = list(state.pending)
+    new.coins = list(state.coins)
+    new.tokens = list(state.tokens)
+    new.seals = list(state.seals)
+    new.vp = list(state.vp)
+    new.rep = list(state.rep)
+    new.published_n = list(state.published_n)
+    new.dval = list(state.dval)
+    new.spaces = [[list(y) for y in x] for x in state.spaces]
+    new.areas = [list(x) for x in state.areas]
+    new.cont = [list(x) for x in state.cont]
+    new.on_cards = list(state.on_cards)
+    new.bag = list(state.bag)
+    new.to_place = list(state.to_place)
+    new.xdisplay = list(state.xdisplay)
+    new.xdeck = list(state.xdeck)
+    new.xdiscard = list(state.xdiscard)
+    new.adisplay = list(state.adisplay)
+    new.adeck = list(state.adeck)
+    new.adiscard = list(state.adiscard)
+    new.removed = list(state.removed)
+    new.experts = [[list(y) for y in x] for x in state.experts]
+    new.hand = [list(x) for x in state.hand]
+    new.cubes = list(state.cubes)
+    new.published = [list(x) for x in state.published]
+    new.grid = [list(x) for x in state.grid]
+    new.tiles_left = list(state.tiles_left)
+    new.tiles = list(state.tiles)
+    new.ai = {k: (list(v) if isinstance(v, _SEQUENCES) else v) for k, v in state.ai.items()}
     return new
 
 

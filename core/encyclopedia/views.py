@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.encyclopedia import rules
+from core.encyclopedia import rules, scoring
 from core.encyclopedia.data import DATA
 from core.encyclopedia.rng import randbelow, seed_value
 from core.encyclopedia.state import FIELDS, State, from_json, to_json
@@ -45,13 +45,19 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         bag[rules.DIE_COLOUR[d]] += 1
     out["bag"] = bag
     out["tiles_left"] = len(s.tiles_left)
+    # what each seat's published animals and experts would score by continent if the game
+    # ended now (E20.2(b)), for clients that show it beside the piles
+    out["continent_vp"] = [scoring.continents(s, p) for p in range(s.n)]
     out["ai"] = _ai_view(s, seat)
     out["catalog"] = catalog(s)
     return out
 
 
 def catalog(s: State) -> dict[str, Any]:
-    """Names and texts of the components in sight, for clients that draw the board."""
+    """Names and texts of the components in sight, for clients that draw the board. An
+    animal's `categories` are words (translated for a reader); its `category_ids` are the
+    same categories as indices within each type (I-IV), the stable keys a client draws an
+    icon or a grid cell from."""
     animals = set(s.adisplay)
     for cards in (*s.hand, *s.published):
         animals.update(cards)
@@ -67,7 +73,8 @@ def catalog(s: State) -> dict[str, Any]:
         "tile": DATA.tile_texts[s.tiles[-1]] if s.tiles and len(s.tiles) >= s.round else None,
         "animals": {str(c): {"name": DATA.animals[c].name, "colour": DATA.animals[c].colour,
                              "categories": [DATA.categories[t][k] for t, k in
-                                            enumerate(DATA.animals[c].categories)]}
+                                            enumerate(DATA.animals[c].categories)],
+                             "category_ids": list(DATA.animals[c].categories)}
                     for c in sorted(animals)},
         "experts": {str(c): {"name": DATA.experts[c].name, "colour": DATA.experts[c].colour,
                              "text": DATA.experts[c].text()} for c in sorted(experts)},

@@ -144,6 +144,32 @@ def test_clone_is_independent() -> None:
     assert GAME.dump(state) == before
 
 
+def _containers(value: Any, depth: int) -> list[Any]:
+    """The lists and dicts `value` holds down to `depth` levels (itself included)."""
+    if depth <= 0 or not isinstance(value, (list, dict)):
+        return []
+    items = value.values() if isinstance(value, dict) else value
+    return [value, *(c for v in items for c in _containers(v, depth - 1))]
+
+
+def test_clone_copies_every_field_as_deep_as_the_fields_table_says() -> None:
+    """`clone` is written out field by field: it copies each field of `_FIELDS` (an equal
+    value) and shares no list or dict with the original down to the field's depth."""
+    from core.encyclopedia.state import _FIELDS
+
+    rnd = random.Random(3)
+    state = GAME.new_game({"players": 1, "behaviour": 2, "scoring": 3}, 3)
+    for _ in range(120):  # dice on boards, cards in hand, experts placed
+        GAME.apply(state, pick(rnd, GAME.legal_moves(state)))
+    copy = GAME.clone(state)
+    for name, depth in _FIELDS.items():
+        original, copied = getattr(state, name), getattr(copy, name)
+        assert copied == original, name
+        depth = 2 if depth == -1 else depth  # a flat dict and the lists it holds
+        mine = {id(c) for c in _containers(original, depth)}
+        assert not mine & {id(c) for c in _containers(copied, depth)}, name
+
+
 def test_illegal_move_leaves_state_untouched() -> None:
     """A move not in legal_moves raises IllegalMove and changes nothing."""
     state = GAME.new_game({"players": 2}, 3)

@@ -81,6 +81,31 @@ def test_a_remembered_choice_is_the_one_worked_out_and_each_callers_own() -> Non
     assert checked == 20 and ai._CHOICES
 
 
+def test_a_choice_worked_out_without_a_draw_holds_at_any_rng() -> None:
+    """E21.4: a search's samples of one position differ only in the PRNG, so the AI's
+    choices are remembered without it unless a plan drew while it was worked out: such a
+    choice is the same at another `rng`, and `choose` at another `rng` always gives the
+    choice worked out afresh there, whether or not one was remembered without it."""
+    rnd = random.Random(7)
+    seen = {True: 0, False: 0}
+    for seed, behaviour in ((7, 1), (8, 3)):
+        s = _solo(seed, behaviour=behaviour, scoring=3)
+        ai._CHOICES.clear()
+        while to_act(s) is not None:
+            if to_act(s) == AI_SEAT and s.phase == "turns":
+                fresh, drew = ai._choose_noting_draws(s, all_moves(s))
+                other = GAME.clone(s)
+                other.rng = rnd.getrandbits(64)
+                elsewhere = ai._choose(other, all_moves(other))
+                if not drew:
+                    assert elsewhere == fresh
+                seen[drew] += 1
+                assert ai.choose(s, all_moves(s)) == fresh
+                assert ai.choose(other, all_moves(other)) == elsewhere
+            GAME.apply(s, pick(rnd, GAME.legal_moves(s)))
+    assert seen[True] and seen[False]
+
+
 def test_ai2_dice_in_draw_order() -> None:
     """AI2 / E21.3.2: the AI's dice go to its spaces in draw order."""
     s = _solo(5, behaviour=1)

@@ -6,6 +6,7 @@ import json
 import random
 from pathlib import Path
 
+from core.encyclopedia import i18n, scoring
 from core.encyclopedia.data import DATA
 from core.encyclopedia.rules import to_act
 from tests.core.encyclopedia_helpers import GAME, at_turns
@@ -53,6 +54,20 @@ def test_events_never_show_hidden_orders() -> None:
                     c for b in s.experts for x in b for c in x} | set(before_decks[0])
 
 
+def test_the_view_scores_each_seats_continents_as_the_final_scoring_does() -> None:
+    """E20.2(b): the view's `continent_vp` is what each seat's published animals and
+    experts would score by continent if the game ended now."""
+    s = GAME.new_game({"players": 2}, 3)
+    rnd = random.Random(3)
+    scored = False
+    while to_act(s) is not None:
+        shown = GAME.view(s, None)["continent_vp"]
+        assert shown == [scoring.continents(s, p) for p in range(s.n)]
+        scored |= any(shown) and any(s.published)
+        GAME.apply(s, pick(rnd, GAME.legal_moves(s)))
+    assert scored, "no animal was published in the game"
+
+
 def test_determinize_rebuilds_unseen_sets() -> None:
     """E23.4: determinize puts every unseen card and die back in its deck or the bag."""
     s = at_turns(2, 7)
@@ -61,6 +76,22 @@ def test_determinize_rebuilds_unseen_sets() -> None:
     assert sorted(det.xdeck) == sorted(s.xdeck) and sorted(det.adeck) == sorted(s.adeck)
     assert sorted(det.bag) == sorted(s.bag)
     assert GAME.view(det, 0) == v
+
+
+def test_catalog_keys_each_category_by_index() -> None:
+    """A client draws a category's icon from its stable index (`category_ids`), never from
+    its words: the index names the same category as the words, in English and (translated)
+    in Portuguese, where the words change and the indices do not."""
+    s = at_turns(2, 7)
+    animals = GAME.view(s, 0)["catalog"]["animals"]
+    assert animals
+    for card, entry in animals.items():
+        assert entry["category_ids"] == list(DATA.animals[int(card)].categories)
+        assert entry["categories"] == [DATA.categories[t][k]
+                                       for t, k in enumerate(entry["category_ids"])]
+    translated = i18n.catalog(GAME.view(s, 0)["catalog"], "pt_BR")["animals"]
+    assert all(translated[c]["category_ids"] == animals[c]["category_ids"] for c in animals)
+    assert any(translated[c]["categories"] != animals[c]["categories"] for c in animals)
 
 
 def test_e24_data_files_are_marked_stand_in() -> None:
