@@ -40,6 +40,26 @@ def _actions(raw: list[dict[str, Any]]) -> tuple[Action, ...]:
     return tuple(_action(a) for a in raw)
 
 
+def action_json(action: Action) -> dict[str, Any]:
+    """An action in the data files' JSON form (`{"a": "coins", "n": 2}`), for clients that
+    draw it (the inverse of `_action`, but for an academy's discount, named `discount`
+    here: a member named `d` breaks the models openapi-python-client generates)."""
+    kind = action[0]
+    if kind == "choice":
+        return {"a": "choice", "of": [[action_json(a) for a in option] for option in action[1]]}
+    if kind == "academy":
+        return {"a": "academy", "discount": action[1]} if action[1] else {"a": "academy"}
+    if kind == "campsite":
+        return {"a": "campsite", "area": action[1]}
+    if kind == "correspond":
+        return {"a": "correspond", "n": action[1], **({"split": True} if action[2] else {})}
+    if kind == "unlock":
+        return {"a": "unlock", **({"free": True} if action[1] else {})}
+    if len(action) > 1:
+        return {"a": kind, "n": action[1]}
+    return {"a": kind}
+
+
 @dataclass(frozen=True, slots=True)
 class Location:
     """A worker-placement location of the central board."""

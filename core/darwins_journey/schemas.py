@@ -40,6 +40,28 @@ TILE = integer("a tile number")
 SLOT = integer("an objective slot (0-based; -1: none)")
 TEXT = string("its text, in the answer's language")
 SEALS = mapping(integer(), "wax seals needed, by colour (B, G, R, Y)")
+ACTION_KIND = string("the action's kind, as in the game's data files (coins, vp, tk, evo, explore, "
+                     "navigate, correspond, academy, unlock, choice, purple, locked...)")
+ACTION = obj({"a": ACTION_KIND}, {
+    "n": integer("its amount or value"),
+    "discount": integer("academy: coins less to pay"),
+    "area": string("campsite: the campsite area"),
+    "split": boolean("correspond: the stamps may go to several envelopes"),
+    "free": boolean("unlock: without paying coins"),
+    "of": array(array({"type": "object", "description": "an action (this same shape)"}),
+                "choice: the options, each a list of actions"),
+}, "an action in the data files' form")
+ACTIONS = array(ACTION, "its actions, in order")
+SEQ = boolean("its actions are done in their order (else in any order)")
+REQUIREMENT_KIND = string(
+    "what is counted: wax seals, specimens researched of a kind or a colour, empty stamp "
+    "stacks, lens locations unlocked, evolution steps, tents on campsites, achieved objectives, "
+    "the ship at or past the HMS Beagle",
+    ["seals", "specimen_kind", "specimen_colour", "empty_stacks", "lenses", "evo", "tents",
+     "objectives", "ship_beagle"])
+WHAT = string("a seal's colour letter (seals), a specimen's kind (reptile, plant, bird, fossil) "
+              "or colour (green, blue, red, yellow); empty for the other kinds")
+REQUIREMENT = obj({"kind": REQUIREMENT_KIND, "what": WHAT, "n": integer("how many")})
 
 MOVES = moves(
     move("place", "place a worker on a location, adding knowledge tokens",
@@ -185,12 +207,19 @@ VIEW = obj({
     "alfred": ALFRED,
     "catalog": obj({
         "special": array(obj({"position": integer("its place on the board"), "tile": TILE,
-                              "text": TEXT, "seals": SEALS})),
-        "correspondence": array(obj({"tile": TILE, "text": TEXT})),
-        "beagle_goals": array(obj({"tile": TILE, "text": TEXT})),
-        "crew": array(obj({"card": TILE, "text": TEXT, "seal": COLOUR, "needs": SEALS})),
+                              "text": TEXT, "seals": SEALS, "actions": ACTIONS, "seq": SEQ})),
+        "correspondence": array(obj({
+            "tile": TILE, "text": TEXT,
+            "first": array(ACTION, "the envelope's first place's reward"),
+            "second": array(ACTION, "the envelope's second place's reward")})),
+        "beagle_goals": array(obj({
+            "tile": TILE, "text": TEXT, "kind": REQUIREMENT_KIND, "what": WHAT,
+            "vp": integer("points for each one counted")})),
+        "crew": array(obj({"card": TILE, "text": TEXT, "seal": COLOUR, "needs": SEALS,
+                           "actions": ACTIONS, "seq": SEQ})),
         "objectives": array(obj({"tile": TILE, "gold": boolean("a gold objective"),
-                                 "needs": STRINGS})),
+                                 "needs": array(string(), "its requirements in words"),
+                                 "requires": array(REQUIREMENT, "its requirements")})),
     }, description="texts and requirements of the tiles and cards in play"),
 }, description="Darwin's Journey as one seat (or a spectator) sees it")
 

@@ -12,6 +12,7 @@ from core.darwins_journey.data import (
     DATA,
     SPECIMEN_COLOURS,
     SPECIMEN_KINDS,
+    action_json,
 )
 from core.darwins_journey.rng import seed_value, shuffle
 from core.darwins_journey.state import FIELDS, State, from_json, to_json
@@ -86,6 +87,38 @@ def _objective_needs(tile: int) -> tuple[str, ...]:
     return tuple(_need_text(need) for need in DATA.objectives[tile].needs)
 
 
+# an objective's requirement kinds as the catalog names them (a Beagle goal's words)
+_NEED_KINDS = {"kind": "specimen_kind", "color": "specimen_colour"}
+
+
+def _requirement(kind: str, what: Any, n: int) -> dict[str, Any]:
+    """A requirement (of an objective, or what a Beagle goal counts) for clients that draw
+    it: its kind, what it names (a seal's colour letter, a specimen's kind or colour; "" for
+    the others) and how many."""
+    if kind == "specimen_kind":
+        what = SPECIMEN_KINDS[what]
+    elif kind == "specimen_colour":
+        what = SPECIMEN_COLOURS[what]
+    elif kind != "seals":
+        what = ""
+    return {"kind": kind, "what": what, "n": n}
+
+
+def _objective_requires(tile: int) -> list[dict[str, Any]]:
+    out = []
+    for need in DATA.objectives[tile].needs:
+        kind = _NEED_KINDS.get(need[0], need[0])
+        out.append(_requirement(kind, need[1], need[2]) if len(need) > 2
+                   else _requirement(kind, "", need[1]))
+    return out
+
+
+def _goal(tile: int) -> dict[str, Any]:
+    goal = DATA.beagle_goals[tile]
+    return {"tile": tile, "text": goal.text, "vp": goal.vp,
+            **{k: v for k, v in _requirement(goal.kind, goal.what, 1).items() if k != "n"}}
+
+
 def catalog(s: State, own_cards: list[int]) -> dict[str, Any]:
     """Texts and requirements of the components in play, for clients that draw the board.
 
@@ -106,14 +139,22 @@ def _catalog(special: tuple[int, ...], corr: tuple[int, ...], goals: tuple[int, 
              crew: tuple[int, ...], objectives: tuple[int, ...]) -> dict[str, Any]:
     return {
         "special": [{"position": i, "tile": t, "text": DATA.special_tiles[t].text,
-                     "seals": dict(DATA.special_tiles[t].seals)}
+                     "seals": dict(DATA.special_tiles[t].seals),
+                     "actions": [action_json(a) for a in DATA.special_tiles[t].actions],
+                     "seq": DATA.special_tiles[t].seq}
                     for i, t in enumerate(special) if t],
-        "correspondence": [{"tile": t, "text": DATA.corr_tiles[t].text} for t in corr],
-        "beagle_goals": [{"tile": t, "text": DATA.beagle_goals[t].text} for t in goals],
+        "correspondence": [{"tile": t, "text": DATA.corr_tiles[t].text,
+                            "first": [action_json(a) for a in DATA.corr_tiles[t].first],
+                            "second": [action_json(a) for a in DATA.corr_tiles[t].second]}
+                           for t in corr],
+        "beagle_goals": [_goal(t) for t in goals],
         "crew": [{"card": c, "seal": DATA.crew[c].seal, "needs": dict(DATA.crew[c].needs),
-                  "text": DATA.crew[c].text} for c in crew],
+                  "text": DATA.crew[c].text,
+                  "actions": [action_json(a) for a in DATA.crew[c].actions],
+                  "seq": DATA.crew[c].seq} for c in crew],
         "objectives": [{"tile": t, "gold": DATA.objectives[t].gold,
-                        "needs": list(_objective_needs(t))}
+                        "needs": list(_objective_needs(t)),
+                        "requires": _objective_requires(t)}
                        for t in objectives],
     }
 

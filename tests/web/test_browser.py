@@ -224,7 +224,8 @@ def test_keyboard_only_and_portuguese(browser: Any, site: str, shots: Shots) -> 
         links = create_in_lobby(page, site, {"players": "1"}, lang="pt-BR")
         page.goto(links["seats"][0])
         page.wait_for_selector(READY)
-        text = page.inner_text("main")
+        # What is drawn as icons (a crew card's wax seals) says its words as its name.
+        text = page.inner_text("main") + page.locator("main").aria_snapshot()
         for term in ("Sua vez", "Tabuleiro Central", "Diário Principal", "Lupa", "Selo de Cera"):
             assert term in text, term
         shots(page, "pt-game")

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
 
 from clients import web_messages
+from core.darwins_journey import i18n as dj_texts
 from tests.e2e.conftest import REPO, Stack
 from tests.web.conftest import Shots
 from tests.web.helpers import READY
@@ -42,6 +45,23 @@ UNNAMED_ICONS = """() => [...document.querySelectorAll('#board svg.icon')].filte
     !(svg.getAttribute('role') === 'img' && svg.getAttribute('aria-label'))
     && svg.getAttribute('aria-hidden') !== 'true'
     && !svg.closest('[role=img][aria-label]')).length"""
+
+
+@contextmanager
+def game_page(browser: Any, stack: Stack, game_id: str, token: str, device: str,
+              lang: str) -> Iterator[tuple[Any, list[str]]]:
+    """The game's page for `token` on a phone or a desktop in `lang`, ready for a move, and
+    the list its errors are collected in."""
+    screen = PHONE if device == "phone" else {"viewport": DESKTOP["viewport"]}
+    ctx = browser.new_context(**screen, locale=lang)
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(f"{stack.api_url}/play/games/{game_id}?lang={lang}#token={token}")
+        page.wait_for_selector(READY)
+        yield page, errors
+    finally:
+        ctx.close()
 
 
 def action_words(action: dict[str, Any], messages: dict[str, str]) -> str:
@@ -78,13 +98,7 @@ def test_spaces_and_locations_show_icons_and_are_named_in_words(
     created = stack.client.create_game("darwins-journey", {"players": 1}, seed=SEED,
                                        unranked=True)
     token = created["seats"][0]["token"]
-    screen = PHONE if device == "phone" else {"viewport": DESKTOP["viewport"]}
-    ctx = browser.new_context(**screen, locale=lang)
-    try:
-        page = ctx.new_page()
-        errors = watch_errors(page)
-        page.goto(f"{stack.api_url}/play/games/{created['id']}?lang={lang}#token={token}")
-        page.wait_for_selector(READY)
+    with game_page(browser, stack, created["id"], token, device, lang) as (page, errors):
         drawn = {p["id"]: p for p in page.evaluate(PLACES)}
         expected = expected_words(lang)
         spaces = len(LAYOUT["ocean"]) + sum(map(len, LAYOUT["islands"].values()))
@@ -103,5 +117,102 @@ def test_spaces_and_locations_show_icons_and_are_named_in_words(
             page.locator(f"#board .{part}").first.scroll_into_view_if_needed()
             shots(page, f"{part}-{device}-{lang}", full_page=False)
         assert errors == []
-    finally:
-        ctx.close()
+
+
+# Each card or tile drawn as a picture (a Beagle goal, a correspondence tile, a crew card's
+# effect in the hand, an objective on display or in a starting pair): its part, the id it is
+# drawn for, its accessible name, tooltip, visible text and number of icons.
+PICTURES = """() => {
+    const parts = {goal: '.goals li', envelope: '[data-envelope]', crew: '#hand [data-card]',
+                   objective: '.dj-section [data-objective]', pair: '[data-pair]',
+                   special: '[data-location^="special."]'};
+    const out = [];
+    for (const [part, where] of Object.entries(parts)) {
+      for (const el of document.querySelectorAll(`#board ${where}`)) {
+        const pics = [...el.querySelectorAll('.dj-pic')];
+        out.push({part, id: el.dataset.envelope ?? el.dataset.card ?? el.dataset.objective
+                  ?? el.dataset.pair ?? el.dataset.location ?? null, text: el.innerText,
+                  pics: pics.map((p) => ({name: p.getAttribute('aria-label') || '',
+                                          title: p.getAttribute('title') || '',
+                                          role: p.getAttribute('role'), shown: p.innerText,
+                                          icons: p.querySelectorAll('svg.icon').length}))});
+      }
+    }
+    return out;
+  }"""
+# What a picture may show: numbers and a few signs ("/" per or either, "+" and, "→" then,
+# "∗" any, "✓" achieved or free, "↻" again, "−" less), never a letter.
+SIGNS = r"[\d\s/+→∗✓↻−]*"
+
+
+def _objective_words(entry: dict[str, Any], messages: dict[str, str]) -> str:
+    """An objective in the page's words (the renderer's objectiveText): its number, silver or
+    gold, then the catalog's requirements."""
+    kind = messages["dj.gold" if entry["gold"] else "dj.silver"]
+    head = messages["dj.objective"].replace("{n}", str(entry["tile"])).replace("{kind}", kind)
+    return f"{head}: {messages['dj.and'].join(entry['needs'])}"
+
+
+@pytest.mark.parametrize(("device", "lang"), [("phone", "en"), ("desktop", "pt-BR"),
+                                              ("desktop", "en"), ("phone", "pt-BR")])
+def test_goals_tiles_objectives_and_crew_cards_show_icons_named_by_the_catalog(
+        browser: Any, stack: Stack, shots: Shots, device: str, lang: str) -> None:
+    """The Beagle goals, the correspondence tiles, the objectives (on display and in the
+    starting pairs), the crew cards of the hand and the special tiles of the main board are
+    drawn as icons with numbers: none of their sentences is drawn, each picture's accessible
+    name and tooltip are the catalog's words in the page's language, and a tap on a Beagle
+    goal explains it in those words."""
+    created = stack.client.create_game("darwins-journey", {"players": 1}, seed=SEED,
+                                       unranked=True)
+    token = created["seats"][0]["token"]
+    view = stack.client.get_game(created["id"], token)["view"]
+    english = view["catalog"]
+    catalog = english if lang == "en" else dj_texts.catalog(english, "pt_BR")
+    messages = web_messages.messages(lang)
+    assert view["phase"] == "draft" and view["hand"] and view["start_pairs"], view["phase"]
+    with game_page(browser, stack, created["id"], token, device, lang) as (page, errors):
+        drawn: dict[str, list[dict[str, Any]]] = {}
+        for place in page.evaluate(PICTURES):
+            drawn.setdefault(place["part"], []).append(place)
+        objectives = {o["tile"]: o for o in catalog["objectives"]}
+        crew = {c["card"]: c for c in catalog["crew"]}
+        expected = {
+            "goal": [[g["text"]] for g in catalog["beagle_goals"]],
+            "envelope": [[tile["text"]] for tile in catalog["correspondence"]],
+            "crew": [[crew[card]["text"]] for card in view["hand"]],
+            "objective": [[_objective_words(objectives[tile], messages)]
+                          for tile in [*view["obj_display"][0], *view["obj_display"][1]]],
+            "pair": [[_objective_words(objectives[tile], messages) for tile in pair]
+                     for pair in view["start_pairs"]],
+        }
+        # The special tiles, by the location they are on (the board's order).
+        special = {f"special.{s['position']}": [s["text"]] for s in catalog["special"]}
+        expected["special"] = [special[place["id"]] for place in drawn.get("special", [])]
+        assert len(expected["special"]) == len(special)
+        for part, names in expected.items():
+            assert names, part
+            places = drawn.get(part, [])
+            assert [[p["name"] for p in place["pics"]] for place in places] == names, part
+            for place in places:
+                for pic in place["pics"]:
+                    assert pic["title"] == pic["name"] and pic["role"] == "img", pic
+                    assert pic["icons"] >= 1, (part, pic)
+                    assert re.fullmatch(SIGNS, pic["shown"]), f"words drawn in {part}: {pic}"
+                for name in (n for names_ in names for n in names_):
+                    assert name not in place["text"], f"the sentence drawn in {part}: {name}"
+        assert page.evaluate(UNNAMED_ICONS) == 0
+        # Tap-to-explain still has the words: a Beagle goal tapped shows its sentence.
+        goal = page.locator("#board .goals li .dj-pic").first
+        goal.scroll_into_view_if_needed()
+        if device == "phone":
+            goal.tap()
+        else:
+            goal.click()
+        page.wait_for_selector("#explain")
+        assert page.inner_text("#explain-words") == catalog["beagle_goals"][0]["text"]
+        page.keyboard.press("Escape")
+        for part in (".goals", ".envelopes", "#hand", "[data-location^='special.']"):
+            page.locator(f"#board {part}").first.scroll_into_view_if_needed()
+            name = part.strip(".#") if part[0] in ".#" else "special"
+            shots(page, f"cards-{name}-{device}-{lang}", full_page=False)
+        assert errors == []

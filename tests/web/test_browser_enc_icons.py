@@ -14,11 +14,13 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections import Counter
 from typing import Any
 
 import pytest
 
 from clients import web_messages
+from core.encyclopedia.data import DATA as CORE
 from tests.e2e.conftest import REPO, Stack
 from tests.web.conftest import Shots
 from tests.web.helpers import READY
@@ -236,3 +238,151 @@ def test_a_board_in_play_fits_a_360_px_phone(browser: Any, stack: Stack, shots: 
             assert errors == []
         finally:
             ctx.close()
+
+
+# The round summary may show counts too ("×12").
+SUMMARY_FIGURES = re.compile(r"[\dIV\s–:+·→/—›×]*")
+
+
+def with_published(view: dict[str, Any]) -> None:
+    """`view` with animals in both published piles (the human's two, the AI's one): cards of
+    its catalog (the display's), so the page draws published animals without a game played
+    to a Publish action."""
+    shown = view["adisplay"]
+    view["published"] = [shown[:2], shown[2:3]]
+    view["continent_vp"] = [continent_vp(pile) for pile in view["published"]]
+
+
+def continent_vp(pile: list[int]) -> int:
+    """What a pile of published animals (no experts) scores by continent (E20.2(b))."""
+    counts = Counter(CORE.animals[card].colour for card in pile)
+    table = CORE.continent_collection
+    return sum(table[min(n, len(table) - 1)] for n in counts.values())
+
+
+@pytest.mark.parametrize(("device", "lang"), [("phone", "pt-BR"), ("desktop", "en"),
+                                              ("desktop", "pt-BR"), ("phone", "en")])
+def test_the_round_the_piles_and_the_ai_level_are_drawn(
+        browser: Any, stack: Stack, shots: Shots, device: str, lang: str) -> None:
+    """The round summary (round, phase, round tile, turn order, bag, decks, supply), each
+    published animal (its continent's colour and its categories' icons) and the AI's level
+    card (its level and its end VP per published animal) are icons and figures; their words
+    are their accessible names and tooltips in the page's language."""
+    created = stack.client.create_game("encyclopedia", {"players": 1, "behaviour": 1,
+                                                        "scoring": 3}, seed=SEED, unranked=True)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    view = stack.client.get_game(game_id, token)["view"]
+    screen = PHONE if device == "phone" else {"viewport": DESKTOP["viewport"]}
+    ctx = browser.new_context(**screen, locale=lang)
+    messages = web_messages.messages(lang)
+
+    def piles(route: Any) -> None:
+        if route.request.method != "GET":
+            route.continue_()
+            return
+        response = route.fetch()
+        if "json" not in response.headers.get("content-type", ""):
+            route.fulfill(response=response)  # the page itself
+            return
+        body = response.json()
+        if isinstance(body, dict) and isinstance(body.get("view"), dict):
+            with_published(body["view"])
+        route.fulfill(response=response, json=body)
+
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.route(re.compile(rf"/games/{game_id}(\?.*)?$"), piles)
+        page.goto(f"{stack.api_url}/play/games/{game_id}?lang={lang}#token={token}")
+        page.wait_for_selector(READY)
+        # The round summary: no words drawn, each drawing named by them.
+        shown = page.evaluate("""() => [...document.querySelectorAll(
+            '#enc-round .enc-legend')].map((p) => p.innerText)""")
+        assert len(shown) == 3 and all(SUMMARY_FIGURES.fullmatch(text) for text in shown), shown
+        summary = drawn(page, "#enc-round .gains")
+        assert len(summary) == 7, summary
+        for place in summary:
+            assert place["role"] == "img" and place["icons"] >= 1, place
+            assert place["name"] == place["title"] and re.search(r"\w{3}", place["name"]), place
+        rounds = DATA["rounds"]
+        round_words = (say(messages, "enc.round", round=min(view["round"], rounds), rounds=rounds)
+                       if view["round"] else messages["enc.setup"])
+        decks = say(messages, "enc.decks",
+                    experts=say(messages, "enc.deck_experts", n=view["xdeck"]),
+                    animals=say(messages, "enc.deck_animals", n=view["adeck"]))
+        names = [place["name"] for place in summary]
+        assert names[0] == round_words and names[1] == messages[f"enc.phase.{view['phase']}"]
+        assert names[2].startswith(messages["enc.round_tile"])
+        assert names[3] == f"{messages['enc.round_tile']} " + say(
+            messages, "enc.tiles_left", n=view["tiles_left"])
+        assert names[4].startswith(messages["enc.turn_order"])
+        assert names[5].startswith(messages["enc.bag"])
+        assert sum(int(n) for n in re.findall(r"×(\d+)", names[5])) == sum(view["bag"])
+        assert names[6] == decks
+        # This seat's supply: each an icon and its number, named "Your supply: Coins 5".
+        supply = drawn(page, "#enc-supply .supply")
+        assert [(p["name"], p["title"]) for p in supply] == [
+            (f"{messages['enc.your_supply']} {messages[k]} {view[kind][0]}",) * 2
+            for k, kind in (("enc.coins", "coins"), ("enc.tokens", "tokens"),
+                            ("enc.seals", "seals"))]
+        assert all(p["icons"] == 1 and p["shown"].strip().isdigit() for p in supply), supply
+        # Each published animal: a card in its continent's colour, its categories' icons in
+        # type order (from the catalog's stable category_ids), named by its words.
+        cards = page.evaluate("""() => [...document.querySelectorAll('.pub-animal')].map((el) =>
+            ({name: el.getAttribute('aria-label'), title: el.getAttribute('title'),
+              role: el.getAttribute('role'), shown: el.innerText.trim(), edge: el.className,
+              icons: [...el.querySelectorAll('svg.icon')].map((svg) =>
+                svg.getAttribute('class').split(' ')[1].replace('icon-', ''))}))""")
+        published = view["adisplay"][:3]
+        assert len(cards) == len(published) == 3, cards
+        catalog = view["catalog"]["animals"]
+        for card, id_ in zip(cards, published, strict=True):
+            animal = catalog[str(id_)]
+            keys = [DATA["categories"][t][k].lower() for t, k in
+                    enumerate(animal["category_ids"])]
+            assert card["role"] == "img" and card["shown"] == "", card
+            assert card["icons"] == ["animal-card", *keys], card
+            assert f"c{animal['colour']}-edge" in card["edge"], card
+            assert card["name"] == card["title"] and "I " in card["name"], card
+            if lang == "en":
+                assert card["name"].startswith(animal["name"]), card
+                assert all(c in card["name"] for c in animal["categories"]), card
+        # What each pile (and the experts, none yet) scores at the end by continent (G30):
+        # colours with counts and the VP, named in words.
+        for board, pile in ((".enc-player.mine", published[:2]), ("#ai-board", published[2:])):
+            vp = continent_vp(pile)  # the view's continent_vp, as with_published set it
+            [score] = drawn(page, f"{board} .pile-score")
+            assert score["role"] == "img" and score["icons"] == 2, score
+            assert SUMMARY_FIGURES.fullmatch(score["shown"].replace("=", "")), score
+            assert score["shown"].split()[-1] == str(vp), score
+            assert score["name"] == score["title"] and f": {vp} " in score["name"], score
+            assert score["name"].startswith(messages["enc.pile_score"].split("(")[0]), score
+        # The AI's level card: its level as bars and its end VP, named by its sentence.
+        [level] = drawn(page, "#ai-board .ai-level")
+        scoring = DATA["scorings"]["3"]
+        assert level["role"] == "img" and level["icons"] >= 3, level
+        assert FIGURES.fullmatch(level["shown"]), f"words drawn in {level}"
+        assert level["name"] == level["title"], level
+        for words in (messages["enc.scoring_card"], messages["enc.scoring.3"],
+                      say(messages, "enc.level_of", n=3, max=len(DATA["scorings"])),
+                      say(messages, "enc.ai_scoring", published=scoring["per_published"])):
+            assert words in level["name"], (words, level)
+        assert page.evaluate(UNNAMED_ICONS) == 0
+        assert page.evaluate(EMPTY_ICONS) == []
+        for part in ("#enc-round", "#ai-board"):
+            page.locator(part).first.scroll_into_view_if_needed()
+            shots(page, f"summary-{part.strip('#')}-{device}-{lang}", full_page=False)
+        if device == "phone":
+            pile = page.locator(".pub-animal").first
+            pile.scroll_into_view_if_needed()
+            pile.tap()
+            page.wait_for_selector("#explain-words")
+            assert page.inner_text("#explain-words") == cards[0]["name"]
+            page.locator("#explain-close").tap()
+            page.set_viewport_size({"width": 360, "height": 800})
+            page.wait_for_timeout(200)
+            assert too_wide(page) == []
+            shots(page, f"summary-360-{lang}")
+        assert errors == []
+    finally:
+        ctx.close()

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from clients.sdk import StaleVersion
 from tests.e2e.conftest import DOCS_URL, REPO, Stack
 from tests.web.conftest import Shots
 from tests.web.helpers import READY, aria_pressed_problems, click_move, create_in_lobby, version
@@ -246,32 +247,45 @@ def _placing_a_tile(stack: Stack, game_id: str, token: str) -> bool:
     return any(m["type"] == "place" for m in stack.client.get_game(game_id, token)["legal_moves"])
 
 
-def _listed_hex(stack: Stack, game_id: str, token: str) -> int | None:
+def _listed_hex(moves: list[dict[str, Any]]) -> int | None:
     """A hex whose moves a tap lists, if the seat has one: not a hex where a tile is placed or
     built (every move there turns a tile: the tap shows the tile on the hex instead, see
     tests/web/test_browser_flotilla_place.py)."""
-    moves = stack.client.get_game(game_id, token)["legal_moves"]
     cells = sorted({m["cell"] for m in moves if isinstance(m.get("cell"), int)})
     return next((cell for cell in cells if not all(
         isinstance(m.get("rot"), int) for m in moves if m.get("cell") == cell)), None)
 
 
+def _play_until_a_hex_is_listed(stack: Stack, game_id: str, token: str) -> int:
+    """Play the seat through the API until one of its moves has a hex whose moves a tap
+    lists; that hex. A Skiff is bought whenever one can be, so that sailing comes up (random
+    play did not sail within 60 decisions in 4 games of 20); other moves at random."""
+    rng = random.Random(5)
+    for _ in range(200):
+        body = stack.client.wait_for_turn(game_id, token, timeout=30)
+        assert body["status"] == "active", "the game ended before a hex was listed"
+        cell = _listed_hex(body["legal_moves"])
+        if cell is not None:
+            return cell
+        moves = body["legal_moves"]
+        skiffs = [m for m in moves if m["type"] == "buy_skiff"]
+        move = skiffs[0] if skiffs else rng.choice(moves)
+        try:
+            stack.client.move(game_id, token, move, body["version"])
+        except StaleVersion:
+            continue  # a bot moved first: read again
+    raise AssertionError("no move of this seat had a hex in 200 decisions")
+
+
 def test_a_flotilla_hex_lists_the_moves_played_on_it(context: Any, stack: Stack,
                                                      shots: Shots) -> None:
+    link = seat_link(stack, "flotilla", GAMES[2][1], GAMES[2][2])
+    game_id, token = link.split("/games/")[1].split("?")[0], link.split("#token=")[1]
+    cell = _play_until_a_hex_is_listed(stack, game_id, token)
     page = context.new_page()
     errors = watch_errors(page)
-    page.goto(seat_link(stack, "flotilla", GAMES[2][1], GAMES[2][2]))
-    game_id, token = game_and_token(page)
-    rng = random.Random(5)
-    # Until a move of this seat has a hex whose moves a tap lists (a Skiff to sail, ...).
-    for _ in range(60):
-        page.wait_for_selector(READY)
-        cell = _listed_hex(stack, game_id, token)
-        if cell is not None and page.query_selector(f'.fl-map g.choosable[data-cell="{cell}"]'):
-            break
-        click_move(page, rng)
-    else:
-        raise AssertionError("no move of this seat ever had a hex")
+    page.goto(link)
+    page.wait_for_selector(f'.fl-map g.choosable[data-cell="{cell}"]')
     shots(page, "choosable-hexes")
     # A locator, not an element handle: the map may be redrawn (a stream notice) meanwhile.
     page.locator(f'.fl-map g.choosable[data-cell="{cell}"]').click()

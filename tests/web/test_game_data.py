@@ -98,6 +98,10 @@ def encyclopedia_layout() -> dict[str, Any]:
         "scorings": {str(x.id): {"name": x.name, "per_published": x.per_published,
                                  "per_expert": 0, "per_reputation": 0}
                      for x in DATA.levels.values()},
+        # each round tile's effect and amount, by id (the view's `tiles`), drawn as icons
+        # (its words are the view's catalog)
+        "tiles": [{"effect": effect, "n": n}
+                  for effect, n in zip(DATA.tiles, DATA.tile_amounts, strict=True)],
         # each expert card's effect, by id, drawn as icons (its words are the view's catalog)
         "experts": [{"when": x.when, "gain": dict(x.gain), "hook": x.hook, "action": x.action,
                      "n": x.n, "per": x.per, "max": x.cap} for x in DATA.experts],

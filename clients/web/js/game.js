@@ -227,7 +227,10 @@ class GamePage {
     this.drawChoice();
     if (filtering) document.getElementById("move-filter")?.focus();
     else if (hadFocus) {
-      (this.movesPanel.querySelector("button.move:not([disabled])") || this.movesPanel.querySelector("h2"))?.focus();
+      // Without scrolling: a redraw (another seat's move arriving) must not pull a phone
+      // player who scrolled down to the board back up to the moves.
+      (this.movesPanel.querySelector("button.move:not([disabled])") || this.movesPanel.querySelector("h2"))
+        ?.focus({ preventScroll: true });
       // A draw while a move is in flight (an event stream's) has only disabled buttons, which
       // cannot take the focus: the wish waits for the draw after the answer.
       if (this.busy) this.refocus = true;

@@ -68,6 +68,32 @@ const SHAPES = {
     ["path", { d: "M11.2 6L6 13H11.2Z", class: "paper ink" }],
     ["path", { d: "M2.5 15H21.5L18.5 20H5.5Z", class: "wood" }],
   ],
+  // The HMS Beagle: a ship flying a long red pennant from its mast top.
+  beagle: [
+    ["path", { d: "M12 1V15", class: "branch" }],
+    ["path", { d: "M12.6 1.2L20.5 2.6L12.6 4Z", class: "red" }],
+    ["path", { d: "M12.8 5L19.5 13H12.8Z", class: "paper ink" }],
+    ["path", { d: "M11.2 6.5L6 13H11.2Z", class: "paper ink" }],
+    ["path", { d: "M2.5 15H21.5L18.5 20H5.5Z", class: "wood" }],
+  ],
+  // An empty stamp stack: two stamps' dashed outlines, struck through.
+  "empty-stack": [
+    ["rect", { x: 8.5, y: 2.5, width: 12, height: 14, class: "paper ink dashed" }],
+    ["rect", { x: 3.5, y: 7.5, width: 12, height: 14, class: "paper ink dashed" }],
+    ["path", { d: "M5.5 19.5L13.5 9.5", class: "cross" }],
+  ],
+  // A specimen of no given kind: a six-sided token in its colour (kind-green...).
+  specimen: [
+    ["path", { d: "M12 2.5L20.5 7.25V16.75L12 21.5L3.5 16.75V7.25Z", class: "kind" }],
+    ["circle", { cx: 12, cy: 12, r: 3.8, class: "limb" }],
+  ],
+  // A crew card: a card showing a sailor with a red neckerchief.
+  "crew-card": [
+    ["rect", { x: 4.5, y: 2.5, width: 15, height: 19, rx: 2, class: "paper ink" }],
+    ["circle", { cx: 12, cy: 8.5, r: 2.8, class: "solid" }],
+    ["path", { d: "M7.5 18Q7.5 12.5 12 12.5Q16.5 12.5 16.5 18Z", class: "solid" }],
+    ["path", { d: "M10 12.6L12 15.6L14 12.6Z", class: "red" }],
+  ],
   // A mortarboard: the academy, where wax seals are taken.
   academy: [
     ["path", { d: "M6 11V16Q12 19.5 18 16V11", class: "solid" }],
@@ -227,6 +253,27 @@ const SHAPES = {
     ["circle", { cx: 12, cy: 12, r: 9.5, class: "water ink" }],
     ["path", { d: "M7 5.5Q10 6.5 9.5 9.5T12.5 13.5T10 19.5Q6 17.5 4.5 13Q4 8 7 5.5ZM14.5 3.5Q19 5 20.5 9Q18 10.5 16 8.5T14.5 3.5Z", class: "green" }],
   ],
+  // The round marker: a dial of four quarters, one a round of the game.
+  round: [
+    ["circle", { cx: 12, cy: 12, r: 9.5, class: "paper ink" }],
+    ["path", { d: "M12 12V2.5A9.5 9.5 0 0 1 21.5 12Z", class: "gold" }],
+    ["path", { d: "M12 2.5V21.5M2.5 12H21.5", class: "thin" }],
+    ["circle", { cx: 12, cy: 12, r: 9.5, class: "thin" }],
+  ],
+  // A round tile: a square cardboard tile with a compass rose (what the round brings).
+  "round-tile": [
+    ["rect", { x: 3, y: 3, width: 18, height: 18, rx: 2.5, class: "canvas ink" }],
+    ["path", { d: "M12 6L13.4 10.6L18 12L13.4 13.4L12 18L10.6 13.4L6 12L10.6 10.6Z", class: "red" }],
+  ],
+  // A cloth bag tied at the neck: the dice still in the bag.
+  bag: [
+    ["path", { d: "M8.5 8Q3 12.5 4.5 18.5Q5.5 21.5 12 21.5Q18.5 21.5 19.5 18.5Q21 12.5 15.5 8Z", class: "canvas ink" }],
+    ["path", { d: "M8.5 8L6.5 3.5Q12 5.5 17.5 3.5L15.5 8", class: "canvas ink" }],
+    ["path", { d: "M7.5 8H16.5", class: "branch" }],
+  ],
+  // The solo AI's level card: three rising bars, as many filled as its level.
+  ...Object.fromEntries([1, 2, 3].map((level) => [`level-${level}`, [3, 9.5, 16].map((x, i) => ["rect", {
+    x, y: 15 - i * 5, width: 5, height: 6.5 + i * 5, rx: 1, class: i < level ? "gold ink" : "paper ink dashed" }])])),
   // The animals' categories. Habitats: forest, grassland, desert, water.
   forest: [
     ["path", { d: "M16 20.5V22.5M8 19V22.5", class: "stem" }],

@@ -105,7 +105,7 @@ function specimenName(k) {
 /** One data action as words ("Explore 2", "3 coins"). */
 function actionText(action) {
   if (action.a === "choice") return action.of.map((list) => list.map(actionText).join(" + ")).join(t("dj.or"));
-  if (action.a === "academy" && action.d) return tCount("dj.action.academy_discount", action.d, { d: action.d });
+  if (action.a === "academy" && action.discount) return tCount("dj.action.academy_discount", action.discount, { d: action.discount });
   if (action.a === "campsite") return t("dj.action.campsite", { id: action.area });
   const key = `dj.action.${action.a}`;
   return has(key) ? tCount(key, action.n, action) : action.a.replace(/_/g, " ");
@@ -122,13 +122,65 @@ function actionPicture(action) {
   if (action.a === "choice") {
     return action.of.map((list, i) => [i ? h("span", { class: "gain-or" }, "/") : null, list.map(actionPicture)]);
   }
+  if (CARD_PICTURES[action.a]) return CARD_PICTURES[action.a](action);
   const name = ACTION_ICONS[action.a];
   if (!name) return h("span", { class: "gain-words" }, actionText(action)); // no icon drawn for it yet
   const picture = [Number.isInteger(action.n) ? String(action.n) : null,
     icon(name, { variant: action.a === "free_seal" ? "any" : null })];
-  if (action.a === "academy" && action.d) picture.push(h("span", { class: "gain-less" }, `−${action.d}`), icon("coin"));
+  if (action.a === "academy" && action.discount) picture.push(h("span", { class: "gain-less" }, `−${action.discount}`), icon("coin"));
   if (action.a === "campsite") picture.push(String(action.area));
+  if (action.a === "unlock" && action.free) picture.push(h("span", { class: "gain-less" }, "0"), icon("coin"));
+  if (action.a === "correspond" && action.split) picture.push(h("span", { class: "gain-or" }, "→"), icon("envelope"), ANY);
   return picture;
+}
+
+// "Any one you choose" beside an icon (any open campsite, any specimen, any crew card).
+const ANY = "∗";
+const then = () => h("span", { class: "gain-or" }, "→");
+// The actions only cards and special tiles give, drawn from the project's icons: each
+// picture's words are the card's own sentence (its accessible name and tooltip).
+const CARD_PICTURES = {
+  place_explorer: () => ["+", icon("explore"), icon("island")],
+  move_to_beagle: () => [icon("ship"), then(), icon("beagle")],
+  locked: () => [icon("padlock"), icon("worker")],
+  campsite_any: () => [icon("tent"), ANY],
+  purple: () => [icon("seal", { variant: "P" }), "0", icon("coin")],
+  research_any: () => [icon("research"), ANY],
+  auto_fulfil: () => [icon("objective"), "✓"],
+  copy_crew: () => [icon("crew-card"), ANY],
+  repeat_delivery: () => [icon("museum"), "↻"],
+  tk_convert: (a) => ["1", icon("knowledge-temporary"), then(), String(a.n), icon("coin"),
+    h("span", { class: "gain-or" }, "/"), String(a.n), icon("point")],
+};
+
+/** A list of actions (a card's, a tile's) drawn as icons with numbers, no words: "→"
+ * between them when `seq` says they are done in their order. */
+function actionsPicture(actions, seq = false) {
+  return (actions || []).map((action, i) => [i && seq ? then() : null,
+    h("span", { class: "gain" }, actionPicture(action))]);
+}
+
+/** Words drawn as a picture (icons and numbers): an image named by `words`, which are its
+ * tooltip too, so a screen reader and tap-to-explain (explain.js) still have the sentence. */
+function picture(kind, words, ...children) {
+  return h("span", { class: `dj-pic ${kind}`, role: "img", "aria-label": words, title: words }, ...children);
+}
+
+/** What a requirement (an objective's) or a Beagle goal counts, as an icon: the catalog's
+ * `kind` and `what` (a seal's colour, a specimen's kind or colour). */
+function requirementIcon(kind, what) {
+  switch (kind) {
+    case "seals": return icon("seal", { variant: what });
+    case "specimen_kind": return icon(what, { variant: "any" });
+    case "specimen_colour": return icon("specimen", { variant: what });
+    case "empty_stacks": return icon("empty-stack");
+    case "lenses": return icon("lens");
+    case "evo": return icon("evolution");
+    case "tents": return icon("tent");
+    case "objectives": return [icon("objective"), "✓"];
+    case "ship_beagle": return [icon("ship"), then(), icon("beagle")];
+    default: return null;
+  }
 }
 
 // Sections fold (a phone's screen is short); the browser keeps them keyboard-usable.
@@ -171,11 +223,12 @@ function hiddenCards(ctx) {
     const c = crew.get(id);
     return h("li", { class: "card-slot" }, h("div", { class: "crew-card", dataset: { card: id } },
       h("strong", {}, t("dj.crew_card", { n: id })), " ",
-      c ? [seal(c.seal), " ", c.text, h("span", { class: "needs" }, " ", t("dj.needs"), " ", seals(c.needs))] : null));
+      c ? [seal(c.seal), " ", crewPicture(c), h("span", { class: "needs" }, " ", t("dj.needs"), " ", seals(c.needs))] : null));
   };
   const pairs = (choosing ? v.start_pairs || [] : []).map((pair, i) => h("li", {},
     h("span", { dataset: { pair: pair.join("-") } },
-      t("dj.start_pair", { n: i + 1 }), ": ", pair.map((tile) => objectiveText(ctx, tile)).join(" / "))));
+      t("dj.start_pair", { n: i + 1 }), ": ",
+      pair.map((tile, k) => [k ? h("span", { class: "gain-or" }, " + ") : null, objectivePicture(ctx, tile)]))));
   return section(t("dj.your_cards"),
     hand.length ? [h("h3", {}, t("dj.hand")), h("ul", { class: "cards", id: "hand" }, hand.map(card))] : null,
     kept.length ? [h("h3", {}, t("dj.kept")), h("ul", { class: "cards", id: "kept" }, kept.map(card))] : null,
@@ -259,7 +312,7 @@ function location(ctx, loc, special) {
   if (loc.id.startsWith("special.")) {
     const tile = special.get(Number(loc.id.split(".")[1]));
     if (!tile) return null; // no tile on this space (solo games leave two empty)
-    actions = tile.text;
+    actions = tile.actions ? picture("special-pic", tile.text, actionsPicture(tile.actions, tile.seq)) : tile.text;
     words = tile.text;
     needs = tile.seals;
   }
@@ -304,8 +357,15 @@ function beagle(ctx) {
   return section(t("dj.beagle_goals"),
     h("ol", { class: "goals" }, goals.map((goal, i) => h("li", {
       class: i === v.beagle ? "current" : i < v.beagle ? "done" : null,
-    }, i === v.beagle ? h("strong", {}, t("dj.beagle_here"), " ") : null, goal.text,
+    }, i === v.beagle ? h("strong", {}, t("dj.beagle_here"), " ") : null, goalPicture(goal),
     h("span", { class: "help" }, " ", t("dj.beagle_space", { space: board.beagle_spaces[i] }))))));
+}
+
+/** A Beagle goal as its tile shows it: its points for each thing it counts ("4 [point] /
+ * [yellow seal]"), its sentence as its name and tooltip. */
+function goalPicture(goal) {
+  return picture("goal-pic", goal.text, h("span", { class: "gain" }, String(goal.vp), icon("point")),
+    h("span", { class: "gain-or" }, "/"), h("span", { class: "gain" }, requirementIcon(goal.kind, goal.what)));
 }
 
 function correspondence(ctx) {
@@ -313,10 +373,23 @@ function correspondence(ctx) {
   const tiles = ctx.catalog.correspondence || [];
   return section(t("dj.correspondence"),
     h("ol", { class: "envelopes" }, tiles.map((tile, i) => h("li", {},
-      h("div", { dataset: { envelope: i } }, tile.text),
+      h("div", { class: "envelope", dataset: { envelope: i } }, correspondencePicture(tile)),
       h("div", { class: "stamps" }, t("dj.stamps_on"), " ",
         (v.envelopes?.[i] || []).map((n, s) => n ? h("span", { class: "legend-item" }, seatToken(ctx, s), "×", n) : null),
         (v.envelopes?.[i] || []).every((n) => !n) ? t("dj.none") : null)))));
+}
+
+/** A correspondence tile as icons: what the first and the second place in its envelope get,
+ * each after its rank; its sentence as its name and tooltip. */
+function correspondencePicture(tile) {
+  return picture("corr-pic", tile.text,
+    h("span", { class: "corr-rank" }, "1"), actionsPicture(tile.first),
+    h("span", { class: "corr-rank second" }, "2"), actionsPicture(tile.second));
+}
+
+/** A crew card's effect as icons, its sentence (the catalog's) as its name and tooltip. */
+function crewPicture(card) {
+  return picture("crew-pic", card.text, actionsPicture(card.actions, card.seq));
 }
 
 function academy(ctx) {
@@ -481,12 +554,21 @@ function objectiveText(ctx, tile) {
   return `${t("dj.objective", { n: tile, kind })}: ${o ? o.needs.join(t("dj.and")) : "?"}`;
 }
 
+/** An objective tile as icons: silver or gold, then each requirement's number and icon
+ * ("2 [blue seal] + 1 [red specimen]"); its words (objectiveText) as its name and tooltip. */
+function objectivePicture(ctx, tile) {
+  const o = (ctx.catalog.objectives || []).find((x) => x.tile === tile);
+  const needs = (o?.requires || []).map((r, i) => [i ? h("span", { class: "gain-or" }, "+") : null,
+    h("span", { class: "gain" }, r.kind === "ship_beagle" ? null : String(r.n), requirementIcon(r.kind, r.what))]);
+  return picture(`obj-pic ${o?.gold ? "gold" : "silver"}`, objectiveText(ctx, tile), icon("objective"), needs);
+}
+
 function objectives(ctx) {
   const { v } = ctx;
   const [silver, gold] = v.obj_display || [[], []];
   return section(t("dj.objectives"),
     h("ul", { class: "cards" }, [...silver, ...gold].map((tile) => h("li", {},
-      h("span", { dataset: { objective: tile } }, objectiveText(ctx, tile))))),
+      h("span", { dataset: { objective: tile } }, objectivePicture(ctx, tile))))),
     h("p", { class: "help" }, t("dj.objective_piles", { silver: v.obj_decks?.[0] ?? 0, gold: v.obj_decks?.[1] ?? 0 })));
 }
 
@@ -515,15 +597,15 @@ function personalBoard(ctx, s) {
   const slots = (v.obj_slots?.[s] || []).map((x, i) => {
     const name = i < 5 ? t("dj.silver_slot", { n: i + 1 }) : t("dj.gold_slot", { n: i - 4 });
     if (!x) return null;
-    return h("li", {}, h("span", { dataset: { objective: Math.abs(x) } }, name, ": ", objectiveText(ctx, Math.abs(x))), " ",
+    return h("li", {}, h("span", { dataset: { objective: Math.abs(x) } }, name, " ", objectivePicture(ctx, Math.abs(x))), " ",
       h("em", {}, x < 0 ? t("dj.fulfilled") : t("dj.not_fulfilled")));
   }).filter(Boolean);
   const reserve = (v.reserve?.[s] || []).map((tile) => h("li", {},
-    h("span", { dataset: { objective: tile } }, t("dj.reserve"), ": ", objectiveText(ctx, tile))));
+    h("span", { dataset: { objective: tile } }, t("dj.reserve"), " ", objectivePicture(ctx, tile))));
   const crewCards = (v.crew?.[s] || []).map(([card, row]) => {
     const c = crew.get(card);
     return h("li", {}, h("strong", { dataset: { crew: card } }, t("dj.crew_card", { n: card })), " ",
-      c ? [seal(c.seal), " ", c.text, " ", h("span", { class: "help" }, t("dj.needs"), " ", seals(c.needs))] : null,
+      c ? [seal(c.seal), " ", crewPicture(c), " ", h("span", { class: "help" }, t("dj.needs"), " ", seals(c.needs))] : null,
       " ", h("em", {}, row >= 0 ? t("dj.crew_done", { n: row + 1 }) : ""));
   });
   return h("section", { class: `panel dj-player${s === v.seat ? " mine" : ""}`, dataset: { seat: s } },

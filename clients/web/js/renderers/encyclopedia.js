@@ -106,10 +106,10 @@ function categoryIcon(name, named = false) {
   return icon(name.toLowerCase(), { label: named ? categoryName(name) : null, variant: CLASS_COLOUR[name] || null });
 }
 
-/** The data name of a card's category of `type`, from the catalog's (which is in the page's
- * language: "Água" -> "Water"); null if none matches. */
-function categoryKey(type, name) {
-  return data.categories[type]?.find((c) => c === name || categoryName(c) === name) ?? null;
+/** The data name of an animal's category of `type` ("forest", "mammal"... its icon's), from
+ * the catalog's stable index (`category_ids`), never from its words; null if unknown. */
+function categoryKey(animal, type) {
+  return data.categories[type]?.[animal?.category_ids?.[type]] ?? null;
 }
 
 /** A number and an icon ("2 [coin]"), drawn for the eye: the element holding it is named in words. */
@@ -214,9 +214,12 @@ function dice(ctx, list) {
     : h("span", { class: "die-slot", role: "img", "aria-label": t("enc.no_dice"), title: t("enc.no_dice") });
 }
 
-function seatToken(ctx, seat) {
+/** A seat's token (its number in its colour), named; inside a drawing already named in words
+ * (`drawn`), a picture only. */
+function seatToken(ctx, seat, drawn = false) {
   const name = seatName(ctx.body, seat);
-  return h("span", { class: `token p${seat}`, title: name, role: "img", "aria-label": name }, String(seat + 1));
+  return drawn ? h("span", { class: `token p${seat}`, "aria-hidden": "true" }, String(seat + 1))
+    : h("span", { class: `token p${seat}`, title: name, role: "img", "aria-label": name }, String(seat + 1));
 }
 
 /** "2 coins", "1 expedition token", "3 VP"... */
@@ -272,29 +275,66 @@ function stats(v, s) {
 
 // ------------------------------------------------------------------ sections
 
+// Each phase of a round drawn as icons (its words, enc.phase.*, are their name and tooltip).
+const PHASE_ICONS = {
+  draft: ["animal-card"], tile_pick: ["round-tile"], place: ["die"], turns: ["die", "→", "university"],
+  extra: ["royal-seal", "+"], over: ["hourglass"],
+};
+
+/** The round's summary drawn as icons and numbers: the round of the game and its phase, the
+ * round tile (what it brings) and how many are face down, the turn order (the seats' tokens,
+ * the first player's marked), the dice left in the bag by colour and the decks' sizes. Each
+ * drawing is named in words (its tooltip and accessible name, tap-to-explain on a phone). */
 function overview(ctx) {
   const { v, cat } = ctx;
   const order = Array.from({ length: v.seat_count }, (_, k) => (v.first + k) % v.seat_count);
+  const round = Math.min(v.round, data.rounds);
+  const phase = tOr(`enc.phase.${v.phase}`, v.phase);
+  const tile = tileEffect(v);
+  const tileWords = `${t("enc.round_tile")} ${cat.tile || t("enc.no_tile")}`;
+  const leftWords = `${t("enc.round_tile")} ${t("enc.tiles_left", { n: v.tiles_left ?? 0 })}`;
+  const seatWords = (s) => `${seatName(ctx.body, s)}${s === v.first ? ` (${t("enc.first_player")})` : ""}`;
+  const bag = (v.bag || []).map((n, c) => ({ c, n }));
+  const bagWords = `${t("enc.bag")} ${bag.map(({ c, n }) => `${continentName(cat, c)} ×${n}`).join(", ")}`;
+  const deckWords = t("enc.decks", {
+    experts: tCount("enc.deck_experts", v.xdeck ?? 0, { n: v.xdeck ?? 0 }),
+    animals: tCount("enc.deck_animals", v.adeck ?? 0, { n: v.adeck ?? 0 }),
+  });
   return h("section", { class: "panel enc-overview", id: "enc-round" },
-    h("p", {}, h("strong", {}, v.round ? t("enc.round", { round: Math.min(v.round, data.rounds), rounds: data.rounds }) : t("enc.setup")), " · ",
-      tOr(`enc.phase.${v.phase}`, v.phase)),
-    h("p", { class: "enc-tile" }, h("span", { class: "label" }, t("enc.round_tile")), " ",
-      cat.tile ? h("strong", {}, cat.tile) : t("enc.no_tile"),
-      " ", h("span", { class: "help" }, t("enc.tiles_left", { n: v.tiles_left ?? 0 }))),
-    h("p", { class: "enc-legend" }, h("span", { class: "label" }, t("enc.turn_order")), " ",
-      order.map((s) => h("span", { class: "legend-item" }, seatToken(ctx, s), " ", seatName(ctx.body, s),
-        s === v.first ? ` (${t("enc.first_player")})` : ""))),
-    h("p", { class: "help enc-legend" }, t("enc.bag"), " ",
-      (v.bag || []).map((n, c) => h("span", { class: "legend-item" },
-        h("span", { class: `die small c${c}`, "aria-hidden": "true" }, ""), ` ${continentName(cat, c)} ×${n} `)),
-      " · ", t("enc.decks", {
-        experts: tCount("enc.deck_experts", v.xdeck ?? 0, { n: v.xdeck ?? 0 }),
-        animals: tCount("enc.deck_animals", v.adeck ?? 0, { n: v.adeck ?? 0 }),
-      })),
+    h("p", { class: "enc-legend enc-status" },
+      pictured(v.round ? t("enc.round", { round, rounds: data.rounds }) : t("enc.setup"), "enc-round-n",
+        icon("round"), h("strong", {}, v.round ? `${round}/${data.rounds}` : "—")),
+      pictured(phase, "enc-phase", ...(PHASE_ICONS[v.phase] || []).map((x) => (x.length > 1 ? icon(x) : sep(x)))),
+      pictured(tileWords, "enc-tile-face", icon("round-tile"),
+        ...(tile ? tilePicture(tile) : [sep("—")])),
+      pictured(leftWords, "enc-tiles-left", icon("round-tile"), `×${v.tiles_left ?? 0}`)),
+    h("p", { class: "enc-legend" },
+      pictured(`${t("enc.turn_order")} ${order.map(seatWords).join(" › ")}`, "enc-order", icon("turn-order"),
+        order.map((s, i) => [i ? sep("›") : null, seatToken(ctx, s, true), s === v.first ? icon("first-player") : null])),
+      pictured(bagWords, "enc-bag", icon("bag"), bag.map(({ c, n }) => h("span", { class: "gain" },
+        h("span", { class: `die small c${c}` }, ""), `×${n}`))),
+      pictured(deckWords, "enc-decks", gain(v.xdeck ?? 0, "expert-card"), gain(v.adeck ?? 0, "animal-card"))),
     v.to_place?.length ? h("p", {}, h("span", { class: "label" }, t("enc.to_place")), " ", dice(ctx, v.to_place)) : null,
     dieInHand(ctx),
     supply(ctx),
     boardControls(ctx.body, (m) => (CONTROLS.includes(m.type) ? m.type : null)));
+}
+
+// The icon of what each round tile's effect brings (by the data's effect names).
+const TILE_ICONS = {
+  token: "expedition-token", coins: "coin", expert: "expert-card", animal: "animal-card", extra_die: "die",
+};
+
+/** A round tile's effect as icons: "+3 [coin]", or "—" for a tile with no effect. */
+function tilePicture(tile) {
+  const name = TILE_ICONS[tile.effect];
+  return name ? [sep("→"), sep(`+${tile.n}`), icon(name)] : [sep("→"), sep("—")];
+}
+
+/** This round's tile, {effect, n} (null before the first is flipped). */
+function tileEffect(v) {
+  if (!(v.tiles || []).length || v.tiles.length < v.round) return null;
+  return data.tiles?.[v.tiles.at(-1)] ?? null;
 }
 
 /** This seat's coins, expedition tokens and royal seals, near the die in hand: the places of
@@ -304,10 +344,11 @@ function supply(ctx) {
   if (body.seat === null || body.seat === undefined || v.automa_seats?.[String(body.seat)]) return null;
   const s = body.seat;
   const item = (kind, key) => {
-    return h("span", { class: "supply chip", dataset: { supply: kind } },
-      icon(RES_ICON[kind]), " ", t(key), " ", h("strong", {}, String(v[kind]?.[s] ?? 0)));
+    const words = `${t("enc.your_supply")} ${t(key)} ${v[kind]?.[s] ?? 0}`;
+    return h("span", { class: "supply chip", role: "img", "aria-label": words, title: words, dataset: { supply: kind } },
+      icon(RES_ICON[kind]), " ", h("strong", {}, String(v[kind]?.[s] ?? 0)));
   };
-  return h("p", { class: "enc-supply", id: "enc-supply" }, h("span", { class: "label" }, t("enc.your_supply")), " ",
+  return h("p", { class: "enc-supply enc-legend", id: "enc-supply" },
     item("coins", "enc.coins"), " ", item("tokens", "enc.tokens"), " ", item("seals", "enc.seals"));
 }
 
@@ -396,7 +437,7 @@ function animalCard(ctx, card, owner = null) {
     const words = `${TYPES[i]} ${categoryName(c)}${state ? ` · ${state}` : ""}`;
     return h("li", { class: has ? "cube" : null }, h("span", {
       class: "cat", role: "img", "aria-label": words, title: words, dataset: owner === null ? {} : { slot: i } },
-      h("span", { class: "type" }, TYPES[i]), " ", categoryKey(i, c) ? categoryIcon(categoryKey(i, c)) : null, " ", h("span", { class: "cat-name" }, categoryName(c)), " ",
+      h("span", { class: "type" }, TYPES[i]), " ", categoryKey(a, i) ? categoryIcon(categoryKey(a, i)) : null, " ", h("span", { class: "cat-name" }, categoryName(c)), " ",
       owner === null ? null : has ? gain(null, "cube") : gain(data.research_cost[i], "die")));
   });
   return h("li", { class: "card-slot" }, h("div", { class: `card-box animal c${a?.colour ?? 0}-edge`,
@@ -496,7 +537,52 @@ function playerBoard(ctx, s) {
     hand.length ? h("ul", { class: "cards animals", id: s === v.seat ? "my-animals" : null }, hand.map((c) => animalCard(ctx, c, s)))
       : h("p", { class: "help" }, t("enc.none")),
     h("h3", {}, t("enc.published_pile", { n: published.length })),
-    h("p", {}, published.length ? published.map((c) => animalName(ctx.cat, c) || t("enc.animal_card")).join(", ") : t("enc.none")));
+    publishedPile(ctx, s, published));
+}
+
+/** A player's published animals, each a small card drawn in its continent's colour with its
+ * categories' icons (types I-IV in order); its words (name, continent, categories) are its
+ * name and tooltip. */
+function publishedPile(ctx, s, published) {
+  const score = pileScore(ctx, s, published);
+  if (!published.length) return [h("p", { class: "help" }, t("enc.none")), score];
+  return [h("ul", { class: "pub-pile" }, published.map((card) => {
+    const a = ctx.cat.animals?.[String(card)];
+    const words = a ? `${a.name} (${continentName(ctx.cat, a.colour)}): ${categoriesText(ctx.cat, card)}` : t("enc.animal_card");
+    return h("li", {}, h("span", { class: `pub-animal c${a?.colour ?? 0}-edge`, role: "img", "aria-label": words, title: words,
+      dataset: { published: card } },
+    icon("animal-card"), (a?.categories || []).map((_, i) => (categoryKey(a, i) ? categoryIcon(categoryKey(a, i)) : null))));
+  })), score];
+}
+
+/** What the published animals and the experts (active or covered) of seat `s` score at the
+ * end by continent (E20.2(b), the view's `continent_vp`), drawn as the colours with their
+ * counts and the VP; its words its name. Null with none of either. */
+function pileScore(ctx, s, published) {
+  const counts = (ctx.cat.colours || []).map(() => 0);
+  const colourOf = (entry) => (Number.isInteger(entry?.colour) && entry.colour < counts.length ? entry.colour : null);
+  const held = (ctx.v.experts?.[s] || []).flat();
+  for (const c of published) if (colourOf(ctx.cat.animals?.[String(c)]) !== null) counts[ctx.cat.animals[String(c)].colour] += 1;
+  for (const c of held) if (colourOf(ctx.cat.experts?.[String(c)]) !== null) counts[ctx.cat.experts[String(c)].colour] += 1;
+  const vp = ctx.v.continent_vp?.[s];
+  if (vp === undefined || !counts.some((n) => n)) return null;
+  const shown = counts.map((n, c) => ({ n, c })).filter(({ n }) => n);
+  const words = t("enc.pile_score", { vp, counts: shown.map(({ n, c }) => `${continentName(ctx.cat, c)} ${n}`).join(", ") });
+  return h("p", {}, pictured(words, "pile-score", icon("hourglass"), shown.map(({ n, c }) => h("span", { class: "gain" },
+    h("span", { class: `die small c${c}` }, ""), `×${n}`)), sep("="), gain(vp, "point")));
+}
+
+/** The solo AI's level card: its level as rising bars and what it scores at the end (VP per
+ * published animal), drawn; its words (the level's name and the sentence) its name and
+ * tooltip. Hidden while drawn at random and not shown. */
+function aiLevel(ai, scoring) {
+  if (!scoring) return [h("span", { class: "label" }, t("enc.scoring_card")), " ", h("em", {}, t("enc.hidden_card"))];
+  const levels = Object.keys(data.scorings).length;
+  const name = tOr(`enc.scoring.${ai.scoring}`, scoring.name);
+  const words = `${t("enc.scoring_card")} ${name} (${t("enc.level_of", { n: ai.scoring, max: levels })}) — ${t("enc.ai_scoring", {
+    published: scoring.per_published, expert: scoring.per_expert, rep: scoring.per_reputation })}`;
+  return pictured(words, "ai-level", icon(`level-${Math.min(Number(ai.scoring), 3)}`), sep(`${ai.scoring}/${levels}`), sep("·"),
+    icon("hourglass"), gain(scoring.per_published, "point"), sep("/"), gain(null, "publish"));
 }
 
 function aiBoard(ctx) {
@@ -518,20 +604,17 @@ function aiBoard(ctx) {
         pictured(t("enc.ai_priority", { actions: order.map((a) => t(`enc.action.${a}`)).join(" › ") }), "ai-order",
           order.map((a, i) => [i ? sep("›") : null, icon(a)]))]
         : h("em", {}, t("enc.hidden_card"))),
-    h("p", {}, h("span", { class: "label" }, t("enc.scoring_card")), " ",
-      scoring ? [h("strong", {}, tOr(`enc.scoring.${ai.scoring}`, scoring.name)), " — ", t("enc.ai_scoring", {
-        published: scoring.per_published, expert: scoring.per_expert, rep: scoring.per_reputation })]
-        : h("em", {}, t("enc.hidden_card"))),
-    h("p", { class: "enc-legend" }, h("span", { class: "label" }, t("enc.continent_priority")), " ",
-      (ai.priority || []).map((c, i) => h("span", { class: `legend-item` }, i ? " › " : "",
-        h("span", { class: `die small c${c}`, "aria-hidden": "true" }, ""), " ", continentName(cat, c)))),
+    h("p", {}, aiLevel(ai, scoring)),
+    h("p", { class: "enc-legend" }, pictured(
+      `${t("enc.continent_priority")} ${(ai.priority || []).map((c) => continentName(cat, c)).join(" › ")}`, "ai-continents",
+      icon("continent"), (ai.priority || []).map((c, i) => [i ? sep("›") : null, h("span", { class: `die small c${c}` }, "")]))),
     h("h3", {}, t("enc.die_spaces")), dieSpaces(ctx, seat),
     h("h3", {}, t("enc.experts")), expertSpaces(ctx, seat),
     h("h3", {}, t("enc.animals", { n: (v.hand?.[seat] || []).length })),
     (v.hand?.[seat] || []).length ? h("ul", { class: "cards animals" }, v.hand[seat].map((c) => animalCard(ctx, c, seat)))
       : h("p", { class: "help" }, t("enc.none")),
     h("h3", {}, t("enc.published_pile", { n: published.length })),
-    h("p", {}, published.length ? published.map((c) => animalName(cat, c) || t("enc.animal_card")).join(", ") : t("enc.none")));
+    publishedPile(ctx, seat, published));
 }
 
 /** Where a move is played on the board, from the move's own fields: the die placed, taken or
