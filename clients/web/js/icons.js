@@ -141,6 +141,29 @@ const SHAPES = {
     ["circle", { cx: 12, cy: 6.5, r: 3.8, class: "solid" }],
     ["path", { d: "M5.5 21.5Q5.5 11.5 12 11.2Q18.5 11.5 18.5 21.5Z", class: "solid" }],
   ],
+  // Flotilla: a Survivor (a figure in a life ring), an Ocean Tile (a hex of sea), a
+  // Resource of any colour (the four colours' wedges), a Guild Seal (a medallion).
+  survivor: [
+    ["circle", { cx: 12, cy: 13, r: 8.5, class: "ring" }],
+    ["circle", { cx: 12, cy: 13, r: 4.5, class: "paper" }],
+    ["path", { d: "M12 4.5V8M12 18V21.5M3.5 13H7M17 13H20.5", class: "ring-band" }],
+    ["circle", { cx: 12, cy: 4.2, r: 2.6, class: "solid" }],
+  ],
+  "ocean-tile": [
+    ["path", { d: "M12 2L20.7 7V17L12 22L3.3 17V7Z", class: "sea ink" }],
+    ["path", { d: "M6 11Q8 9.5 10 11T14 11T18 11M6 15Q8 13.5 10 15T14 15T18 15", class: "foam" }],
+  ],
+  resource: [
+    ["path", { d: "M12 12L12 3A9 9 0 0 1 21 12Z", class: "res-red" }],
+    ["path", { d: "M12 12L21 12A9 9 0 0 1 12 21Z", class: "res-yellow" }],
+    ["path", { d: "M12 12L12 21A9 9 0 0 1 3 12Z", class: "res-green" }],
+    ["path", { d: "M12 12L3 12A9 9 0 0 1 12 3Z", class: "res-blue" }],
+    ["circle", { cx: 12, cy: 12, r: 9, class: "thin" }],
+  ],
+  "guild-seal": [
+    ["circle", { cx: 12, cy: 12, r: 9, class: "guild-wax ink" }],
+    ["path", { d: "M12 6.5L13.6 10.3L17.5 10.5L14.5 13L15.5 17L12 14.8L8.5 17L9.5 13L6.5 10.5L10.4 10.3Z", class: "paper" }],
+  ],
   island: [
     ["path", { d: "M4 18Q12 8 20 18Z", class: "sand ink" }],
     ["path", { d: "M12 12.5Q12.5 8 14 5.5M14 5.5Q10.5 4 8.5 6.5M14 5.5Q17.5 4 19.5 6.5M14 5.5Q13 2.5 10.5 2", class: "stem" }],

@@ -9,6 +9,7 @@
 import { h, tableWrap } from "../dom.js";
 import { boardControls, controlPlace } from "./controls.js";
 import { has, t, tCount, tOr } from "../i18n.js";
+import { icon } from "../icons.js";
 import { seatName } from "../names.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -129,6 +130,31 @@ function opText(op) {
     case "retire": return t("fl.op.retire", { effect: a.map(opText).join(", ") });
     default: return has(`fl.op.${kind}`) ? tCount(`fl.op.${kind}`, a ?? 1, { n: a ?? 1 }) : kind.replace(/_/g, " ");
   }
+}
+
+// Effects drawn as icons with their amounts (issue 30: "spaces show icons and numbers, not
+// sentences"): an effect's kind -> its icon. An effect of another kind (a choice, a dive...)
+// is left in words.
+const OP_ICONS = {
+  vp: "point", coins: "coin", survivor: "survivor", recruit: "crew-card", seal: "guild-seal",
+  tile: "ocean-tile", resource_any: "resource",
+};
+
+/** `ops` (a wheel space's effects, ...) drawn as icons, each with its amount when it has
+ * one ("2" and a laurel: +2 VP), joined by "+"; null for none, or when one of them has no
+ * icon. The caller names the drawing with `opsText`'s words. */
+function opsPicture(ops) {
+  if (!(ops || []).length) return null; // nothing: a dash, in words
+  const parts = [];
+  for (const op of ops) {
+    const name = Array.isArray(op[0]) ? null : OP_ICONS[op[0]];
+    if (!name || (op[0] === "seal" && typeof op[1] === "string" && op[1] !== "any")) return null;
+    if (parts.length) parts.push(h("span", { class: "gain-plus" }, "+"));
+    const n = typeof op[1] === "number" ? op[1] : null;
+    parts.push(h("span", { class: "fl-gain" }, n !== null && (n !== 1 || op[0] === "vp") ? String(n) : null,
+      icon(name)));
+  }
+  return parts;
 }
 
 function opsText(ops) {
@@ -673,10 +699,15 @@ function wheels(ctx) {
     const cells = data.wheels[g].map((bonus, i) => {
       const here = [];
       for (let p = 0; p < v.seat_count; p++) if ((v.wheel?.[p]?.[g] ?? 0) % spaces === i) here.push(seatToken(ctx, p));
+      const words = [bonus.length ? opsText(bonus) : "—", i === data.arrow_space ? t("fl.arrow") : ""]
+        .filter(Boolean).join(" ");
+      const drawn = opsPicture(bonus);
       return h("li", { class: here.length ? "occupied" : null },
         h("span", { class: "rep-n" }, i === 0 ? t("fl.top_space") : String(i)),
-        h("span", { class: "rep-bonus" }, bonus.length ? opsText(bonus) : "—",
-          i === data.arrow_space ? ` ${t("fl.arrow")}` : ""),
+        drawn
+          ? h("span", { class: "rep-bonus fl-pic", role: "img", "aria-label": words, title: words }, drawn,
+            i === data.arrow_space ? h("span", { class: "fl-arrow" }, "↷") : null)
+          : h("span", { class: "rep-bonus" }, words),
         here.length ? h("span", { class: "here" }, here) : null);
     });
     const seals = [];

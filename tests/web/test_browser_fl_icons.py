@@ -1,0 +1,96 @@
+"""Flotilla's Guild Wheels drawn as a board (issue 30: "spaces show icons and numbers, not
+sentences; the words stay available as the accessible name and in a tooltip, in both
+languages"): on a seeded 3-seat game, every wheel space with an effect shows the project's
+icons (a laurel for VP, a coin, a Survivor's life ring, an Ocean Tile, a Resource of any
+colour, a Guild Seal, a Crew Card to recruit) with amounts and no words, named and titled by
+its effect in the page's language ("rescue 1 Survivor + +1 VP" / "resgate 1 Sobrevivente +
++1 PV"); nothing reaches past the screen, and on a phone the wheels take two rows of five
+spaces each, not the text grid's three rows of taller spaces. Screenshots in
+test-artifacts/web/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from clients import web_messages
+from tests.e2e.conftest import REPO, Stack
+from tests.web.conftest import Shots
+from tests.web.test_browser import watch_errors
+from tests.web.test_browser_board_play import DESKTOP, PHONE
+from tests.web.test_browser_enc_icons import EMPTY_ICONS, UNNAMED_ICONS, drawn, say
+from tests.web.test_browser_games import too_wide
+
+pytestmark = pytest.mark.e2e
+
+DATA = json.loads((REPO / "clients" / "web" / "data" / "flotilla.json").read_text("utf-8"))
+SEED = 30
+# What a drawn space may show as text: amounts, "+" between effects, the arrow's "↷".
+FIGURES = re.compile(r"[\d\s+↷]*")
+# Where each drawn wheel space is, in the page's order, and how tall a wheel's spaces are.
+SPACES = """() => [...document.querySelectorAll('#fl-wheels .wheel-track')].map((track) =>
+    [...track.children].map((li) => Math.round(li.getBoundingClientRect().top)))"""
+
+
+def assert_pictured(places: list[dict[str, Any]], words: list[str]) -> None:
+    """Each place drawn with icons and figures only, named and titled by its words."""
+    assert len(places) == len(words), (places, words)
+    for place, said in zip(places, words, strict=True):
+        assert place["role"] == "img" and place["icons"] >= 1, place
+        assert FIGURES.fullmatch(place["shown"]), f"words drawn in {place}"
+        assert place["name"] == said and place["title"] == said, (place, said)
+
+
+def op_words(messages: dict[str, str], op: list[Any]) -> str:
+    """One effect in words, as the page says it (renderers/flotilla.js, `opText`)."""
+    kind, amount = op[0], op[1] if len(op) > 1 else None
+    if kind == "seal":
+        return messages["fl.op.seal"]
+    n = amount if isinstance(amount, int) else 1
+    return say(messages, f"fl.op.{kind}", n=n)
+
+
+def space_words(messages: dict[str, str], ops: list[list[Any]], index: int) -> str:
+    """A wheel space's effects in words, with the arrow's note on its space."""
+    words = " + ".join(op_words(messages, op) for op in ops)
+    return f"{words} {messages['fl.arrow']}" if index == DATA["arrow_space"] else words
+
+
+@pytest.mark.parametrize(("device", "lang"), [("phone", "en"), ("desktop", "pt-BR")])
+def test_the_guild_wheels_show_icons_and_are_named_in_words(
+        browser: Any, stack: Stack, shots: Shots, device: str, lang: str) -> None:
+    created = stack.client.create_game("flotilla", {"players": 3}, [{"kind": "human"}] * 3,
+                                       seed=SEED, unranked=True)
+    token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
+    screen = PHONE if device == "phone" else {"viewport": DESKTOP["viewport"]}
+    ctx = browser.new_context(**screen, locale=lang)
+    messages = web_messages.messages(lang)
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(f"{stack.api_url}/play/games/{created['id']}?lang={lang}#token={token}")
+        page.wait_for_selector("#fl-wheels .rep-bonus")  # seat 0 need not be the first to act
+        expected = [space_words(messages, ops, i)
+                    for wheel in DATA["wheels"] for i, ops in enumerate(wheel) if ops]
+        assert_pictured(drawn(page, "#fl-wheels .rep-bonus[role=img]"), expected)
+        # The top space gives nothing: a dash, in no picture.
+        assert page.locator("#fl-wheels .rep-bonus:not([role])").all_inner_texts() == \
+            ["—"] * len(DATA["wheels"])
+        words = " ".join(page.locator("#fl-wheels .wheel-track").all_inner_texts())
+        for op in ("fl.op.vp", "fl.op.seal", "fl.op.tile", "fl.op.recruit"):
+            sentence = messages[op].replace("+{n} ", "")
+            assert sentence not in words, f"{sentence!r} written on a wheel"
+        assert page.evaluate(UNNAMED_ICONS) == 0
+        assert page.evaluate(EMPTY_ICONS) == []
+        rows = [len(set(tops)) for tops in page.evaluate(SPACES)]
+        assert rows == [2 if device == "phone" else 1] * len(DATA["wheels"]), rows
+        assert not too_wide(page), too_wide(page)
+        page.locator("#fl-wheels").scroll_into_view_if_needed()
+        shots(page, f"wheels-{device}-{lang}", full_page=False)
+        assert errors == []
+    finally:
+        ctx.close()
