@@ -1,10 +1,11 @@
-"""Flotilla's Guild Wheels drawn as a board (issue 30: "spaces show icons and numbers, not
-sentences; the words stay available as the accessible name and in a tooltip, in both
+"""Flotilla's Guild Wheels and tracks drawn as a board (issue 30: "spaces show icons and
+numbers, not sentences; the words stay available as the accessible name and in a tooltip, in both
 languages"): on a seeded 3-seat game, every wheel space with an effect shows the project's
 icons (a laurel for VP, a coin, a Survivor's life ring, an Ocean Tile, a Resource of any
 colour, a Guild Seal, a Crew Card to recruit) with amounts and no words, named and titled by
 its effect in the page's language ("rescue 1 Survivor + +1 VP" / "resgate 1 Sobrevivente +
-+1 PV"); nothing reaches past the screen, and on a phone the wheels take two rows of five
++1 PV"); the Survivor and Sonar tracks likewise (a Milestone's flag, Toxicity's drop, one
+more die); nothing reaches past the screen, and on a phone the wheels take two rows of five
 spaces each, not the text grid's three rows of taller spaces. Screenshots in
 test-artifacts/web/.
 """
@@ -61,7 +62,7 @@ def space_words(messages: dict[str, str], ops: list[list[Any]], index: int) -> s
 
 
 @pytest.mark.parametrize(("device", "lang"), [("phone", "en"), ("desktop", "pt-BR")])
-def test_the_guild_wheels_show_icons_and_are_named_in_words(
+def test_the_guild_wheels_and_tracks_show_icons_and_are_named_in_words(
         browser: Any, stack: Stack, shots: Shots, device: str, lang: str) -> None:
     created = stack.client.create_game("flotilla", {"players": 3}, [{"kind": "human"}] * 3,
                                        seed=SEED, unranked=True)
@@ -84,6 +85,14 @@ def test_the_guild_wheels_show_icons_and_are_named_in_words(
         for op in ("fl.op.vp", "fl.op.seal", "fl.op.tile", "fl.op.recruit"):
             sentence = messages[op].replace("+{n} ", "")
             assert sentence not in words, f"{sentence!r} written on a wheel"
+        # The Survivor track of this seat count (a Milestone's flag is named by its words)
+        # and the Sonar track's results.
+        track = DATA["survivor_tracks"]["3"]
+        assert_pictured(drawn(page, "#fl-tracks .fl-survivors .rep-bonus"), [
+            messages["fl.milestone"] if op[0] == "milestone" else op_words(messages, op)
+            for op in track])
+        assert_pictured(drawn(page, "#fl-tracks .fl-sonar .sonar-gives"), [
+            " + ".join(op_words(messages, op) for op in space["icon"]) for space in DATA["sonar"]])
         assert page.evaluate(UNNAMED_ICONS) == 0
         assert page.evaluate(EMPTY_ICONS) == []
         rows = [len(set(tops)) for tops in page.evaluate(SPACES)]

@@ -160,6 +160,15 @@ const SHAPES = {
     ["path", { d: "M12 12L3 12A9 9 0 0 1 12 3Z", class: "res-blue" }],
     ["circle", { cx: 12, cy: 12, r: 9, class: "thin" }],
   ],
+  // Toxicity: a drop of poison; a Milestone of the Survivor track: a flag.
+  toxicity: [
+    ["path", { d: "M12 2.5Q19 11 19 15A7 7 0 0 1 5 15Q5 11 12 2.5Z", class: "toxic ink" }],
+    ["path", { d: "M9.5 12.5L14.5 17.5M14.5 12.5L9.5 17.5", class: "ring-band" }],
+  ],
+  milestone: [
+    ["path", { d: "M6 21.5V3", class: "figure" }],
+    ["path", { d: "M6.8 3.5H19L16 7.5L19 11.5H6.8Z", class: "red" }],
+  ],
   "guild-seal": [
     ["circle", { cx: 12, cy: 12, r: 9, class: "guild-wax ink" }],
     ["path", { d: "M12 6.5L13.6 10.3L17.5 10.5L14.5 13L15.5 17L12 14.8L8.5 17L9.5 13L6.5 10.5L10.4 10.3Z", class: "paper" }],

@@ -136,8 +136,9 @@ function opText(op) {
 // sentences"): an effect's kind -> its icon. An effect of another kind (a choice, a dive...)
 // is left in words.
 const OP_ICONS = {
-  vp: "point", coins: "coin", survivor: "survivor", recruit: "crew-card", seal: "guild-seal",
-  tile: "ocean-tile", resource_any: "resource",
+  vp: "point", coins: "coin", survivor: "survivor", recruit: "crew-card", recruit_any: "crew-card",
+  seal: "guild-seal", tile: "ocean-tile", resource_any: "resource", toxicity: "toxicity",
+  extra_die: "die", milestone: "milestone",
 };
 
 /** `ops` (a wheel space's effects, ...) drawn as icons, each with its amount when it has
@@ -155,6 +156,15 @@ function opsPicture(ops) {
       icon(name)));
   }
   return parts;
+}
+
+/** `ops` drawn as a picture named and titled by `words` (so a screen reader, a tooltip and
+ * tap-to-explain still have the sentence), in a span of `cls`; in words when they have no
+ * picture. `extra`: more of the picture (the arrow's mark). */
+function pictured(ops, words, cls = "rep-bonus", extra = null) {
+  const drawn = opsPicture(ops);
+  if (!drawn) return h("span", { class: cls }, words);
+  return h("span", { class: `${cls} fl-pic`, role: "img", "aria-label": words, title: words }, drawn, extra);
 }
 
 function opsText(ops) {
@@ -676,13 +686,13 @@ function market(ctx) {
 function tracks(ctx) {
   const { v } = ctx;
   const sonar = data.sonar.map((space, i) => h("li", { class: i === v.sonar ? "here" : null },
-    h("strong", {}, `S${i + 1}`), " ", opsText(space.icon),
+    h("strong", {}, `S${i + 1}`), " ", pictured(space.icon, opsText(space.icon), "sonar-gives"),
     space.vp ? h("span", { class: "help" }, ` · ${t("fl.station_vp", { n: space.vp })}`) : null,
     i === v.sonar ? h("span", { class: "chip" }, t("fl.marker_here")) : null));
   const track = data.survivor_tracks[String(v.seat_count)] || [];
   const survivor = track.map((space, i) => h("li", { class: i === v.survivor % track.length ? "here" : null },
     h("span", { class: "rep-n" }, String(i + 1)),
-    h("span", { class: "rep-bonus" }, space[0] === "milestone" ? t("fl.milestone") : opText(space))));
+    pictured([space], space[0] === "milestone" ? t("fl.milestone") : opText(space))));
   return section("fl-tracks", t("fl.tracks"),
     h("h3", {}, t("fl.sonar_track")),
     h("p", { class: "help" }, t("fl.sonar_help")),
@@ -701,13 +711,9 @@ function wheels(ctx) {
       for (let p = 0; p < v.seat_count; p++) if ((v.wheel?.[p]?.[g] ?? 0) % spaces === i) here.push(seatToken(ctx, p));
       const words = [bonus.length ? opsText(bonus) : "—", i === data.arrow_space ? t("fl.arrow") : ""]
         .filter(Boolean).join(" ");
-      const drawn = opsPicture(bonus);
       return h("li", { class: here.length ? "occupied" : null },
         h("span", { class: "rep-n" }, i === 0 ? t("fl.top_space") : String(i)),
-        drawn
-          ? h("span", { class: "rep-bonus fl-pic", role: "img", "aria-label": words, title: words }, drawn,
-            i === data.arrow_space ? h("span", { class: "fl-arrow" }, "↷") : null)
-          : h("span", { class: "rep-bonus" }, words),
+        pictured(bonus, words, "rep-bonus", i === data.arrow_space ? h("span", { class: "fl-arrow" }, "↷") : null),
         here.length ? h("span", { class: "here" }, here) : null);
     });
     const seals = [];
