@@ -1,13 +1,15 @@
-"""Flotilla's Guild Wheels and tracks drawn as a board (issue 30: "spaces show icons and
-numbers, not sentences; the words stay available as the accessible name and in a tooltip, in both
-languages"): on a seeded 3-seat game, every wheel space with an effect shows the project's
-icons (a laurel for VP, a coin, a Survivor's life ring, an Ocean Tile, a Resource of any
-colour, a Guild Seal, a Crew Card to recruit) with amounts and no words, named and titled by
-its effect in the page's language ("rescue 1 Survivor + +1 VP" / "resgate 1 Sobrevivente +
-+1 PV"); the Survivor and Sonar tracks likewise (a Milestone's flag, Toxicity's drop, one
-more die); nothing reaches past the screen, and on a phone the wheels take two rows of five
-spaces each, not the text grid's three rows of taller spaces. Screenshots in
-test-artifacts/web/.
+"""Flotilla's Guild Wheels, tracks and players' counts drawn as a board (issue 30: "spaces
+show icons and numbers, not sentences; the words stay available as the accessible name and
+in a tooltip, in both languages").
+
+On a seeded 3-seat game, every wheel space with an effect shows the project's icons (a
+laurel for VP, a coin, a Survivor's life ring, an Ocean Tile, a Resource of any colour, a
+Guild Seal, a Crew Card to recruit) with amounts and no words, named and titled by its
+effect in the page's language ("rescue 1 Survivor + +1 VP" / "resgate 1 Sobrevivente + +1
+PV"); the Survivor and Sonar tracks likewise (a Milestone's flag, Toxicity's drop, one more
+die); each player's counts (VP, coins, Toxicity, Survivors, cards in hand) are named icons
+with numbers. Nothing reaches past the screen, and on a phone the wheels take two rows of
+five spaces each. Screenshots in test-artifacts/web/.
 """
 
 from __future__ import annotations
@@ -32,6 +34,12 @@ DATA = json.loads((REPO / "clients" / "web" / "data" / "flotilla.json").read_tex
 SEED = 30
 # What a drawn space may show as text: amounts, "+" between effects, the arrow's "↷".
 FIGURES = re.compile(r"[\d\s+↷]*")
+# The counts each player's board draws as icons, in order, and what their names say.
+STAT_KEYS = ("fl.vp", "fl.coins", "fl.toxicity", "fl.survivors", "fl.hand_size")
+STATS = """() => [...document.querySelectorAll('.fl-player .stats.icons')].map((list) =>
+    [...list.children].map((li) =>
+      li.querySelector('svg.icon[role=img]')?.getAttribute('aria-label')
+      + (/^\\d+$/.test(li.innerText.trim()) ? '' : ' (not a number)')))"""
 # Where each drawn wheel space is, in the page's order, and how tall a wheel's spaces are.
 SPACES = """() => [...document.querySelectorAll('#fl-wheels .wheel-track')].map((track) =>
     [...track.children].map((li) => Math.round(li.getBoundingClientRect().top)))"""
@@ -93,6 +101,9 @@ def test_the_guild_wheels_and_tracks_show_icons_and_are_named_in_words(
             for op in track])
         assert_pictured(drawn(page, "#fl-tracks .fl-sonar .sonar-gives"), [
             " + ".join(op_words(messages, op) for op in space["icon"]) for space in DATA["sonar"]])
+        # Each player's counts: an icon named by its words, and the number.
+        counts = page.evaluate(STATS)
+        assert len(counts) == 3 and all(c == [messages[k] for k in STAT_KEYS] for c in counts)
         assert page.evaluate(UNNAMED_ICONS) == 0
         assert page.evaluate(EMPTY_ICONS) == []
         rows = [len(set(tops)) for tops in page.evaluate(SPACES)]

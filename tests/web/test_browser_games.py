@@ -191,7 +191,7 @@ def test_flotilla_three_players_one_human_and_two_bots_played_by_clicking(
     watcher.goto(spectator)
     watcher.wait_for_selector("#fl-ocean svg")
     assert watcher.query_selector("#hand") is None
-    assert "Cards in hand" in watcher.inner_text("#board")
+    assert watcher.locator('#board .fl-player [role=img][aria-label="Cards in hand"]').count() == 3
     readable(watcher)
     shots(watcher, "spectator")
     watcher.close()
@@ -214,10 +214,12 @@ def test_flotilla_on_a_phone_and_in_portuguese(browser: Any, site: str, shots: S
         shots(page, "phone-pt-first-full")
         assert fits(page), too_wide(page)
         text = readable(page)
+        # Words drawn as icons (a player's Toxicity) are the drawings' names.
+        named = text + page.locator("#board").aria_snapshot()
         for term in ("Lado Submarino", "Esquife", "Roda dos Oradores", "Mercado",
                      "Trilha de Sobreviventes", "Trilha de Sonar", "Cartas de Tripulação",
                      "Postos Avançados", "Toxicidade", "Navegação", "Tabuleiro Central"):
-            assert term in text, term
+            assert term in named, term
         for english in ("Your hand", "Market", "Survivor track", "Sinkside"):
             assert english not in text, english
         # The ocean is zoomed to hexes a finger taps, scrolling inside its box of the

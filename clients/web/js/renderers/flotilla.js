@@ -231,6 +231,11 @@ function stat(key, value, params = {}) {
   return h("li", {}, h("span", { class: "label" }, t(key, params)), " ", h("strong", {}, value ?? "—"));
 }
 
+/** A player's count drawn as its icon, named (and titled) by the words of `key`. */
+function iconStat(name, key, value) {
+  return h("li", { title: t(key) }, icon(name, { label: t(key) }), h("strong", {}, String(value ?? "—")));
+}
+
 const folded = new Set();
 
 function section(id, title, ...children) {
@@ -765,12 +770,13 @@ function playerBoard(ctx, s) {
     h("h2", {}, seatToken(ctx, s), " ", seatName(body, s), " ",
       h("span", { class: "chip" }, sky ? t("fl.skyside") : t("fl.sinkside")),
       s === v.first ? h("span", { class: "chip" }, t("fl.first_player")) : null),
+    h("ul", { class: "stats icons" },
+      iconStat("point", "fl.vp", v.vp?.[s]), iconStat("coin", "fl.coins", v.coins?.[s]),
+      iconStat("toxicity", "fl.toxicity", v.tox?.[s] ?? 0), iconStat("survivor", "fl.survivors", v.rescued?.[s]),
+      iconStat("crew-card", "fl.hand_size", v.hand_sizes?.[s])),
     h("ul", { class: "stats" },
-      stat("fl.vp", v.vp?.[s]), stat("fl.coins", v.coins?.[s]),
-      stat("fl.toxicity", `${v.tox?.[s] ?? 0}`),
       stat("fl.penalty", data.penalty[v.penalty?.[s] ?? 0]),
-      stat("fl.survivors", v.rescued?.[s]), stat("fl.stations", v.stations?.[s]),
-      stat("fl.hand_size", v.hand_sizes?.[s]),
+      stat("fl.stations", v.stations?.[s]),
       stat("fl.outposts", t("fl.outposts_left", { n: outpostsLeft, price: nextPrice ?? "—" })),
       v.floating?.[s] ? stat("fl.floating_outposts", v.floating[s]) : null),
     h("p", {}, h("span", { class: "label" }, t("fl.reserve")), " ",
