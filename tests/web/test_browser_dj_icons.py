@@ -49,16 +49,16 @@ UNNAMED_ICONS = """() => [...document.querySelectorAll('#board svg.icon')].filte
 
 @contextmanager
 def game_page(browser: Any, stack: Stack, game_id: str, token: str, device: str,
-              lang: str) -> Iterator[tuple[Any, list[str]]]:
-    """The game's page for `token` on a phone or a desktop in `lang`, ready for a move, and
-    the list its errors are collected in."""
+              lang: str, ready: str = READY) -> Iterator[tuple[Any, list[str]]]:
+    """The game's page for `token` on a phone or a desktop in `lang`, once `ready` shows (by
+    default: ready for a move), and the list its errors are collected in."""
     screen = PHONE if device == "phone" else {"viewport": DESKTOP["viewport"]}
     ctx = browser.new_context(**screen, locale=lang)
     try:
         page = ctx.new_page()
         errors = watch_errors(page)
         page.goto(f"{stack.api_url}/play/games/{game_id}?lang={lang}#token={token}")
-        page.wait_for_selector(READY)
+        page.wait_for_selector(ready)
         yield page, errors
     finally:
         ctx.close()

@@ -23,8 +23,7 @@ import pytest
 from clients import web_messages
 from tests.e2e.conftest import REPO, Stack
 from tests.web.conftest import Shots
-from tests.web.test_browser import watch_errors
-from tests.web.test_browser_board_play import DESKTOP, PHONE
+from tests.web.test_browser_dj_icons import game_page
 from tests.web.test_browser_enc_icons import EMPTY_ICONS, UNNAMED_ICONS, drawn, say
 from tests.web.test_browser_games import too_wide
 
@@ -75,14 +74,10 @@ def test_the_guild_wheels_and_tracks_show_icons_and_are_named_in_words(
     created = stack.client.create_game("flotilla", {"players": 3}, [{"kind": "human"}] * 3,
                                        seed=SEED, unranked=True)
     token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
-    screen = PHONE if device == "phone" else {"viewport": DESKTOP["viewport"]}
-    ctx = browser.new_context(**screen, locale=lang)
     messages = web_messages.messages(lang)
-    try:
-        page = ctx.new_page()
-        errors = watch_errors(page)
-        page.goto(f"{stack.api_url}/play/games/{created['id']}?lang={lang}#token={token}")
-        page.wait_for_selector("#fl-wheels .rep-bonus")  # seat 0 need not be the first to act
+    # Seat 0 need not be the first to act: the page is ready once the wheels are drawn.
+    with game_page(browser, stack, created["id"], token, device, lang,
+                   ready="#fl-wheels .rep-bonus") as (page, errors):
         expected = [space_words(messages, ops, i)
                     for wheel in DATA["wheels"] for i, ops in enumerate(wheel) if ops]
         assert_pictured(drawn(page, "#fl-wheels .rep-bonus[role=img]"), expected)
@@ -112,5 +107,3 @@ def test_the_guild_wheels_and_tracks_show_icons_and_are_named_in_words(
         page.locator("#fl-wheels").scroll_into_view_if_needed()
         shots(page, f"wheels-{device}-{lang}", full_page=False)
         assert errors == []
-    finally:
-        ctx.close()
