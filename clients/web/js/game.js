@@ -88,6 +88,7 @@ class GamePage {
     this.board = h("section", { class: "board", id: "board", tabindex: "-1", "aria-label": t("game.board") });
     this.movesPanel = h("section", { class: "panel moves", id: "moves", tabindex: "-1", "aria-label": t("game.moves") });
     this.logList = h("ol", { class: "log", id: "log", reversed: true });
+    this.logLines = new Map(); // a drawn log line by what it shows (see drawLog)
     this.resultPanel = h("section", { class: "panel result", id: "result", hidden: true });
     this.analysis = new AnalysisPanel(this);
     this.connection = h("span", { class: "connection", id: "connection" });
@@ -539,22 +540,44 @@ class GamePage {
     const body = this.body;
     this.logKeys.hidden = body.status !== "finished" || this.replaying !== null;
     const takenBack = new Set(this.log.filter((e) => Number.isInteger(e.takeback)).map((e) => e.takeback));
-    replace(this.logList, [...this.log].reverse().map((entry) => {
-      // A take-back's own line says it all ("You took back move 3"): no event under it.
-      const events = Number.isInteger(entry.takeback) ? [] : entry.events.filter((e) => !this.renderer.skipEvent(e, entry))
-        .map((e) => describeEvent(body, e)).filter(Boolean);
+    // A line is drawn once and kept while what it shows stays the same: rebuilding the whole
+    // log on every move made each draw slower as the game went on (a Flotilla game's log
+    // grows to hundreds of lines, redrawn at each of the page's 600 draws).
+    const kept = new Map();
+    const lines = [...this.log].reverse().map((entry) => {
       const mark = this.analysis.markOf(entry.index);
-      const classes = [entry.version === this.replaying ? "replayed" : "", mark ? `marked ${mark}` : "",
-        takenBack.has(entry.index) ? "taken-back" : ""];
-      return h("li", { value: entry.index + 1, class: classes.filter(Boolean).join(" ") || null },
-        mark ? h("span", { class: `badge ${mark}` }, t(`analysis.${mark}`)) : null, mark ? " " : null,
-        h("span", { class: "who" }, seatName(body, entry.seat)), " ",
-        h("span", { class: "what" }, entryText(entry)), " ",
-        h("button", { type: "button", class: "replay-at", dataset: { version: entry.version },
-          "aria-label": t("log.replay_label", { n: entry.index + 1 }),
-          onclick: () => this.replay(entry.version) }, t("log.replay")),
-        events.length ? h("ul", { class: "events" }, events.map((e) => h("li", {}, e))) : null);
-    }));
+      const replayed = entry.version === this.replaying;
+      const taken = takenBack.has(entry.index);
+      const who = seatName(body, entry.seat); // a seat's name may change (a bot takes it over)
+      const key = JSON.stringify([entry.index, entry.version, mark || "", replayed, taken, who]);
+      const line = this.logLines.get(key) || this.logLine(body, entry, { mark, replayed, taken, who });
+      kept.set(key, line);
+      return line;
+    });
+    this.logLines = kept;
+    const shown = [...this.logList.children];
+    const added = lines.length - shown.length;
+    if (added >= 0 && shown.every((line, i) => line === lines[i + added])) {
+      this.logList.prepend(...lines.slice(0, added)); // the newest first: only new lines
+    } else {
+      replace(this.logList, lines);
+    }
+  }
+
+  /** One line of the log: who did what, its events, its analysis mark, a replay button. */
+  logLine(body, entry, { mark, replayed, taken, who }) {
+    // A take-back's own line says it all ("You took back move 3"): no event under it.
+    const events = Number.isInteger(entry.takeback) ? [] : entry.events.filter((e) => !this.renderer.skipEvent(e, entry))
+      .map((e) => describeEvent(body, e)).filter(Boolean);
+    const classes = [replayed ? "replayed" : "", mark ? `marked ${mark}` : "", taken ? "taken-back" : ""];
+    return h("li", { value: entry.index + 1, class: classes.filter(Boolean).join(" ") || null },
+      mark ? h("span", { class: `badge ${mark}` }, t(`analysis.${mark}`)) : null, mark ? " " : null,
+      h("span", { class: "who" }, who), " ",
+      h("span", { class: "what" }, entryText(entry)), " ",
+      h("button", { type: "button", class: "replay-at", dataset: { version: entry.version },
+        "aria-label": t("log.replay_label", { n: entry.index + 1 }),
+        onclick: () => this.replay(entry.version) }, t("log.replay")),
+      events.length ? h("ul", { class: "events" }, events.map((e) => h("li", {}, e))) : null);
   }
 
   drawResult() {
