@@ -4,6 +4,11 @@ The tests flush their database around each test, so they never touch a Redis the
 start themselves, except one named on purpose by ``TEST_REDIS_URL``. ``REDIS_URL`` (the
 server's own setting, perhaps pointing at production data) is removed from the environment
 of the whole run, so no app, CLI or subprocess started by a test can reach it by default.
+
+The suite runs on several processes (pytest-xdist, `-n auto` in pyproject.toml): each
+starts its own Redis, or takes its own database of ``TEST_REDIS_URL``'s server. Tests
+marked ``heavy`` (a minute or more) are handed out first, so that the processes do not
+wait on one long test at the end.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import redis
@@ -33,6 +39,18 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _for_this_process(url: str) -> str:
+    """`url` with the database moved on by this pytest-xdist worker's number (gw0: +0,
+    gw1: +1, ...), so that parallel workers never flush each other's data."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    offset = int(worker.removeprefix("gw") or 0)
+    if offset == 0:
+        return url
+    parts = urlsplit(url)
+    database = int(parts.path.strip("/") or 0) + offset
+    return urlunsplit(parts._replace(path=f"/{database}"))
+
+
 def _reachable(url: str) -> bool:
     try:
         return bool(redis.Redis.from_url(url, socket_connect_timeout=0.5).ping())
@@ -40,11 +58,18 @@ def _reachable(url: str) -> bool:
         return False
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Heavy tests first (otherwise in collection order), so that the parallel workers
+    start on them and end on short ones."""
+    items.sort(key=lambda item: item.get_closest_marker("heavy") is None)
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """A Redis URL for tests: $TEST_REDIS_URL if set, else a server started for this run."""
     configured = os.environ.get("TEST_REDIS_URL")
     if configured:
+        configured = _for_this_process(configured)
         if not _reachable(configured):
             pytest.fail(f"TEST_REDIS_URL={configured} does not answer")
         yield configured

@@ -43,7 +43,7 @@ def test_redis_url_of_the_environment_is_never_flushed() -> None:
         env["REDIS_URL"] = f"redis://127.0.0.1:{port}/13"
         # One API test that flushes its database before and after it runs.
         run = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+            [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
              "tests/api/test_games.py::test_seeded_games_are_reproducible"],
             cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
         assert run.returncode == 0, run.stdout + run.stderr

@@ -80,13 +80,15 @@ def _to_a_placement(page: Any, stack: Stack, game_id: str, token: str) -> dict[s
 
 
 def _touch_hold(page: Any, cdp: Any, selector: str) -> None:
-    """A finger put on the middle of `selector` and held there (longer than a long-press)."""
+    """A finger put on the middle of `selector` and held there until the explanation shows
+    (as a person holds on until something answers: a fixed hold fails on a busy machine,
+    where the page's long-press timer can run after the finger is lifted), then lifted."""
     page.locator(selector).scroll_into_view_if_needed()
     box = page.locator(selector).bounding_box()
     assert box is not None
     point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
-    page.wait_for_timeout(900)
+    page.wait_for_selector(PANEL)
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     page.wait_for_timeout(300)  # a click the browser may send after it
 
