@@ -7,7 +7,7 @@ of the whole run, so no app, CLI or subprocess started by a test can reach it by
 
 The suite runs on several processes (pytest-xdist, `-n auto` in pyproject.toml): each
 starts its own Redis, or takes its own database of ``TEST_REDIS_URL``'s server. Tests
-marked ``heavy`` (a minute or more) are handed out first, so that the processes do not
+marked ``slow`` (a minute or more) are handed out first, so that the processes do not
 wait on one long test at the end.
 """
 
@@ -59,9 +59,9 @@ def _reachable(url: str) -> bool:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Heavy tests first (otherwise in collection order), so that the parallel workers
+    """Slow tests first (otherwise in collection order), so that the parallel workers
     start on them and end on short ones."""
-    items.sort(key=lambda item: item.get_closest_marker("heavy") is None)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(scope="session")

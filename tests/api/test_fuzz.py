@@ -136,7 +136,7 @@ def _quick_long_polls(case: Any) -> None:
             query["timeout"] = 0
 
 
-@pytest.mark.heavy
+@pytest.mark.slow
 @pytest.mark.timeout(max(600, EXAMPLES * 40))  # a deep run takes longer than the default
 def test_schemathesis_every_operation(fuzz_app: Flask, redis_client: redis.Redis) -> None:
     schemathesis = pytest.importorskip("schemathesis")

@@ -353,7 +353,7 @@ def _program() -> Any:
     return program
 
 
-@pytest.mark.heavy
+@pytest.mark.slow
 def test_a_generated_python_client_plays_games(app: Any, client: Any, tmp_path: Any,
                                                redis_client: Any) -> None:
     """Issue 19: a client generated from the live document alone plays games to their end

@@ -107,7 +107,7 @@ def _run(replicas: int, log_dir: Path) -> tuple[int, int, int]:
             stack.stop()
 
 
-@pytest.mark.heavy
+@pytest.mark.slow
 def test_no_acknowledged_move_is_lost_with_one_replica(tmp_path: Path) -> None:
     acked, lost, refused = _run(1, tmp_path)
     print(f"\nBGB_MIN_REPLICAS=1: {acked} moves acknowledged, {lost} lost, "
@@ -115,7 +115,7 @@ def test_no_acknowledged_move_is_lost_with_one_replica(tmp_path: Path) -> None:
     assert lost == 0
 
 
-@pytest.mark.heavy
+@pytest.mark.slow
 def test_without_replicas_the_loss_is_counted(tmp_path: Path) -> None:
     acked, lost, refused = _run(0, tmp_path)
     print(f"\nBGB_MIN_REPLICAS=0: {acked} moves acknowledged, {lost} lost, "

@@ -100,7 +100,7 @@ KINDS: Tables = [
 
 @pytest.mark.skipif(haproxy() is None, reason="no haproxy here (Debian's `apt-get install "
                     "haproxy`): the API nodes need a balancer")
-@pytest.mark.heavy
+@pytest.mark.slow
 def test_every_game_goes_on_when_the_queue_redis_dies_mid_play(tmp_path: Path) -> None:
     """Issue 29's topology (two API nodes behind HAProxy, two workers through it) while
     the failover run's players and watchers play GAMES games; the queue Redis killed (-9)

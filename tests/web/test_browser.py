@@ -46,7 +46,7 @@ def token_of(link: str) -> str:
     return fragment.removeprefix("token=")
 
 
-@pytest.mark.heavy
+@pytest.mark.slow
 def test_solo_game_against_alfred_created_in_the_lobby_and_played_to_the_result(
         context: Any, site: str, shots: Shots) -> None:
     page = context.new_page()

@@ -235,7 +235,7 @@ def whole_game(stack: Stack, game: str, players: int, seats: list[dict[str, Any]
     return play
 
 
-@pytest.mark.heavy
+@pytest.mark.slow
 def test_a_solo_encyclopedia_game_played_on_the_board_only(browser: Any, stack: Stack,
                                                            shots: Shots) -> None:
     on_both_screens(browser, shots, whole_game(stack, "encyclopedia", 1,
@@ -243,14 +243,14 @@ def test_a_solo_encyclopedia_game_played_on_the_board_only(browser: Any, stack: 
                                                end_words=("Round 6 of 6",)))
 
 
-@pytest.mark.heavy
+@pytest.mark.slow
 def test_a_solo_darwins_journey_game_played_on_the_board_only(browser: Any, stack: Stack,
                                                               shots: Shots) -> None:
     """Against Alfred: a worker then a location, the tracks, cards, seals, stamps."""
     on_both_screens(browser, shots, whole_game(stack, "darwins-journey", 1))
 
 
-@pytest.mark.heavy
+@pytest.mark.slow
 def test_a_three_seat_flotilla_game_played_on_the_board_only(browser: Any, stack: Stack,
                                                              shots: Shots) -> None:
     """This seat against two random bots: cards, hexes (a tile then a hex), guilds, market."""

@@ -88,7 +88,7 @@ def play(page: Any, clicks: int, seed: int, check_every: int = 10) -> int:
 # ------------------------------------------------------------------ Encyclopedia
 
 
-@pytest.mark.heavy
+@pytest.mark.slow
 def test_encyclopedia_solo_against_the_ai_played_by_clicking(context: Any, site: str,
                                                             shots: Shots) -> None:
     """The board drawn, then the first rounds played from the move list (the game to its
@@ -166,7 +166,7 @@ def test_encyclopedia_two_players_against_a_bot(context: Any, site: str, shots: 
 # ------------------------------------------------------------------ Flotilla
 
 
-@pytest.mark.heavy
+@pytest.mark.slow
 def test_flotilla_three_players_one_human_and_two_bots_played_by_clicking(
         context: Any, site: str, shots: Shots) -> None:
     """The board drawn, a spectator's view, then the first rounds played from the move list
