@@ -2,8 +2,10 @@
 
 Plays games (solo against Alfred, and 2 players) with `mcts` on a small iteration
 budget, records each bot seat's evaluation features (`eval_darwins_journey.features`)
-every few decisions together with the score that seat finished with, and fits the
-weights by ridge regression pulled toward the current ones:
+where the search's rollouts are scored (its quiet positions: its turn over, the next
+seat's not begun; `--at every` samples every few decisions instead) together with the
+score that seat finished with, and fits the weights by ridge regression pulled toward
+the current ones:
 
     minimise  sum (final - points - beagle_future - sum_k w_k f_k)^2
               + ridge * n * sum_k (w_k - current_k)^2
@@ -15,11 +17,18 @@ by t) would learn "early in the game" instead of the worth of the resource. It i
 same for every move of one decision, so the evaluation has no use for it. Prints the current
 and fitted weights and how well each predicts the final score on held-out games
 (every fifth game). `--write` stores the fit in the weights file; keep it only if
-`bench/strength.py` then shows a stronger bot. Samples are appended to a JSON-lines
-file under bench/.state/, so more games can be added later without replaying any.
+`bench/tune_mcts.py` (a variant's `weights` key) and `bench/strength.py` then show a
+stronger bot. Samples are appended to a JSON-lines file under bench/.state/, so more
+games can be added later without replaying any; `--shard` splits the games over
+processes, `--fit-only` fits on the files given without playing.
 
-    python3 bench/fit_evaluation.py --games 60            # about 1 minute a game
-    python3 bench/fit_evaluation.py --games 60 --write
+    python3 bench/fit_evaluation.py --games 150 --iterations 150 --shard 0/2 --state A
+    python3 bench/fit_evaluation.py --games 150 --iterations 150 --shard 1/2 --state B
+    python3 bench/fit_evaluation.py --games 150 --iterations 150 --fit-only \
+        --state A --state B --weights FILE --write   # 150 iterations: 9-18 s a game
+
+The shipped weights (2026-12-07) are the fit of --games 142 --iterations 150 --fit-only
+on bench/results/fit-darwins-journey-2026-12-07-quiet150.jsonl (141 games).
 """
 
 from __future__ import annotations
@@ -56,20 +65,29 @@ FIT_FIRST_SEED = 900_000
 TIME_CURVE = (0, 1, 2)  # powers of t in the free time curve
 
 
-def play_game(game: core.Game, index: int, iterations: int, every: int) -> dict[str, Any]:
-    """One game's samples: [seat, t, features..., final score of that seat]."""
+def play_game(game: core.Game, index: int, iterations: int, every: int,
+              at: str) -> dict[str, Any]:
+    """One game's samples: [seat, t, features..., final score of that seat].
+
+    `at` "quiet" samples each bot seat where its rollouts are scored (the evaluation's
+    quiet positions: its turn just over, the next seat's not begun); "every" samples
+    every `every`-th decision wherever it falls.
+    """
     options = TABLES[index % len(TABLES)]
     seed = FIT_FIRST_SEED + index
     state = game.new_game(options, seed=seed)
     automa = game.automa_seats(options)
     mcts = get_bot("mcts")
     params = {"iterations": iterations, "reuse": False}
+    bots = [p for p in range(state.n) if p not in automa]
     rows: list[tuple[int, float, tuple[float, ...]]] = []
     decisions = 0
     while (seat := game.to_act(state)) is not None:
-        if decisions % every == 0:
-            t = ev.rounds_left(state) / ev.ROUNDS
-            rows += [(p, t, ev.features(state, p)) for p in range(state.n) if p not in automa]
+        t = ev.rounds_left(state) / ev.ROUNDS
+        if at == "quiet":
+            rows += [(p, t, ev.features(state, p)) for p in bots if ev.quiet(game, state, p)]
+        elif decisions % every == 0:
+            rows += [(p, t, ev.features(state, p)) for p in bots]
         legal = game.legal_moves(state)
         view = game.view(state, seat)
         bot = get_bot(automa[seat]) if seat in automa else mcts
@@ -78,7 +96,8 @@ def play_game(game: core.Game, index: int, iterations: int, every: int) -> dict[
         game.apply(state, move)
         decisions += 1
     finals = final_scores(game, state)
-    return {"index": index, "seed": seed, "options": options,
+    return {"index": index, "seed": seed, "options": options, "at": at,
+            "iterations": iterations, "finals": finals,
             "samples": [[p, t, *f, finals[p]] for p, t, f in rows]}
 
 
@@ -159,34 +178,58 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--iterations", type=int, default=60,
                         help="mcts iterations per decision of the bot seats")
-    parser.add_argument("--every", type=int, default=4, help="sample every N-th decision")
+    parser.add_argument("--at", choices=("quiet", "every"), default="quiet",
+                        help="sample at each bot seat's quiet positions, or every N-th decision")
+    parser.add_argument("--every", type=int, default=4, help="with --at every: every N-th decision")
+    parser.add_argument("--shard", default="0/1", help="K/N: play only the games whose index is "
+                        "K modulo N (each process with its own --state; fit with every file)")
     parser.add_argument("--ridge", type=float, default=0.05,
                         help="pull toward the current weights, per sample")
-    parser.add_argument("--state", type=Path, default=ROOT / "bench" / ".state" / "fit.jsonl")
+    parser.add_argument("--state", type=Path, action="append",
+                        help="JSON-lines file of played games; repeat to fit on several "
+                        "(games are appended to the first); default bench/.state/fit.jsonl")
     parser.add_argument("--weights", type=Path, default=ev.WEIGHTS_FILE)
     parser.add_argument("--write", action="store_true", help="store the fitted weights")
+    parser.add_argument("--fit-only", action="store_true",
+                        help="play nothing: fit on the games the --state files hold")
     args = parser.parse_args(argv)
     console = Console() if sys.stdout.isatty() else Console(width=100)
     game = core.get_game(GAME)
-    args.state.parent.mkdir(parents=True, exist_ok=True)
-    played = {}
-    if args.state.exists():
-        for line in args.state.read_text().splitlines():
+    states = args.state or [ROOT / "bench" / ".state" / "fit.jsonl"]
+    try:
+        shard, shards = (int(x) for x in args.shard.split("/"))
+        assert 0 <= shard < shards
+    except (ValueError, AssertionError):
+        parser.error(f"--shard must be K/N with 0 <= K < N, not {args.shard!r}")
+    states[0].parent.mkdir(parents=True, exist_ok=True)
+    played: dict[int, dict[str, Any]] = {}
+    for path in states:
+        if not path.exists():
+            continue
+        for line in path.read_text().splitlines():
             if line.strip():
                 record = json.loads(line)
-                if record.get("seed") == FIT_FIRST_SEED + record["index"]:  # not older deals
+                # only this plan's games: the deals from FIT_FIRST_SEED, sampled the same way
+                if (record.get("seed") == FIT_FIRST_SEED + record["index"]
+                        and record.get("at", "every") == args.at
+                        and record.get("iterations", args.iterations) == args.iterations):
                     played[record["index"]] = record
-    todo = [i for i in range(args.games) if i not in played]
-    with Progress(console=console, transient=True) as bar, args.state.open("a") as out:
+    todo = [i for i in range(args.games)
+            if i % shards == shard and i not in played and not args.fit_only]
+    with Progress(console=console, transient=True) as bar, states[0].open("a") as out:
         task = bar.add_task("games", total=len(todo))
         for i in todo:
-            played[i] = play_game(game, i, args.iterations, args.every)
+            played[i] = play_game(game, i, args.iterations, args.every, args.at)
             out.write(json.dumps(played[i]) + "\n")
             out.flush()
             bar.advance(task)
-    train = [s for i in range(args.games) if i % HOLD_OUT_EVERY for s in played[i]["samples"]]
-    held = [s for i in range(args.games) if i % HOLD_OUT_EVERY == 0
-            for s in played[i]["samples"]]
+    missing = [i for i in range(args.games) if i not in played]
+    if missing:
+        console.print(f"{len(missing)} of the {args.games} games are not played yet "
+                      "(another shard's?): fitting on the rest")
+    games = [i for i in range(args.games) if i in played]
+    train = [s for i in games if i % HOLD_OUT_EVERY for s in played[i]["samples"]]
+    held = [s for i in games if i % HOLD_OUT_EVERY == 0 for s in played[i]["samples"]]
     data = json.loads(args.weights.read_text())
     current = {name: float(v) for name, v in data["weights"].items()}
     fitted, curve = fit(train, current, args.ridge)

@@ -12,12 +12,18 @@ file, so a run resumes, and several processes can share a plan with --shard.
         --variant base='{}' --variant c35='{"c": 0.35}'
     python3 bench/tune_mcts.py ... --shard 1/2 --state bench/.state/tune-b.jsonl
 
+A variant's `weights` key (Darwin's Journey only) plays it with another evaluation
+weights file, e.g. one written by bench/fit_evaluation.py --write --weights FILE:
+
+    python3 bench/tune_mcts.py --variant base='{}' --variant fit='{"weights": "w.json"}'
+
 What was tried this way, and what came of it: bench/results/tuning-darwins-journey.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import statistics
@@ -61,13 +67,41 @@ def variant_matchups(game: core.Game, options: dict[str, Any],
     out = []
     for name, params in variants:
         full = {"iterations": iterations, **params}
+        weights = full.pop("weights", None)
         table = [(automa[s], {}) if s in automa else ("mcts", full) for s in range(seats)]
         # the key holds everything that decides a game, so a changed variant never
         # mixes its records with those of the old one under the same name
-        knobs = json.dumps([options, full], sort_keys=True, separators=(",", ":"))
+        decides: list[Any] = [options, full]
+        if weights is not None:
+            if game.name != "darwins-journey":
+                raise ValueError("the `weights` key is for Darwin's Journey's evaluation only")
+            decides.append({"weights": weights_digest(Path(weights))})
+            WEIGHTS_OF[f"{game.name}/tune/{name}/"] = Path(weights)
+        knobs = json.dumps(decides, sort_keys=True, separators=(",", ":"))
         out.append(Matchup(f"{game.name}/tune/{name}/{knobs}", options,
                            lambda _i, table=table: (table, free[0]), games))
     return out
+
+
+def weights_digest(path: Path) -> str:
+    """What in a weights file decides a game (its values, not its notes or layout)."""
+    from ai_worker.bots import eval_darwins_journey as ev
+
+    values = {k: v for k, v in ev.load_weights(path).items() if not k.startswith("_")}
+    text = json.dumps(values, sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+# matchup key prefix -> the evaluation weights file its games are played with
+WEIGHTS_OF: dict[str, Path] = {}
+
+
+def use_variant_weights(key: str) -> None:
+    """Evaluate with the weights of the matchup `key`'s variant (the default file if none)."""
+    from ai_worker.bots import eval_darwins_journey as ev
+
+    prefix = key[:key.index("/[") + 1]
+    ev.use_weights(WEIGHTS_OF.get(prefix, ev.WEIGHTS_FILE))
 
 
 def report(console: Console, names: list[str], matchups: list[Matchup]) -> None:
@@ -131,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         game = core.get_game(args.game)
         matchups = variant_matchups(game, json.loads(args.options), variants,
                                     args.iterations, args.games)
-    except (ValueError, core.UnknownGame) as exc:
+    except (ValueError, OSError, core.UnknownGame) as exc:
         parser.error(str(exc))
     todo = games_to_play(matchups, args.state, shard, shards)
     if not args.report_only:
@@ -139,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
         todo.sort(key=lambda mi: (mi[1], matchups.index(mi[0])))
         with args.state.open("a") as out:
             for n, (m, i) in enumerate(todo, 1):
+                if WEIGHTS_OF:
+                    use_variant_weights(m.key)
                 record = play_one(game, m, i)
                 out.write(json.dumps(record) + "\n")
                 out.flush()

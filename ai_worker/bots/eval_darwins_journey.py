@@ -51,11 +51,24 @@ def load_weights(path: Path = WEIGHTS_FILE) -> dict[str, Any]:
     return data
 
 
-_DATA = load_weights()
-WEIGHTS: tuple[float, ...] = tuple(float(_DATA["weights"][name]) for name in FEATURES)
-SEAL_ROW_NEAR_BONUS = {int(k): float(v) for k, v in _DATA["seal_row_near_bonus"].items()}
-FUTURE_DELAY_WEIGHT = float(_DATA["future_delay_weight"])
-PENDING_ACTION: dict[str, float] = {k: float(v) for k, v in _DATA["pending_action"].items()}
+WEIGHTS: tuple[float, ...] = ()
+SEAL_ROW_NEAR_BONUS: dict[int, float] = {}
+FUTURE_DELAY_WEIGHT = 0.0
+PENDING_ACTION: dict[str, float] = {}
+
+
+def use_weights(path: Path = WEIGHTS_FILE) -> None:
+    """Evaluate with the weights file at `path` from now on, in this process (benchmarks
+    trying a fitted file: bench/tune_mcts.py's `weights` variant key)."""
+    global WEIGHTS, SEAL_ROW_NEAR_BONUS, FUTURE_DELAY_WEIGHT, PENDING_ACTION
+    data = load_weights(path)
+    WEIGHTS = tuple(float(data["weights"][name]) for name in FEATURES)
+    SEAL_ROW_NEAR_BONUS = {int(k): float(v) for k, v in data["seal_row_near_bonus"].items()}
+    FUTURE_DELAY_WEIGHT = float(data["future_delay_weight"])
+    PENDING_ACTION = {k: float(v) for k, v in data["pending_action"].items()}
+
+
+use_weights()
 _SIZED = {"explore", "navigate", "correspond"}
 _NEXT_BOOK = [next((j for j in range(i, len(DATA.books)) if DATA.books[j] > DATA.books[i]), i)
               for i in range(len(DATA.books))]
@@ -189,9 +202,10 @@ def features(s: State, seat: int) -> tuple[float, ...]:
     )
 
 
-def seat_value(s: State, seat: int, weights: tuple[float, ...] = WEIGHTS) -> float:
-    """The evaluation of one seat, in VP: the weighted sum of its features."""
-    return sum(w * f for w, f in zip(weights, features(s, seat), strict=True))
+def seat_value(s: State, seat: int, weights: tuple[float, ...] | None = None) -> float:
+    """The evaluation of one seat, in VP: the weighted sum of its features (by default
+    with the weights in use, see `use_weights`)."""
+    return sum(w * f for w, f in zip(weights or WEIGHTS, features(s, seat), strict=True))
 
 
 def evaluate(game: Game, state: State, seat: int) -> float:

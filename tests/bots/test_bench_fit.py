@@ -69,3 +69,34 @@ def test_a_tiny_run_writes_weights_for_every_feature(tmp_path: Path) -> None:
     written = json.loads(weights.read_text())
     assert set(written["weights"]) == set(bench.ev.FEATURES)
     assert bench.ev.load_weights(weights)["pending_action"]  # the rest of the file is kept
+
+
+def test_shards_play_apart_and_fit_together_on_quiet_positions(tmp_path: Path) -> None:
+    bench = _bench()
+    weights = tmp_path / "weights.json"
+    shutil.copy(bench.ev.WEIGHTS_FILE, weights)
+    states = [tmp_path / "fit-0.jsonl", tmp_path / "fit-1.jsonl"]
+    for k, state in enumerate(states):
+        assert bench.main(["--games", "3", "--iterations", "2", "--shard", f"{k}/2",
+                           "--state", str(state), "--weights", str(weights)]) == 0
+    played = [[json.loads(line) for line in s.read_text().splitlines()] for s in states]
+    assert [[r["index"] for r in rs] for rs in played] == [[0, 2], [1]]
+    for record in played[0] + played[1]:
+        assert record["at"] == "quiet" and len(record["finals"]) == 2
+        # a 2-player game samples both seats; solo only the player, never Alfred
+        seats = {sample[0] for sample in record["samples"]}
+        assert seats == ({0} if record["options"]["players"] == 1 else {0, 1})
+        assert all(sample[-1] == record["finals"][sample[0]] for sample in record["samples"])
+    before = [s.read_text() for s in states]
+    both = ["--state", str(states[0]), "--state", str(states[1])]
+    assert bench.main(["--games", "3", "--iterations", "2", *both, "--weights", str(weights),
+                       "--write"]) == 0
+    assert [s.read_text() for s in states] == before  # nothing left to play: fitted on both
+
+
+def test_a_bad_shard_is_refused(tmp_path: Path) -> None:
+    bench = _bench()
+    for bad in ("2/2", "x", "1/0"):
+        with pytest.raises(SystemExit):
+            bench.main(["--games", "1", "--shard", bad, "--state", str(tmp_path / "f.jsonl")])
+    assert not (tmp_path / "f.jsonl").exists()

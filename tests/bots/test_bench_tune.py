@@ -50,3 +50,34 @@ def test_bad_variants_and_tables_are_refused(tmp_path: Path) -> None:
         with pytest.raises(SystemExit):
             bench.main([*state, "--options", '{"players": 1}', *bad])
     assert not (tmp_path / "t.jsonl").exists() or not (tmp_path / "t.jsonl").read_text()
+
+
+def test_a_weights_variant_plays_with_its_own_evaluation_weights(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bench = _bench()
+    from ai_worker.bots import eval_darwins_journey as ev
+
+    fitted = tmp_path / "fitted.json"
+    data = json.loads(ev.WEIGHTS_FILE.read_text())
+    shipped = data["weights"]["worker5"]
+    changed = data["weights"]["worker5"] = shipped + 2.0
+    fitted.write_text(json.dumps(data))
+    used: list[Path] = []
+    real = ev.use_weights
+    monkeypatch.setattr(ev, "use_weights", lambda path: (used.append(Path(path)), real(path)))
+    state = tmp_path / "tune.jsonl"
+    args = ["--iterations", "2", "--games", "1", "--variant", "base={}",
+            "--variant", f'fit={{"weights": "{fitted}"}}', "--state", str(state)]
+    try:
+        assert bench.main(args) == 0
+        assert ev.WEIGHTS[ev.FEATURES.index("worker5")] == changed  # the last game: `fit`'s
+    finally:
+        real(ev.WEIGHTS_FILE)
+    assert ev.WEIGHTS[ev.FEATURES.index("worker5")] == shipped
+    # each game is played with its variant's weights; the base with the shipped file
+    assert used == [ev.WEIGHTS_FILE, fitted]
+    records = [json.loads(line) for line in state.read_text().splitlines()]
+    assert '"weights"' not in records[0]["matchup"] and '"weights"' in records[1]["matchup"]
+    with pytest.raises(SystemExit):  # another game's evaluation has no such weights
+        bench.main(["--game", "toy-pontoon", "--options", '{"players": 1}', "--state",
+                    str(tmp_path / "t.jsonl"), "--variant", f'x={{"weights": "{fitted}"}}'])
