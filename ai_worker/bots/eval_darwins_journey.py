@@ -15,8 +15,9 @@ into points, weighted by the share `t` of the game's action rounds still to come
   resolved (frames on the decision stack), so that a one-ply search sees the worth of
   a placement before its actions are chosen.
 
-The weights live in data/darwins_journey_weights.json: hand-set estimates, which
-bench/fit_evaluation.py can fit to played games (and bench/strength.py must confirm).
+The weights live in data/darwins_journey_weights.json, fitted by
+bench/fit_evaluation.py to the final scores of played games at the positions where the
+search's rollouts stop (`quiet`); the rest of that file is hand-set.
 `features` gives the terms before weighting, in `FEATURES` order.
 """
 
